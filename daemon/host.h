@@ -1,0 +1,80 @@
+/* host.h -- the plugin host: load solver plugins, run them, check their answers.
+ *
+ * Shared by sudokud and sudoku-bench (built as the static library
+ * sudoku_host).  Plugins are loaded with dlopen(RTLD_NOW | RTLD_LOCAL) and
+ * never unloaded while the host lives.  A file that is not a plugin, has the
+ * wrong ABI major, lacks solve() or repeats a loaded name is refused with one
+ * log line naming the file and the reason; the others still load.
+ *
+ * Thread safety: loading is single-threaded (at start-up).  Once loaded,
+ * host_solve() may be called from any number of threads at once.
+ */
+#ifndef SUDOKU_HOST_H
+#define SUDOKU_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sudoku/plugin.h>
+
+/* Log sink for the host and, through sdk_host, for plugins.  level is one of
+ * the SDK_LOG_* values.  Must be thread-safe. */
+typedef void host_log_fn(void *ctx, int level, const char *msg);
+
+struct host; /* opaque */
+
+/* One loaded plugin.  Owned by the host; valid until host_free(). */
+struct host_plugin {
+    const struct sdk_plugin *desc; /* the plugin's descriptor */
+    void *state;                   /* from desc->init, or NULL */
+    void *dl;                      /* dlopen handle */
+    char *path;                    /* file it came from */
+};
+
+/* Create an empty host that logs through log(ctx, ...).  log may be NULL (no
+ * logging).  Returns NULL on out of memory.  Free with host_free(). */
+struct host *host_new(host_log_fn *log, void *ctx);
+
+/* Unload every plugin (calling fini) and free the host.  Accepts NULL.  No
+ * solve may be running. */
+void host_free(struct host *h);
+
+/* Load one plugin file.  Returns 0, or a negative errno after logging why the
+ * file was refused (-ENOEXEC not a plugin, -EPROTO wrong ABI or bad
+ * descriptor, -EEXIST duplicate name). */
+int host_load_file(struct host *h, const char *path);
+
+/* Load every "*.so" in dir, in name order.  Refused files are logged and
+ * skipped.  Returns the number loaded, or a negative errno when dir cannot be
+ * read. */
+int host_load_dir(struct host *h, const char *dir);
+
+/* The default plugin directory: <dir of the running executable>/../lib/
+ * sudokud/plugins when that exists (build tree and installed tree alike), else
+ * the compiled-in install directory.  Writes a NUL-terminated path into out.
+ * Returns 0 or -ENAMETOOLONG. */
+int host_default_plugin_dir(char *out, size_t out_size);
+
+/* Number of loaded plugins, and the i-th (0 <= i < count) in load order. */
+size_t host_count(const struct host *h);
+const struct host_plugin *host_plugin_at(const struct host *h, size_t i);
+
+/* The plugin called name, or NULL. */
+const struct host_plugin *host_find(const struct host *h, const char *name);
+
+/* The default solver: "bitmask" when loaded, else the first loaded, else NULL. */
+const struct host_plugin *host_default(const struct host *h);
+
+/* Run plugin p on job and check its answer.  job->size, n, cells, limit,
+ * cancel, deadline_ns and solution must be set by the caller; n must be
+ * supported by p (else -ENOTSUP, nothing run) and the givens must already
+ * have passed grid_check_givens().  Returns the sdk_status the plugin
+ * returned (>= 0), or a negative errno:
+ *   -ENOTSUP  p does not take this size;
+ *   -EIO      the plugin failed, returned a bad status or count, or gave a
+ *             solution that breaks the rules or the givens (logged with the
+ *             plugin name; the wrong answer never leaves this function).
+ * Thread-safe. */
+int host_solve(const struct host_plugin *p, struct sdk_job *job);
+
+#endif /* SUDOKU_HOST_H */
