@@ -1,0 +1,360 @@
+/* codec.c -- puzzle text formats: the one-line form and the judge grid.
+ *
+ * Both parsers take any bytes (NULs, binary, megabytes of junk) and never
+ * read past len.  They work in two passes: the first counts cells, which
+ * decides the side n; the second stores them and reports the first bad one
+ * by its 1-based cell position and row/column.  When the count fits no side,
+ * a symbol that is bad for every side is reported first (it is usually the
+ * real mistake, e.g. commas between cells), else the count.
+ *
+ * What is not here: the rules (grid_check_givens() in grid.c) and the wire
+ * forms (msgpack strings and arrays, handled by the protocol code).
+ */
+#include "proto/codec.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "proto/grid.h"
+
+#define SIZES_TEXT  "16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
+#define TOKEN_SHOWN 12 /* judge tokens longer than this are cut in messages */
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err != NULL && err_size > 0) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(err, err_size, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Value of a symbol regardless of side: 0 blank, 1..25, or -1. */
+static int symbol_raw_value(char c)
+{
+    if (c == '.' || c == '0')
+        return 0;
+    if (c >= '1' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'P')
+        return c - 'A' + 10;
+    if (c >= 'a' && c <= 'p')
+        return c - 'a' + 10;
+    return -1;
+}
+
+int codec_symbol_value(unsigned n, char c)
+{
+    int v;
+
+    if (!grid_side_ok(n))
+        return -1;
+    v = symbol_raw_value(c);
+    if (v < 0 || (unsigned)v > n)
+        return -1;
+    return v;
+}
+
+char codec_value_symbol(unsigned v, enum codec_blank blank)
+{
+    if (v == 0)
+        return (char)blank;
+    if (v <= 9)
+        return (char)('0' + v);
+    if (v <= 25)
+        return (char)('A' + v - 10);
+    return '?';
+}
+
+/* The symbols allowed for side n, for messages. */
+static const char *symbol_range(unsigned n)
+{
+    switch (n) {
+    case 4:
+        return "1-4";
+    case 9:
+        return "1-9";
+    case 16:
+        return "1-9, A-G";
+    default:
+        return "1-9, A-P";
+    }
+}
+
+/* A symbol as it should appear in a message: 'H' or byte 0x00. */
+static void show_symbol(char c, char *out, size_t out_size)
+{
+    unsigned char u = (unsigned char)c;
+
+    if (u >= 0x21 && u <= 0x7e && u != '\'')
+        snprintf(out, out_size, "'%c'", c);
+    else
+        snprintf(out, out_size, "byte 0x%02x", u);
+}
+
+/* " (row R, column C)" for cell index pos of side n, or "" when n is 0. */
+static void show_where(unsigned n, size_t pos, char *out, size_t out_size)
+{
+    if (n == 0)
+        out[0] = '\0';
+    else
+        snprintf(out, out_size, " (row %zu, column %zu)", pos / n + 1, pos % n + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Line form                                                          */
+
+/* Report symbol c, the cell at 0-based position pos, as bad for side n (0
+ * when the side is not known yet). */
+static int line_bad_symbol(unsigned n, char c, size_t pos, char *err, size_t err_size)
+{
+    char sym[16], where[64];
+
+    show_symbol(c, sym, sizeof(sym));
+    show_where(n, pos, where, sizeof(where));
+    if (symbol_raw_value(c) < 0)
+        return fail(err, err_size,
+                    "symbol %s at position %zu%s is not a sudoku symbol"
+                    " ('.' or '0' for a blank, 1-9 then A-P)",
+                    sym, pos + 1, where);
+    return fail(err, err_size, "symbol %s at position %zu%s is out of range for %ux%u (%s)", sym,
+                pos + 1, where, n, n, symbol_range(n));
+}
+
+/* Pass 1: count the cells and find the first symbol bad for every side. */
+static size_t line_count(const char *s, size_t len, size_t *bad_pos, char *bad_sym)
+{
+    size_t i, count = 0;
+
+    *bad_pos = (size_t)-1;
+    for (i = 0; i < len; i++) {
+        if (is_space(s[i]))
+            continue;
+        if (*bad_pos == (size_t)-1 && symbol_raw_value(s[i]) < 0) {
+            *bad_pos = count;
+            *bad_sym = s[i];
+        }
+        count++;
+    }
+    return count;
+}
+
+int codec_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells, char *err,
+                     size_t err_size)
+{
+    size_t i, count, pos = 0, bad_pos;
+    char bad_sym = 0;
+    unsigned side;
+    int v;
+
+    if ((s == NULL && len > 0) || n == NULL || cells == NULL)
+        return fail(err, err_size, "no puzzle");
+    count = line_count(s, len, &bad_pos, &bad_sym);
+    side = grid_side_for_cells(count);
+    if (side == 0 && bad_pos != (size_t)-1)
+        return line_bad_symbol(0, bad_sym, bad_pos, err, err_size);
+    if (side == 0)
+        return fail(err, err_size, "got %zu cells: a puzzle has " SIZES_TEXT, count);
+    for (i = 0; i < len; i++) {
+        if (is_space(s[i]))
+            continue;
+        v = codec_symbol_value(side, s[i]);
+        if (v < 0)
+            return line_bad_symbol(side, s[i], pos, err, err_size);
+        cells[pos++] = (uint8_t)v;
+    }
+    *n = side;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Judge form                                                         */
+
+/* One whitespace-separated token: where it is and what it says. */
+struct token {
+    const char *text;
+    size_t len;
+    unsigned value; /* saturates at 1000: anything above n is out of range */
+    int is_number;  /* only decimal digits */
+};
+
+/* Read the token starting at s[*i] (not whitespace) and move *i past it. */
+static void judge_token(const char *s, size_t len, size_t *i, struct token *t)
+{
+    t->text = s + *i;
+    t->len = 0;
+    t->value = 0;
+    t->is_number = 1;
+    while (*i < len && !is_space(s[*i])) {
+        char c = s[*i];
+
+        if (c >= '0' && c <= '9') {
+            if (t->value < 1000)
+                t->value = t->value * 10 + (unsigned)(c - '0');
+        } else {
+            t->is_number = 0;
+        }
+        t->len++;
+        (*i)++;
+    }
+}
+
+/* A token as it should appear in a message: printable ASCII kept, anything
+ * else as '?', cut after TOKEN_SHOWN characters. */
+static void show_token(const char *text, size_t len, char *out, size_t out_size)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < len && i < TOKEN_SHOWN && k + 4 < out_size; i++) {
+        unsigned char u = (unsigned char)text[i];
+
+        out[k++] = (u >= 0x20 && u <= 0x7e) ? (char)u : '?';
+    }
+    if (len > TOKEN_SHOWN && k + 4 < out_size) {
+        out[k++] = '.';
+        out[k++] = '.';
+        out[k++] = '.';
+    }
+    out[k] = '\0';
+}
+
+/* 1 when the token is '-' followed by one or more digits. */
+static int token_is_negative(const struct token *t)
+{
+    size_t i;
+
+    if (t->len < 2 || t->text[0] != '-')
+        return 0;
+    for (i = 1; i < t->len; i++) {
+        if (t->text[i] < '0' || t->text[i] > '9')
+            return 0;
+    }
+    return 1;
+}
+
+static int judge_bad_token(unsigned n, const struct token *t, size_t pos, char *err,
+                           size_t err_size)
+{
+    char text[TOKEN_SHOWN + 8], where[64];
+
+    show_token(t->text, t->len, text, sizeof(text));
+    show_where(n, pos, where, sizeof(where));
+    if (token_is_negative(t))
+        return fail(err, err_size, "number '%s' at position %zu%s is negative: use 0 for a blank",
+                    text, pos + 1, where);
+    if (t->is_number == 0)
+        return fail(err, err_size, "'%s' at position %zu%s is not a decimal number", text, pos + 1,
+                    where);
+    return fail(err, err_size, "number %s at position %zu%s is out of range for %ux%u (0-%u)", text,
+                pos + 1, where, n, n, n);
+}
+
+/* Pass 1: count the tokens and find the first one that is not a number. */
+static size_t judge_count(const char *s, size_t len, size_t *bad_pos, struct token *bad)
+{
+    size_t i = 0, count = 0;
+    struct token t;
+
+    *bad_pos = (size_t)-1;
+    while (i < len) {
+        if (is_space(s[i])) {
+            i++;
+            continue;
+        }
+        judge_token(s, len, &i, &t);
+        if (*bad_pos == (size_t)-1 && !t.is_number) {
+            *bad_pos = count;
+            *bad = t;
+        }
+        count++;
+    }
+    return count;
+}
+
+int codec_parse_judge(const char *s, size_t len, unsigned *n, uint8_t *cells, char *err,
+                      size_t err_size)
+{
+    size_t i = 0, count, pos = 0, bad_pos;
+    struct token t, bad = {0};
+    unsigned side;
+
+    if ((s == NULL && len > 0) || n == NULL || cells == NULL)
+        return fail(err, err_size, "no puzzle");
+    count = judge_count(s, len, &bad_pos, &bad);
+    side = grid_side_for_cells(count);
+    if (side == 0 && bad_pos != (size_t)-1)
+        return judge_bad_token(0, &bad, bad_pos, err, err_size);
+    if (side == 0)
+        return fail(err, err_size, "got %zu numbers: a puzzle has " SIZES_TEXT, count);
+    while (i < len) {
+        if (is_space(s[i])) {
+            i++;
+            continue;
+        }
+        judge_token(s, len, &i, &t);
+        if (!t.is_number || t.value > side)
+            return judge_bad_token(side, &t, pos, err, err_size);
+        cells[pos++] = (uint8_t)t.value;
+    }
+    *n = side;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Formatting                                                         */
+
+int codec_format_line(unsigned n, const uint8_t *cells, enum codec_blank blank, char *out,
+                      size_t out_size)
+{
+    unsigned i;
+
+    if (!grid_side_ok(n) || cells == NULL || out == NULL)
+        return -EINVAL;
+    if (out_size < (size_t)n * n + 1)
+        return -ENOSPC;
+    for (i = 0; i < n * n; i++)
+        out[i] = codec_value_symbol(cells[i], blank);
+    out[n * n] = '\0';
+    return (int)(n * n);
+}
+
+/* Append v (0..255) and a separator at out[*k], if it fits before the NUL. */
+static int put_number(unsigned v, char sep, char *out, size_t out_size, size_t *k)
+{
+    char tmp[4];
+    int w = snprintf(tmp, sizeof(tmp), "%u", v);
+
+    if (*k + (size_t)w + 1 >= out_size)
+        return -ENOSPC;
+    for (int j = 0; j < w; j++)
+        out[(*k)++] = tmp[j];
+    out[(*k)++] = sep;
+    return 0;
+}
+
+int codec_format_judge(unsigned n, const uint8_t *cells, char *out, size_t out_size)
+{
+    size_t k = 0;
+    unsigned i;
+
+    if (!grid_side_ok(n) || cells == NULL || out == NULL)
+        return -EINVAL;
+    for (i = 0; i < n * n; i++) {
+        if (put_number(cells[i], i % n == n - 1 ? '\n' : ' ', out, out_size, &k) < 0)
+            return -ENOSPC;
+    }
+    out[k] = '\0';
+    return (int)k;
+}

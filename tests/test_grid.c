@@ -1,0 +1,317 @@
+/* test_grid.c -- the rules of the game: grid_check_givens and grid_check_solution.
+ *
+ * Valid grids are generated (the classic shifted-rows pattern is a sudoku for
+ * every side), then broken one way per table row; each row says which
+ * message must come back.  The puzzles of tests/data/invalid.txt (copied from
+ * the shared data set) exercise givens that break a rule and givens that are
+ * legal but unsolvable.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proto/codec.h"
+#include "proto/grid.h"
+
+static const unsigned sides[] = {4, 9, 16, 25};
+
+static unsigned box_of(unsigned n)
+{
+    return n == 4 ? 2 : n == 9 ? 3 : n == 16 ? 4 : 5;
+}
+
+/* A complete valid grid of side n: value at (r, c) is (b*(r%b) + r/b + c) % n + 1. */
+static void make_solution(unsigned n, uint8_t *cells)
+{
+    unsigned b = box_of(n), r, c;
+
+    for (r = 0; r < n; r++)
+        for (c = 0; c < n; c++)
+            cells[r * n + c] = (uint8_t)((b * (r % b) + r / b + c) % n + 1);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_sides(void **state)
+{
+    (void)state;
+    /* supported sides */
+    assert_int_equal(grid_side_ok(4), 1);
+    assert_int_equal(grid_side_ok(9), 1);
+    assert_int_equal(grid_side_ok(16), 1);
+    assert_int_equal(grid_side_ok(25), 1);
+    /* unsupported: zero, squares of 1 and 6, non-squares */
+    assert_int_equal(grid_side_ok(0), 0);
+    assert_int_equal(grid_side_ok(1), 0);
+    assert_int_equal(grid_side_ok(36), 0);
+    assert_int_equal(grid_side_ok(10), 0);
+    /* cell counts */
+    assert_int_equal(grid_side_for_cells(16), 4);
+    assert_int_equal(grid_side_for_cells(81), 9);
+    assert_int_equal(grid_side_for_cells(256), 16);
+    assert_int_equal(grid_side_for_cells(625), 25);
+    assert_int_equal(grid_side_for_cells(0), 0);
+    assert_int_equal(grid_side_for_cells(80), 0);
+    assert_int_equal(grid_side_for_cells(1296), 0);
+}
+
+/* One given placed at row r, column c (1-based) with value v. */
+struct given {
+    unsigned r, c, v;
+};
+
+struct givens_case {
+    unsigned n;
+    struct given g[3]; /* unused entries have v == 0 */
+    const char *want;  /* exact message, or NULL for "accepted" */
+};
+
+static const struct givens_case givens_cases[] = {
+    /* the example of the issue: row duplicate */
+    {9, {{3, 2, 7}, {3, 9, 7}}, "row 3 has two 7s (columns 2 and 9)"},
+    /* column duplicate on 16x16, value above 9 printed as a number */
+    {16, {{1, 4, 12}, {6, 4, 12}}, "column 4 has two 12s (rows 1 and 6)"},
+    /* box-only duplicate: different rows and columns, same box 5 */
+    {9, {{4, 5, 4}, {6, 6, 4}}, "box 5 has two 4s (cells r4c5 and r6c6)"},
+    /* box numbering is row-major: box 2 is top middle, box 6 middle right */
+    {9, {{1, 4, 3}, {2, 5, 3}}, "box 2 has two 3s (cells r1c4 and r2c5)"},
+    {9, {{4, 7, 8}, {6, 9, 8}}, "box 6 has two 8s (cells r4c7 and r6c9)"},
+    /* box duplicate on 4x4, last box */
+    {4, {{3, 3, 2}, {4, 4, 2}}, "box 4 has two 2s (cells r3c3 and r4c4)"},
+    /* 25x25 row duplicate of the largest value */
+    {25, {{25, 1, 25}, {25, 25, 25}}, "row 25 has two 25s (columns 1 and 25)"},
+    /* value above n on 4x4 */
+    {4, {{2, 3, 5}}, "cell r2c3 holds 5, out of range for 4x4 (1-4)"},
+    /* row conflict is named before a column conflict */
+    {9, {{1, 1, 3}, {1, 2, 3}, {2, 1, 3}}, "row 1 has two 3s (columns 1 and 2)"},
+    /* same value in different rows, columns and boxes is fine */
+    {9, {{1, 1, 5}, {4, 4, 5}, {9, 9, 5}}, NULL},
+    /* a single given on 25x25 is fine */
+    {25, {{13, 13, 25}}, NULL},
+};
+
+static void test_givens_table(void **state)
+{
+    uint8_t cells[SDK_MAX_CELLS];
+    char err[256];
+    size_t i, k;
+
+    (void)state;
+    for (i = 0; i < sizeof(givens_cases) / sizeof(givens_cases[0]); i++) {
+        const struct givens_case *t = &givens_cases[i];
+
+        memset(cells, 0, sizeof(cells));
+        for (k = 0; k < 3 && t->g[k].v != 0; k++)
+            cells[(t->g[k].r - 1) * t->n + t->g[k].c - 1] = (uint8_t)t->g[k].v;
+        err[0] = '\0';
+        int rc = grid_check_givens(t->n, cells, err, sizeof(err));
+        if (t->want == NULL) {
+            assert_int_equal(rc, 0);
+        } else {
+            assert_int_equal(rc, -EINVAL);
+            assert_string_equal(err, t->want);
+        }
+    }
+}
+
+static void test_givens_edges(void **state)
+{
+    uint8_t cells[SDK_MAX_CELLS] = {0};
+    char err[8];
+
+    (void)state;
+    /* an unsupported side is refused */
+    assert_int_equal(grid_check_givens(5, cells, NULL, 0), -EINVAL);
+    /* a NULL error buffer is allowed */
+    cells[0] = cells[1] = 1;
+    assert_int_equal(grid_check_givens(4, cells, NULL, 0), -EINVAL);
+    /* a short error buffer is truncated, NUL-terminated */
+    assert_int_equal(grid_check_givens(4, cells, err, sizeof(err)), -EINVAL);
+    assert_int_equal(strlen(err), sizeof(err) - 1);
+    /* empty grids and full valid grids are valid givens for every side */
+    for (size_t i = 0; i < 4; i++) {
+        memset(cells, 0, sizeof(cells));
+        assert_int_equal(grid_check_givens(sides[i], cells, NULL, 0), 0);
+        make_solution(sides[i], cells);
+        assert_int_equal(grid_check_givens(sides[i], cells, NULL, 0), 0);
+    }
+}
+
+/* invalid.txt, in order: box, column and row duplicates, then four
+ * puzzles whose givens are legal but that have no solution. */
+static void test_invalid_file(void **state)
+{
+    static const char *const want_prefix[] = {"box ", "column ", "row ", NULL, NULL, NULL, NULL};
+    char line[1024], err[256];
+    uint8_t cells[SDK_MAX_CELLS];
+    unsigned n;
+    size_t i = 0;
+    FILE *f;
+
+    (void)state;
+    f = fopen(SUDOKU_TEST_DATA_DIR "/invalid.txt", "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f) != NULL) {
+        assert_true(i < 7);
+        assert_int_equal(codec_parse_line(line, strlen(line), &n, cells, err, sizeof(err)), 0);
+        assert_int_equal(n, 9);
+        int rc = grid_check_givens(n, cells, err, sizeof(err));
+        if (want_prefix[i] == NULL) {
+            assert_int_equal(rc, 0);
+        } else {
+            assert_int_equal(rc, -EINVAL);
+            assert_memory_equal(err, want_prefix[i], strlen(want_prefix[i]));
+            assert_non_null(strstr(err, " has two "));
+        }
+        i++;
+    }
+    fclose(f);
+    assert_int_equal(i, 7);
+}
+
+/* ------------------------------------------------------------------ */
+
+enum breakage {
+    BREAK_NONE,       /* the generated solution as is */
+    BREAK_BLANK,      /* one cell set to 0 */
+    BREAK_RANGE,      /* one cell set to n + 1 */
+    BREAK_GIVEN,      /* the puzzle's given differs from the solution */
+    BREAK_GIVEN_LAST, /* the same for the last cell */
+    BREAK_ROW_DUP,    /* a cell copies its right neighbour */
+    BREAK_COL_SWAP,   /* two cells of one row swapped: rows stay permutations */
+    BREAK_LATIN_ONLY, /* (r + c) % n + 1: rows and columns fine, boxes not */
+};
+
+struct solution_case {
+    unsigned n;
+    enum breakage how;
+    const char *want; /* exact message, or NULL for "accepted" */
+};
+
+static const struct solution_case solution_cases[] = {
+    /* valid solutions of every side */
+    {4, BREAK_NONE, NULL},
+    {9, BREAK_NONE, NULL},
+    {16, BREAK_NONE, NULL},
+    {25, BREAK_NONE, NULL},
+    /* incomplete: r2c3 left blank */
+    {9, BREAK_BLANK, "solution is incomplete: cell r2c3 is blank"},
+    {25, BREAK_BLANK, "solution is incomplete: cell r2c3 is blank"},
+    /* a value above n at r2c3 */
+    {9, BREAK_RANGE, "solution cell r2c3 holds 10, out of range for 9x9 (1-9)"},
+    /* the given at r1c1 (2 in the puzzle) came back as 1 */
+    {9, BREAK_GIVEN, "solution changes the given 2 at r1c1 to 1"},
+    {16, BREAK_GIVEN, "solution changes the given 2 at r1c1 to 1"},
+    /* the last given (solution value + 1) came back as the solution's
+     * value: checked past the last whole block of eight cells */
+    {9, BREAK_GIVEN_LAST, "solution changes the given 9 at r9c9 to 8"},
+    {25, BREAK_GIVEN_LAST, "solution changes the given 25 at r25c25 to 24"},
+    {4, BREAK_GIVEN_LAST, "solution changes the given 4 at r4c4 to 3"},
+    /* r2c3 copies r2c4: row 2 has two of r2c4's value (for 9x9: 7) */
+    {9, BREAK_ROW_DUP, "row 2 has two 7s (columns 3 and 4)"},
+    /* r1c1 and r1c2 swapped on 4x4: column 1 now has two 2s (r1 and r3) */
+    {4, BREAK_COL_SWAP, "column 1 has two 2s (rows 1 and 3)"},
+    /* a Latin square that is not a sudoku */
+    {4, BREAK_LATIN_ONLY, "box 1 has two 2s (cells r1c2 and r2c1)"},
+    {9, BREAK_LATIN_ONLY, "box 1 has two 2s (cells r1c2 and r2c1)"},
+};
+
+static void apply_breakage(unsigned n, enum breakage how, uint8_t *puzzle, uint8_t *sol)
+{
+    uint8_t tmp;
+
+    switch (how) {
+    case BREAK_NONE:
+        break;
+    case BREAK_BLANK:
+        sol[1 * n + 2] = 0;
+        break;
+    case BREAK_RANGE:
+        sol[1 * n + 2] = (uint8_t)(n + 1);
+        break;
+    case BREAK_GIVEN:
+        puzzle[0] = (uint8_t)(sol[0] % n + 1);
+        break;
+    case BREAK_GIVEN_LAST:
+        puzzle[n * n - 1] = (uint8_t)(sol[n * n - 1] % n + 1);
+        break;
+    case BREAK_ROW_DUP:
+        sol[1 * n + 2] = sol[1 * n + 3];
+        break;
+    case BREAK_COL_SWAP:
+        tmp = sol[0];
+        sol[0] = sol[1];
+        sol[1] = tmp;
+        /* the puzzle must not pin the swapped cells */
+        puzzle[0] = puzzle[1] = 0;
+        break;
+    case BREAK_LATIN_ONLY:
+        for (unsigned i = 0; i < n * n; i++)
+            sol[i] = (uint8_t)((i / n + i % n) % n + 1);
+        memset(puzzle, 0, n * n);
+        break;
+    }
+}
+
+static void test_solution_table(void **state)
+{
+    uint8_t puzzle[SDK_MAX_CELLS], sol[SDK_MAX_CELLS];
+    char err[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(solution_cases) / sizeof(solution_cases[0]); i++) {
+        const struct solution_case *t = &solution_cases[i];
+
+        make_solution(t->n, sol);
+        /* the puzzle keeps every third cell of the solution as a given */
+        for (unsigned k = 0; k < t->n * t->n; k++)
+            puzzle[k] = k % 3 == 0 ? sol[k] : 0;
+        apply_breakage(t->n, t->how, puzzle, sol);
+        err[0] = '\0';
+        int rc = grid_check_solution(t->n, puzzle, sol, err, sizeof(err));
+        if (t->want == NULL) {
+            assert_int_equal(rc, 0);
+            /* without a puzzle only the grid itself is judged */
+            assert_int_equal(grid_check_solution(t->n, NULL, sol, NULL, 0), 0);
+        } else {
+            assert_int_equal(rc, -EINVAL);
+            assert_string_equal(err, t->want);
+        }
+    }
+}
+
+/* Every single-cell change of a valid 9x9 solution is caught. */
+static void test_solution_every_cell(void **state)
+{
+    uint8_t puzzle[81] = {0}, sol[81];
+    unsigned i, v;
+
+    (void)state;
+    for (i = 0; i < 81; i++) {
+        for (v = 0; v <= 10; v++) {
+            make_solution(9, sol);
+            if (sol[i] == v)
+                continue;
+            sol[i] = (uint8_t)v;
+            assert_int_equal(grid_check_solution(9, puzzle, sol, NULL, 0), -EINVAL);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sides),          cmocka_unit_test(test_givens_table),
+        cmocka_unit_test(test_givens_edges),   cmocka_unit_test(test_invalid_file),
+        cmocka_unit_test(test_solution_table), cmocka_unit_test(test_solution_every_cell),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
