@@ -16,8 +16,8 @@
 
 /* Symbol style for formatting a line. */
 enum codec_blank {
-    CODEC_BLANK_DOT = '.',  /* blanks print as '.' */
-    CODEC_BLANK_ZERO = '0'  /* blanks print as '0' */
+    CODEC_BLANK_DOT = '.', /* blanks print as '.' */
+    CODEC_BLANK_ZERO = '0' /* blanks print as '0' */
 };
 
 /* Parse the line form from s[0..len).  On success stores the side in *n, the

@@ -42,10 +42,10 @@ extern "C" {
 #define SDK_MAX_CELLS    (SDK_MAX_N * SDK_MAX_N)
 
 /* Grid sizes a plugin can take (sdk_plugin.sizes). */
-#define SDK_SIZE_4  (1u << 0) /* 4x4, boxes of 2x2 */
-#define SDK_SIZE_9  (1u << 1) /* 9x9, boxes of 3x3 */
-#define SDK_SIZE_16 (1u << 2) /* 16x16, boxes of 4x4 */
-#define SDK_SIZE_25 (1u << 3) /* 25x25, boxes of 5x5 */
+#define SDK_SIZE_4   (1u << 0) /* 4x4, boxes of 2x2 */
+#define SDK_SIZE_9   (1u << 1) /* 9x9, boxes of 3x3 */
+#define SDK_SIZE_16  (1u << 2) /* 16x16, boxes of 4x4 */
+#define SDK_SIZE_25  (1u << 3) /* 25x25, boxes of 5x5 */
 #define SDK_SIZE_ALL (SDK_SIZE_4 | SDK_SIZE_9 | SDK_SIZE_16 | SDK_SIZE_25)
 
 /* Capability flags (sdk_plugin.caps). */
@@ -80,15 +80,15 @@ struct sdk_host {
 /* One solve request.  The host owns every buffer; the plugin writes only the
  * fields marked out. */
 struct sdk_job {
-    uint32_t size;              /* sizeof(struct sdk_job) as the host was built */
-    uint32_t n;                 /* side: 4, 9, 16 or 25 */
-    const uint8_t *cells;       /* n*n cells, row-major, 0 = blank, else 1..n */
-    uint64_t limit;             /* stop after this many solutions (>= 1) */
-    const atomic_int *cancel;   /* non-zero asks the plugin to stop; may be NULL */
-    uint64_t deadline_ns;       /* CLOCK_MONOTONIC ns to stop at; 0 = none */
-    uint8_t *solution;          /* out: n*n cells, the first solution found */
-    uint64_t count;             /* out: solutions found, 0..limit */
-    uint64_t guesses;           /* out: work done (guesses or search nodes) */
+    uint32_t size;            /* sizeof(struct sdk_job) as the host was built */
+    uint32_t n;               /* side: 4, 9, 16 or 25 */
+    const uint8_t *cells;     /* n*n cells, row-major, 0 = blank, else 1..n */
+    uint64_t limit;           /* stop after this many solutions (>= 1) */
+    const atomic_int *cancel; /* non-zero asks the plugin to stop; may be NULL */
+    uint64_t deadline_ns;     /* CLOCK_MONOTONIC ns to stop at; 0 = none */
+    uint8_t *solution;        /* out: n*n cells, the first solution found */
+    uint64_t count;           /* out: solutions found, 0..limit */
+    uint64_t guesses;         /* out: work done (guesses or search nodes) */
 };
 
 /* The descriptor a plugin's entry function returns.  Constant, owned by the
