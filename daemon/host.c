@@ -1,0 +1,482 @@
+/* host.c -- load solver plugins with dlopen, run them, and never trust them.
+ *
+ * The host keeps an array of entries, one per loaded plugin.  Each entry is
+ * allocated on its own so the struct host_plugin pointers handed out stay
+ * valid while more plugins load.  Each entry also carries the sdk_host table
+ * given to its plugin: the table's ctx points back at the entry, so a plugin's
+ * log lines come out prefixed with its name.
+ *
+ * Invariants: after loading, nothing in a host or an entry changes until
+ * host_free(), so host_solve() reads only constant data and is thread-safe.
+ * Every answer a plugin gives is checked by the rules (grid_check_solution)
+ * before host_solve() returns it; a wrong one is wiped and becomes -EIO.
+ */
+#include "daemon/host.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proto/grid.h"
+
+#define HOST_LOG_LINE     512 /* longest log line, longer ones are cut */
+#define HOST_NAME_MAX_LEN 31  /* sdk_plugin.name: [a-z0-9_-]{1,31} */
+
+/* Smallest descriptor the host can use: ABI 1.0 ends with solve. */
+#define HOST_MIN_DESC_SIZE (offsetof(struct sdk_plugin, solve) + sizeof(void (*)(void)))
+
+struct host_entry {
+    struct host_plugin pub; /* what callers see; must stay the first member */
+    struct sdk_host api;    /* table handed to this plugin, ctx = this entry */
+    struct host *host;      /* owner, for logging */
+};
+
+struct host {
+    host_log_fn *log;            /* sink, may be NULL */
+    void *ctx;                   /* passed back to log */
+    struct host_entry **entries; /* loaded plugins, in load order */
+    size_t len;                  /* entries in use */
+    size_t cap;                  /* entries allocated */
+};
+
+/* ---------------------------------------------------------------- logging */
+
+static void host_logf(const struct host *h, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void host_logf(const struct host *h, int level, const char *fmt, ...)
+{
+    char line[HOST_LOG_LINE];
+    va_list ap;
+
+    if (!h->log)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    h->log(h->ctx, level, line);
+}
+
+/* The log callback plugins see: prefix the line with the plugin's name. */
+static void entry_log(void *ctx, int level, const char *msg)
+{
+    const struct host_entry *e = ctx;
+    const char *name = e->pub.desc ? e->pub.desc->name : "?";
+
+    host_logf(e->host, level, "%s: %s", name, msg ? msg : "(null)");
+}
+
+/* ---------------------------------------------------------- host object */
+
+struct host *host_new(host_log_fn *log, void *ctx)
+{
+    struct host *h = calloc(1, sizeof(*h));
+
+    if (!h)
+        return NULL;
+    h->log = log;
+    h->ctx = ctx;
+    return h;
+}
+
+static void entry_free(struct host_entry *e)
+{
+    if (!e)
+        return;
+    if (e->pub.desc && e->pub.desc->fini)
+        e->pub.desc->fini(e->pub.state);
+    if (e->pub.dl)
+        dlclose(e->pub.dl);
+    free(e->pub.path);
+    free(e);
+}
+
+void host_free(struct host *h)
+{
+    if (!h)
+        return;
+    for (size_t i = h->len; i > 0; i--)
+        entry_free(h->entries[i - 1]);
+    free(h->entries);
+    free(h);
+}
+
+size_t host_count(const struct host *h)
+{
+    return h ? h->len : 0;
+}
+
+const struct host_plugin *host_plugin_at(const struct host *h, size_t i)
+{
+    if (!h || i >= h->len)
+        return NULL;
+    return &h->entries[i]->pub;
+}
+
+const struct host_plugin *host_find(const struct host *h, const char *name)
+{
+    if (!h || !name)
+        return NULL;
+    for (size_t i = 0; i < h->len; i++) {
+        if (strcmp(h->entries[i]->pub.desc->name, name) == 0)
+            return &h->entries[i]->pub;
+    }
+    return NULL;
+}
+
+const struct host_plugin *host_default(const struct host *h)
+{
+    const struct host_plugin *p = host_find(h, "bitmask");
+
+    if (p)
+        return p;
+    return host_plugin_at(h, 0);
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int name_is_valid(const char *name)
+{
+    size_t len;
+
+    if (!name)
+        return 0;
+    len = strlen(name);
+    if (len == 0 || len > HOST_NAME_MAX_LEN)
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Check a descriptor against ABI 1.  Returns 0, or -EPROTO with the reason in
+ * why (a static string). */
+static int desc_check(const struct sdk_plugin *d, const char **why)
+{
+    if (d->abi_major != SDK_ABI_MAJOR) {
+        *why = "wrong ABI major";
+        return -EPROTO;
+    }
+    if (d->struct_size < HOST_MIN_DESC_SIZE) {
+        *why = "descriptor too small (struct_size)";
+        return -EPROTO;
+    }
+    if (!d->solve) {
+        *why = "missing solve()";
+        return -EPROTO;
+    }
+    if (!name_is_valid(d->name)) {
+        *why = "bad or empty name (want [a-z0-9_-]{1,31})";
+        return -EPROTO;
+    }
+    if ((d->sizes & SDK_SIZE_ALL) == 0) {
+        *why = "supports no grid size (sizes == 0)";
+        return -EPROTO;
+    }
+    return 0;
+}
+
+static int host_grow(struct host *h)
+{
+    size_t cap = h->cap ? h->cap * 2 : 8;
+    struct host_entry **p;
+
+    if (h->len < h->cap)
+        return 0;
+    p = realloc(h->entries, cap * sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    h->entries = p;
+    h->cap = cap;
+    return 0;
+}
+
+/* dlopen path and fetch its descriptor into e.  Logs and returns a negative
+ * errno on failure; e->pub.dl is set whenever dlopen succeeded. */
+static int entry_open(struct host *h, struct host_entry *e, const char *path)
+{
+    sdk_entry_fn entry;
+    const char *why = NULL;
+    int rc;
+
+    e->pub.dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!e->pub.dl) {
+        const char *err = dlerror();
+        host_logf(h, SDK_LOG_ERR, "plugin %s refused: not a plugin: %s", path,
+                  err ? err : "dlopen failed");
+        return -ENOEXEC;
+    }
+    /* dlsym returns void *; POSIX guarantees it converts to a function pointer. */
+    *(void **)&entry = dlsym(e->pub.dl, SDK_ENTRY_SYMBOL);
+    if (!entry) {
+        host_logf(h, SDK_LOG_ERR, "plugin %s refused: not a plugin: no symbol %s", path,
+                  SDK_ENTRY_SYMBOL);
+        return -ENOEXEC;
+    }
+    e->pub.desc = entry();
+    if (!e->pub.desc) {
+        host_logf(h, SDK_LOG_ERR, "plugin %s refused: %s() returned NULL", path, SDK_ENTRY_SYMBOL);
+        return -EPROTO;
+    }
+    rc = desc_check(e->pub.desc, &why);
+    if (rc < 0) {
+        host_logf(h, SDK_LOG_ERR, "plugin %s refused: %s (plugin ABI %u.%u, host ABI %d.%d)", path,
+                  why, e->pub.desc->abi_major, e->pub.desc->abi_minor, SDK_ABI_MAJOR,
+                  SDK_ABI_MINOR);
+        e->pub.desc = NULL; /* never call into a descriptor we refused */
+        return rc;
+    }
+    return 0;
+}
+
+/* Refuse a duplicate name, then run init.  Logs and returns a negative errno. */
+static int entry_start(struct host *h, struct host_entry *e, const char *path)
+{
+    const struct sdk_plugin *d = e->pub.desc;
+    const struct host_plugin *other = host_find(h, d->name);
+
+    if (other) {
+        host_logf(h, SDK_LOG_ERR,
+                  "plugin %s refused: duplicate name \"%s\" (already loaded from %s)", path,
+                  d->name, other->path);
+        e->pub.desc = NULL;
+        return -EEXIST;
+    }
+    if (d->init) {
+        int rc = d->init(&e->api, &e->pub.state);
+        if (rc != 0) {
+            host_logf(h, SDK_LOG_ERR, "plugin %s refused: init() failed: %s", path,
+                      strerror(rc < 0 ? -rc : rc));
+            e->pub.desc = NULL; /* init failed: fini must not run */
+            return rc < 0 ? rc : -rc;
+        }
+    }
+    return 0;
+}
+
+int host_load_file(struct host *h, const char *path)
+{
+    struct host_entry *e = NULL;
+    int rc;
+
+    if (!h || !path)
+        return -EINVAL;
+    rc = host_grow(h);
+    if (rc < 0)
+        goto fail;
+    rc = -ENOMEM;
+    e = calloc(1, sizeof(*e));
+    if (!e)
+        goto fail;
+    e->pub.path = strdup(path);
+    if (!e->pub.path)
+        goto fail;
+    e->host = h;
+    e->api.size = sizeof(e->api);
+    e->api.ctx = e;
+    e->api.log = entry_log;
+    rc = entry_open(h, e, path);
+    if (rc < 0)
+        goto fail;
+    rc = entry_start(h, e, path);
+    if (rc < 0)
+        goto fail;
+    h->entries[h->len++] = e;
+    host_logf(h, SDK_LOG_INFO, "plugin %s loaded from %s (version %s)", e->pub.desc->name, path,
+              e->pub.desc->version ? e->pub.desc->version : "?");
+    return 0;
+fail:
+    if (rc == -ENOMEM)
+        host_logf(h, SDK_LOG_ERR, "plugin %s refused: out of memory", path);
+    entry_free(e);
+    return rc;
+}
+
+static int has_so_suffix(const char *name)
+{
+    size_t len = strlen(name);
+
+    return len > 3 && strcmp(name + len - 3, ".so") == 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collect the "*.so" names in dir, sorted.  Caller frees each and *names. */
+static int list_so(DIR *d, char ***names, size_t *len)
+{
+    struct dirent *de;
+    size_t cap = 0;
+
+    *names = NULL;
+    *len = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (!has_so_suffix(de->d_name))
+            continue;
+        if (*len == cap) {
+            char **p = realloc(*names, (cap ? cap * 2 : 16) * sizeof(*p));
+            if (!p)
+                return -ENOMEM;
+            *names = p;
+            cap = cap ? cap * 2 : 16;
+        }
+        (*names)[*len] = strdup(de->d_name);
+        if (!(*names)[*len])
+            return -ENOMEM;
+        (*len)++;
+    }
+    if (*len)
+        qsort(*names, *len, sizeof(**names), cmp_names);
+    return 0;
+}
+
+int host_load_dir(struct host *h, const char *dir)
+{
+    char path[4096];
+    char **names = NULL;
+    size_t len = 0;
+    int loaded = 0;
+    int rc;
+    DIR *d;
+
+    if (!h || !dir)
+        return -EINVAL;
+    d = opendir(dir);
+    if (!d) {
+        rc = -errno;
+        host_logf(h, SDK_LOG_ERR, "plugin dir %s: %s", dir, strerror(errno));
+        return rc;
+    }
+    rc = list_so(d, &names, &len);
+    closedir(d);
+    if (rc < 0)
+        goto done;
+    for (size_t i = 0; i < len; i++) {
+        if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= sizeof(path)) {
+            host_logf(h, SDK_LOG_ERR, "plugin %s/%s refused: path too long", dir, names[i]);
+            continue;
+        }
+        if (host_load_file(h, path) == 0)
+            loaded++;
+    }
+    rc = loaded;
+done:
+    for (size_t i = 0; i < len; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Copy src into out.  Returns 0 or -ENAMETOOLONG. */
+static int copy_path(char *out, size_t out_size, const char *src)
+{
+    if (strlen(src) >= out_size)
+        return -ENAMETOOLONG;
+    strcpy(out, src);
+    return 0;
+}
+
+/* <dir of the running executable>/../SUDOKU_PLUGIN_SUBDIR, resolved, when it
+ * is a directory.  Returns 1 (found, in out), 0 (not there) or -ENAMETOOLONG. */
+static int exe_relative_dir(char *out, size_t out_size)
+{
+    char exe[4096];
+    char cand[4096 + sizeof("/../" SUDOKU_PLUGIN_SUBDIR)];
+    char *real;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    int rc = 0;
+
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    snprintf(cand, sizeof(cand), "%s/../%s", dirname(exe), SUDOKU_PLUGIN_SUBDIR);
+    real = realpath(cand, NULL);
+    if (real && is_dir(real))
+        rc = copy_path(out, out_size, real) == 0 ? 1 : -ENAMETOOLONG;
+    free(real);
+    return rc;
+}
+
+int host_default_plugin_dir(char *out, size_t out_size)
+{
+    int rc = exe_relative_dir(out, out_size);
+
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    return copy_path(out, out_size, SUDOKU_INSTALL_PLUGIN_DIR);
+}
+
+/* ---------------------------------------------------------------- solving */
+
+/* Check what the plugin returned.  Returns 0 or -EIO after logging why. */
+static int check_answer(const struct host_entry *e, const struct sdk_job *job, int status)
+{
+    const char *name = e->pub.desc->name;
+    char err[256];
+
+    if (status < SDK_SOLVED || status > SDK_FAILED) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: returned bad status %d", name, status);
+        return -EIO;
+    }
+    if (status == SDK_FAILED) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: failed on a %ux%u puzzle", name, job->n, job->n);
+        return -EIO;
+    }
+    if (job->count > job->limit) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: found %llu solutions, limit was %llu", name,
+                  (unsigned long long)job->count, (unsigned long long)job->limit);
+        return -EIO;
+    }
+    /* Cancelled or timed-out jobs may report what they found so far. */
+    if ((status == SDK_SOLVED && job->count == 0) ||
+        (status == SDK_UNSOLVABLE && job->count != 0)) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: status %d with count %llu", name, status,
+                  (unsigned long long)job->count);
+        return -EIO;
+    }
+    if (status == SDK_SOLVED &&
+        grid_check_solution(job->n, job->cells, job->solution, err, sizeof(err)) != 0) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: wrong solution: %s", name, err);
+        return -EIO;
+    }
+    return 0;
+}
+
+int host_solve(const struct host_plugin *p, struct sdk_job *job)
+{
+    const struct host_entry *e = (const struct host_entry *)p;
+    int status;
+
+    if (!p || !job || !job->cells || !job->solution || job->limit == 0)
+        return -EINVAL;
+    if (!(sdk_size_bit(job->n) & p->desc->sizes))
+        return -ENOTSUP;
+    job->count = 0;
+    job->guesses = 0;
+    status = p->desc->solve(p->state, &e->api, job);
+    if (check_answer(e, job, status) < 0) {
+        memset(job->solution, 0, (size_t)job->n * job->n);
+        job->count = 0;
+        return -EIO;
+    }
+    return status;
+}

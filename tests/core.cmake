@@ -1,0 +1,57 @@
+# tests/core.cmake -- solver-core tests: the plugin host, the three plugins
+# through the real dlopen path, and sudoku-bench.  LABELS core.
+#
+# The loader test gets its own plugin directory, tests/badplugins, holding
+# tiny test-only plugins (tests/plugins/tplugin.c built once per kind) that
+# each break one rule, so the real plugin directory stays clean.
+
+set(SUDOKU_BADPLUGIN_DIR ${CMAKE_BINARY_DIR}/tests/badplugins)
+
+# sudoku_add_test_plugin(target file-stem KIND [NAME])
+function(sudoku_add_test_plugin target stem kind)
+  add_library(${target} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/tplugin.c)
+  set_target_properties(${target} PROPERTIES PREFIX "" OUTPUT_NAME ${stem}
+    C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${SUDOKU_BADPLUGIN_DIR})
+  target_compile_definitions(${target} PRIVATE TP_KIND=${kind})
+  target_link_options(${target} PRIVATE -Wl,-z,defs)
+  set_property(GLOBAL APPEND PROPERTY SUDOKU_TEST_PLUGINS ${target})
+endfunction()
+
+# Loaded in name order: a_good loads, b_dup repeats its name, the rest break
+# one rule each, z_liar loads and then lies.
+sudoku_add_test_plugin(tp_good      a_good      1)
+sudoku_add_test_plugin(tp_dup       b_dup       1)
+sudoku_add_test_plugin(tp_badabi    c_badabi    2)
+sudoku_add_test_plugin(tp_nosolve   d_nosolve   3)
+sudoku_add_test_plugin(tp_badname   e_badname   4)
+sudoku_add_test_plugin(tp_nosizes   f_nosizes   5)
+sudoku_add_test_plugin(tp_nullentry g_nullentry 6)
+sudoku_add_test_plugin(tp_initfail  h_initfail  7)
+sudoku_add_test_plugin(tp_small     i_small     8)
+sudoku_add_test_plugin(tp_liar      z_liar      9)
+add_library(tp_notplugin MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/notplugin.c)
+set_target_properties(tp_notplugin PROPERTIES PREFIX "" OUTPUT_NAME j_notplugin
+  LIBRARY_OUTPUT_DIRECTORY ${SUDOKU_BADPLUGIN_DIR})
+# Not an ELF file at all.
+file(WRITE ${SUDOKU_BADPLUGIN_DIR}/k_garbage.so "this is not a shared object\n")
+
+sudoku_add_test(NAME test_host SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_host.c
+  LIBS sudoku_host sudoku_proto LABELS core TIMEOUT 60)
+target_compile_definitions(test_host PRIVATE SUDOKU_BADPLUGIN_DIR="${SUDOKU_BADPLUGIN_DIR}")
+get_property(_tplugins GLOBAL PROPERTY SUDOKU_TEST_PLUGINS)
+add_dependencies(test_host ${_tplugins} tp_notplugin)
+
+sudoku_add_test(NAME test_plugins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_plugins.c
+  LIBS sudoku_host sudoku_proto Threads::Threads LABELS core TIMEOUT 600)
+
+# sudoku-bench --json on a small file: every key present, every answer right.
+if(TARGET sudoku-bench)
+  add_test(NAME bench_json COMMAND ${CMAKE_COMMAND}
+    -DBENCH=$<TARGET_FILE:sudoku-bench> -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR}
+    -DDATA=${SUDOKU_TEST_DATA_DIR}/bench_small.txt
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
+  set_tests_properties(bench_json PROPERTIES LABELS core TIMEOUT 300)
+  add_test(NAME bench_usage COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
+    -DMODE=usage -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
+  set_tests_properties(bench_usage PROPERTIES LABELS core TIMEOUT 60)
+endif()

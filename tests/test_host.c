@@ -1,0 +1,290 @@
+/* test_host.c -- the plugin host: what it refuses, what it checks.
+ *
+ * Runs against tests/badplugins (SUDOKU_BADPLUGIN_DIR), a directory of tiny
+ * test plugins built from tests/plugins/tplugin.c that each break one rule of
+ * the ABI, plus a good one (tgood, 4x4 only) and a liar that loads and then
+ * answers wrongly in the way job->limit chooses.  Log lines are captured so
+ * the tests can assert that each refusal names the file and the reason.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "daemon/host.h"
+#include "proto/grid.h"
+
+#define LOG_LINES_MAX 64
+
+/* Captured log lines. */
+struct log_capture {
+    pthread_mutex_t lock;
+    char lines[LOG_LINES_MAX][512];
+    int levels[LOG_LINES_MAX];
+    size_t len;
+};
+
+static void capture_log(void *ctx, int level, const char *msg)
+{
+    struct log_capture *c = ctx;
+
+    pthread_mutex_lock(&c->lock);
+    if (c->len < LOG_LINES_MAX) {
+        snprintf(c->lines[c->len], sizeof(c->lines[0]), "%s", msg);
+        c->levels[c->len++] = level;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Number of captured lines containing every one of the given strings. */
+static int count_lines(const struct log_capture *c, const char *a, const char *b)
+{
+    int hits = 0;
+
+    for (size_t i = 0; i < c->len; i++) {
+        if (strstr(c->lines[i], a) && (!b || strstr(c->lines[i], b)))
+            hits++;
+    }
+    return hits;
+}
+
+static void dump_log(const struct log_capture *c)
+{
+    for (size_t i = 0; i < c->len; i++)
+        print_message("  log[%zu] level %d: %s\n", i, c->levels[i], c->lines[i]);
+}
+
+/* Fixture: a host loaded from the bad plugin directory. */
+struct fixture {
+    struct log_capture log;
+    struct host *host;
+    int loaded;
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+
+    if (!f)
+        return -1;
+    pthread_mutex_init(&f->log.lock, NULL);
+    f->host = host_new(capture_log, &f->log);
+    if (!f->host)
+        return -1;
+    f->loaded = host_load_dir(f->host, SUDOKU_BADPLUGIN_DIR);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    host_free(f->host);
+    pthread_mutex_destroy(&f->log.lock);
+    free(f);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+/* Each refused file and the words its one log line must contain. */
+static const struct refusal {
+    const char *file;
+    const char *reason;
+} refusals[] = {
+    {"/b_dup.so", "duplicate name"},         /* same name as a_good.so */
+    {"/c_badabi.so", "wrong ABI major"},     /* abi_major 99 */
+    {"/d_nosolve.so", "missing solve"},      /* solve == NULL */
+    {"/e_badname.so", "bad or empty name"},  /* "Bad Name" */
+    {"/f_nosizes.so", "no grid size"},       /* sizes == 0 */
+    {"/g_nullentry.so", "returned NULL"},    /* entry returns NULL */
+    {"/h_initfail.so", "init() failed"},     /* init returns -EIO */
+    {"/i_small.so", "descriptor too small"}, /* struct_size 8 */
+    {"/j_notplugin.so", "not a plugin"},     /* no entry symbol */
+    {"/k_garbage.so", "not a plugin"},       /* not ELF at all */
+};
+
+static void test_refusals_logged_rest_load(void **state)
+{
+    struct fixture *f = *state;
+
+    assert_int_equal(f->loaded, 2);
+    assert_int_equal(host_count(f->host), 2);
+    assert_string_equal(host_plugin_at(f->host, 0)->desc->name, "tgood");
+    assert_string_equal(host_plugin_at(f->host, 1)->desc->name, "liar");
+    for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+        /* Exactly one line about the file, and it gives the reason. */
+        int about = count_lines(&f->log, refusals[i].file, NULL);
+        int with_reason = count_lines(&f->log, refusals[i].file, refusals[i].reason);
+        if (about != 1 || with_reason != 1) {
+            print_error("%s: %d lines, %d with \"%s\"\n", refusals[i].file, about, with_reason,
+                        refusals[i].reason);
+            dump_log(&f->log);
+        }
+        assert_int_equal(about, 1);
+        assert_int_equal(with_reason, 1);
+    }
+}
+
+static void test_plugin_log_is_prefixed(void **state)
+{
+    struct fixture *f = *state;
+
+    /* init() of both loaded plugins logged through the host table. */
+    assert_int_equal(count_lines(&f->log, "tgood: hello from init", NULL), 1);
+    assert_int_equal(count_lines(&f->log, "liar: hello from init", NULL), 1);
+}
+
+static void test_load_file_results(void **state)
+{
+    struct fixture *f = *state;
+
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/j_notplugin.so"), -ENOEXEC);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/k_garbage.so"), -ENOEXEC);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/no_such.so"), -ENOEXEC);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/c_badabi.so"), -EPROTO);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/d_nosolve.so"), -EPROTO);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/a_good.so"), -EEXIST);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/h_initfail.so"), -EIO);
+    assert_int_equal(host_count(f->host), 2);
+    assert_true(host_load_dir(f->host, SUDOKU_BADPLUGIN_DIR "/missing") < 0);
+}
+
+static void test_find_and_default(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *good = host_find(f->host, "tgood");
+
+    assert_non_null(good);
+    assert_non_null(strstr(good->path, "a_good.so"));
+    assert_null(host_find(f->host, "bitmask"));
+    assert_null(host_find(f->host, "Bad Name"));
+    assert_null(host_plugin_at(f->host, 2));
+    /* No bitmask loaded: the default is the first plugin loaded. */
+    assert_ptr_equal(host_default(f->host), good);
+    assert_int_equal(host_count(NULL), 0);
+    assert_null(host_default(NULL));
+    host_free(NULL);
+}
+
+static void test_default_plugin_dir(void **state)
+{
+    char dir[PATH_MAX], *want = realpath(SUDOKU_BUILD_PLUGIN_DIR, NULL);
+
+    (void)state;
+    /* tests/ sits next to bin/ in the build tree, so ../lib/... resolves. */
+    assert_non_null(want);
+    assert_int_equal(host_default_plugin_dir(dir, sizeof(dir)), 0);
+    assert_string_equal(dir, want);
+    assert_int_equal(host_default_plugin_dir(dir, 4), -ENAMETOOLONG);
+    free(want);
+}
+
+/* ---------------------------------------------------------------- solving */
+
+static void test_good_solve(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *good = host_find(f->host, "tgood");
+    uint8_t puzzle[16] = {1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2};
+    uint8_t solution[SDK_MAX_CELLS];
+    uint8_t big[81] = {0};
+    struct sdk_job job = {
+        .size = sizeof(job), .n = 4, .cells = puzzle, .limit = 1, .solution = solution};
+
+    assert_int_equal(host_solve(good, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 1);
+    assert_int_equal(grid_check_solution(4, puzzle, solution, NULL, 0), 0);
+    /* The empty 4x4 grid, counted up to a limit the plugin must respect. */
+    memset(puzzle, 0, sizeof(puzzle));
+    job.limit = 1000;
+    assert_int_equal(host_solve(good, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 288);
+    /* Sizes it did not declare are not run. */
+    job.n = 9;
+    job.cells = big;
+    assert_int_equal(host_solve(good, &job), -ENOTSUP);
+    job.n = 4;
+    job.limit = 0;
+    assert_int_equal(host_solve(good, &job), -EINVAL);
+}
+
+/* One lie per row: the liar picks it from job->limit (see tplugin.c). */
+static const struct lie {
+    uint64_t limit;
+    const char *log; /* words in the log line */
+} lies[] = {
+    {1, "wrong solution"},        /* every cell 1 */
+    {2, "found 3 solutions"},     /* count above the limit */
+    {3, "bad status 42"},         /* not an sdk_status */
+    {4, "status 0 with count 0"}, /* SOLVED without a solution */
+    {5, "status 1 with count 1"}, /* UNSOLVABLE with one */
+    {6, "failed"},                /* SDK_FAILED */
+    {7, "wrong solution"},        /* a valid grid that drops the givens */
+};
+
+static void test_wrong_answers_never_leave(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *liar = host_find(f->host, "liar");
+    /* One given that the liar's pattern grid (row 0 = 1 2 3 4) contradicts. */
+    uint8_t puzzle[16] = {2};
+    uint8_t solution[16];
+
+    assert_non_null(liar);
+    for (size_t i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+        struct sdk_job job = {.size = sizeof(job),
+                              .n = 4,
+                              .cells = puzzle,
+                              .limit = lies[i].limit,
+                              .solution = solution};
+        uint8_t zero[16] = {0};
+        size_t before = f->log.len;
+        assert_int_equal(host_solve(liar, &job), -EIO);
+        assert_int_equal(job.count, 0);
+        assert_memory_equal(solution, zero, sizeof(zero));
+        assert_int_equal(f->log.len, before + 1);
+        if (!strstr(f->log.lines[before], lies[i].log) || !strstr(f->log.lines[before], "liar"))
+            print_error("limit %u: log \"%s\", want \"%s\"\n", (unsigned)lies[i].limit,
+                        f->log.lines[before], lies[i].log);
+        assert_non_null(strstr(f->log.lines[before], lies[i].log));
+        assert_non_null(strstr(f->log.lines[before], "liar"));
+    }
+}
+
+static void test_honest_unsolvable_passes(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *liar = host_find(f->host, "liar");
+    uint8_t puzzle[16] = {0}, solution[16];
+    struct sdk_job job = {
+        .size = sizeof(job), .n = 4, .cells = puzzle, .limit = 8, .solution = solution};
+
+    assert_int_equal(host_solve(liar, &job), SDK_UNSOLVABLE);
+    assert_int_equal(count_lines(&f->log, "liar: nothing to say", NULL), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_refusals_logged_rest_load, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plugin_log_is_prefixed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_file_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_find_and_default, setup, teardown),
+        cmocka_unit_test(test_default_plugin_dir),
+        cmocka_unit_test_setup_teardown(test_good_solve, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrong_answers_never_leave, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_honest_unsolvable_passes, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

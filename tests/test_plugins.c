@@ -1,0 +1,460 @@
+/* test_plugins.c -- every built plugin, through the real dlopen path.
+ *
+ * Loads every plugin in SUDOKU_BUILD_PLUGIN_DIR with the host (as sudokud
+ * does) and runs tests/data/golden.txt through each: the number of
+ * solutions must match, every solution is checked by the rules against the
+ * puzzle (never compared as a string), and expectations follow what each
+ * plugin declares (sizes, SDK_CAP_COUNT).  Then, per plugin: cancellation and
+ * deadline stop it within 50 ms, and four threads solving at once all get
+ * right answers.
+ *
+ * golden.txt lines are limit:expected:flag:puzzle, see its header.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "daemon/host.h"
+#include "proto/codec.h"
+#include "proto/grid.h"
+
+#define GOLDEN_MAX    256        /* entries in golden.txt at most */
+#define HARD_MS       1000       /* deadline for puzzles flagged 'h' */
+#define GUARD_MS      120000     /* deadline for the others: a hang fails, never blocks */
+#define STOP_BOUND_NS 50000000u  /* cancel/deadline must act within 50 ms */
+#define RUN_BEFORE_NS 200000000u /* let a solve run this long before stopping it */
+#define THREADS       4
+#define ROUNDS        3
+
+/* One golden puzzle. */
+struct golden {
+    int line;       /* line number in golden.txt */
+    uint64_t limit; /* solutions to ask for */
+    long expected;  /* solutions that exist up to limit; -1 = givens break a rule */
+    int hard;       /* 'h': a plugin may time out (after HARD_MS), never be wrong */
+    unsigned n;     /* side */
+    uint8_t cells[SDK_MAX_CELLS];
+};
+
+static struct golden golden[GOLDEN_MAX];
+static size_t golden_len;
+static struct host *host;
+static atomic_int log_errors;
+
+static void test_log(void *ctx, int level, const char *msg)
+{
+    (void)ctx;
+    if (level <= SDK_LOG_WARNING) {
+        atomic_fetch_add(&log_errors, 1);
+        print_message("host log: %s\n", msg);
+    }
+}
+
+/* ---------------------------------------------------------------- golden */
+
+static int parse_golden_line(char *s, int line, struct golden *g)
+{
+    char *limit = strtok(s, ":"), *expected = strtok(NULL, ":");
+    char *flag = strtok(NULL, ":"), *puzzle = strtok(NULL, "\n");
+
+    if (!limit || !expected || !flag || !puzzle)
+        return -EINVAL;
+    g->line = line;
+    g->limit = strtoull(limit, NULL, 10);
+    g->expected = strcmp(expected, "x") == 0 ? -1 : strtol(expected, NULL, 10);
+    g->hard = flag[0] == 'h';
+    return codec_parse_line(puzzle, strlen(puzzle), &g->n, g->cells, NULL, 0);
+}
+
+static int load_golden(void)
+{
+    char buf[2048];
+    int line = 0;
+    FILE *f = fopen(SUDOKU_TEST_DATA_DIR "/golden.txt", "r");
+
+    if (!f)
+        return -errno;
+    while (fgets(buf, sizeof(buf), f)) {
+        line++;
+        if (buf[0] == '#' || buf[0] == '\n')
+            continue;
+        if (golden_len == GOLDEN_MAX || parse_golden_line(buf, line, &golden[golden_len]) != 0) {
+            print_error("golden.txt:%d: bad line\n", line);
+            fclose(f);
+            return -EINVAL;
+        }
+        golden_len++;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    host = host_new(test_log, NULL);
+    if (!host || load_golden() != 0)
+        return -1;
+    return host_load_dir(host, SUDOKU_BUILD_PLUGIN_DIR) > 0 ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    host_free(host);
+    return 0;
+}
+
+/* What plugin p must report for g: the count, capped by limit, and by 1
+ * when p does not count. */
+static uint64_t expected_count(const struct host_plugin *p, const struct golden *g)
+{
+    uint64_t want = (uint64_t)g->expected;
+
+    if (want > g->limit)
+        want = g->limit;
+    if (!(p->desc->caps & SDK_CAP_COUNT) && want > 1)
+        want = 1;
+    return want;
+}
+
+/* Run one golden entry (givens valid, size supported).  Returns 0 when the
+ * answer is right, else 1 after printing why. */
+static int check_entry(const struct host_plugin *p, const struct golden *g, int quiet)
+{
+    uint8_t solution[SDK_MAX_CELLS];
+    struct sdk_job job = {
+        .size = sizeof(job), .n = g->n, .cells = g->cells, .limit = g->limit, .solution = solution};
+    uint64_t want = expected_count(p, g);
+    char err[256] = "";
+    int rc;
+
+    job.deadline_ns = sdk_now_ns() + (uint64_t)(g->hard ? HARD_MS : GUARD_MS) * 1000000u;
+    rc = host_solve(p, &job);
+    if (rc == SDK_TIMEDOUT && g->hard) {
+        if (!quiet)
+            print_message("  %s: golden line %d timed out after %d ms (allowed: hard)\n",
+                          p->desc->name, g->line, HARD_MS);
+        return 0;
+    }
+    if (rc != (want ? SDK_SOLVED : SDK_UNSOLVABLE) || job.count != want) {
+        print_error("%s: golden line %d: status %d count %llu, want count %llu\n", p->desc->name,
+                    g->line, rc, (unsigned long long)job.count, (unsigned long long)want);
+        return 1;
+    }
+    if (want && grid_check_solution(g->n, g->cells, solution, err, sizeof(err)) != 0) {
+        print_error("%s: golden line %d: bad solution: %s\n", p->desc->name, g->line, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Contradictory givens: the rules catch them, and the plugin called directly
+ * (no host checks in between) says unsolvable rather than crashing. */
+static int check_contradiction(const struct host_plugin *p, const struct golden *g)
+{
+    uint8_t solution[SDK_MAX_CELLS];
+    struct sdk_host api = {.size = sizeof(api), .ctx = NULL, .log = test_log};
+    struct sdk_job job = {
+        .size = sizeof(job), .n = g->n, .cells = g->cells, .limit = g->limit, .solution = solution};
+    char err[256] = "";
+    int rc;
+
+    if (grid_check_givens(g->n, g->cells, err, sizeof(err)) == 0 || err[0] == '\0') {
+        print_error("golden line %d: grid_check_givens accepted contradictory givens\n", g->line);
+        return 1;
+    }
+    job.deadline_ns = sdk_now_ns() + (uint64_t)GUARD_MS * 1000000u;
+    rc = p->desc->solve(p->state, &api, &job);
+    if (rc != SDK_UNSOLVABLE || job.count != 0) {
+        print_error("%s: golden line %d (%s): status %d count %llu, want unsolvable\n",
+                    p->desc->name, g->line, err, rc, (unsigned long long)job.count);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_golden(const struct host_plugin *p)
+{
+    int failures = 0, ran = 0;
+
+    for (size_t i = 0; i < golden_len; i++) {
+        const struct golden *g = &golden[i];
+        if (!(sdk_size_bit(g->n) & p->desc->sizes)) {
+            uint8_t sol[SDK_MAX_CELLS];
+            struct sdk_job job = {.size = sizeof(job),
+                                  .n = g->n,
+                                  .cells = g->cells,
+                                  .limit = g->limit,
+                                  .solution = sol};
+            failures += host_solve(p, &job) != -ENOTSUP;
+            continue;
+        }
+        ran++;
+        if (g->expected < 0) {
+            failures += check_contradiction(p, g);
+            continue;
+        }
+        if (grid_check_givens(g->n, g->cells, NULL, 0) != 0) {
+            print_error("golden line %d: givens rejected but not marked x\n", g->line);
+            failures++;
+            continue;
+        }
+        failures += check_entry(p, g, 0);
+    }
+    print_message("  %s: %d golden puzzles, %d failures\n", p->desc->name, ran, failures);
+    return failures;
+}
+
+static void test_every_plugin_loads(void **state)
+{
+    (void)state;
+    /* Nothing in the real plugin directory may be refused. */
+    assert_int_equal(atomic_load(&log_errors), 0);
+    assert_true(host_count(host) >= 1);
+    for (size_t i = 0; i < host_count(host); i++) {
+        const struct host_plugin *p = host_plugin_at(host, i);
+        print_message("  loaded %s %s: %s\n", p->desc->name, p->desc->version,
+                      p->desc->description);
+    }
+}
+
+static void test_golden_every_plugin(void **state)
+{
+    int failures = 0;
+
+    (void)state;
+    assert_true(golden_len > 0);
+    for (size_t i = 0; i < host_count(host); i++)
+        failures += run_golden(host_plugin_at(host, i));
+    assert_int_equal(failures, 0);
+}
+
+/* ---------------------------------------------------------- cancellation */
+
+/* A solve running on its own thread. */
+struct bg_solve {
+    const struct host_plugin *p;
+    struct sdk_job job;
+    atomic_int cancel;
+    atomic_int done;
+    uint64_t done_ns;
+    int rc;
+    uint8_t solution[SDK_MAX_CELLS];
+    pthread_t thread;
+};
+
+static void *bg_main(void *arg)
+{
+    struct bg_solve *b = arg;
+
+    b->rc = host_solve(b->p, &b->job);
+    b->done_ns = sdk_now_ns();
+    atomic_store(&b->done, 1);
+    return NULL;
+}
+
+/* The slow candidates, in order: the first one the plugin is still busy
+ * with after RUN_BEFORE_NS is the one it gets stopped on. */
+struct slow {
+    const char *what;
+    unsigned n;
+    uint64_t limit;
+    uint8_t cells[SDK_MAX_CELLS];
+};
+
+static int read_first_puzzle(const char *path, struct slow *s)
+{
+    char buf[2048];
+    FILE *f = fopen(path, "r");
+    int rc = -EINVAL;
+
+    if (!f)
+        return -errno;
+    while (fgets(buf, sizeof(buf), f)) {
+        if (buf[0] == '#' || buf[0] == '\n')
+            continue;
+        rc = codec_parse_line(buf, strlen(buf), &s->n, s->cells, NULL, 0);
+        break;
+    }
+    fclose(f);
+    return rc;
+}
+
+static size_t slow_candidates(struct slow *s)
+{
+    size_t len = 0;
+
+    s[len] = (struct slow){.what = "brute_force.txt, limit 2", .limit = 2};
+    len += read_first_puzzle(SUDOKU_TEST_DATA_DIR "/brute_force.txt", &s[len]) == 0;
+    s[len] = (struct slow){.what = "minimal 25x25 (25x25_hard.txt), limit 2", .limit = 2};
+    len += read_first_puzzle(SUDOKU_TEST_DATA_DIR "/25x25_hard.txt", &s[len]) == 0;
+    /* Counting the solutions of the empty 25x25 grid never ends. */
+    s[len] = (struct slow){.what = "empty 25x25, counting", .n = 25, .limit = UINT64_MAX};
+    len++;
+    return len;
+}
+
+/* Start a solve of s on p; with_deadline sets it RUN_BEFORE_NS from now. */
+static void bg_start(struct bg_solve *b, const struct host_plugin *p, const struct slow *s,
+                     int with_deadline)
+{
+    memset(b, 0, sizeof(*b));
+    b->p = p;
+    b->job = (struct sdk_job){.size = sizeof(b->job),
+                              .n = s->n,
+                              .cells = s->cells,
+                              .limit = s->limit,
+                              .cancel = &b->cancel,
+                              .solution = b->solution};
+    if (with_deadline)
+        b->job.deadline_ns = sdk_now_ns() + RUN_BEFORE_NS;
+    assert_int_equal(pthread_create(&b->thread, NULL, bg_main, b), 0);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Stop p on the first slow candidate it is still working on, by cancel flag
+ * or by deadline.  Returns 1 when it was tested, 0 when p finished every
+ * candidate before it could be stopped. */
+static int stop_one(const struct host_plugin *p, int by_deadline)
+{
+    static struct slow s[3];
+    size_t len = slow_candidates(s);
+    struct bg_solve *b = calloc(1, sizeof(*b));
+    uint64_t asked, late;
+
+    assert_non_null(b);
+    for (size_t i = 0; i < len; i++) {
+        if (!(sdk_size_bit(s[i].n) & p->desc->sizes))
+            continue;
+        bg_start(b, p, &s[i], by_deadline);
+        sleep_ms(RUN_BEFORE_NS / 1000000u - 5);
+        if (atomic_load(&b->done) == 0 && !by_deadline) {
+            asked = sdk_now_ns();
+            atomic_store(&b->cancel, 1);
+        } else {
+            asked = b->job.deadline_ns;
+        }
+        pthread_join(b->thread, NULL);
+        if (b->rc == SDK_SOLVED || b->rc == SDK_UNSOLVABLE) {
+            print_message("  %s finished %s before it could be stopped\n", p->desc->name,
+                          s[i].what);
+            continue;
+        }
+        late = b->done_ns > asked ? b->done_ns - asked : 0;
+        print_message("  %s on %s: stopped %.2f ms after the %s\n", p->desc->name, s[i].what,
+                      (double)late / 1e6, by_deadline ? "deadline" : "cancel flag");
+        assert_int_equal(b->rc, by_deadline ? SDK_TIMEDOUT : SDK_CANCELLED);
+        assert_true(late <= STOP_BOUND_NS);
+        free(b);
+        return 1;
+    }
+    free(b);
+    return 0;
+}
+
+static void run_stop_test(int by_deadline)
+{
+    for (size_t i = 0; i < host_count(host); i++) {
+        const struct host_plugin *p = host_plugin_at(host, i);
+        if (!(p->desc->caps & SDK_CAP_CANCEL)) {
+            print_message("  %s: skipped, does not declare SDK_CAP_CANCEL\n", p->desc->name);
+            continue;
+        }
+        if (!stop_one(p, by_deadline))
+            print_message("  %s: skipped, finished every slow puzzle\n", p->desc->name);
+    }
+}
+
+static void test_cancel_within_50ms(void **state)
+{
+    (void)state;
+    run_stop_test(0);
+}
+
+static void test_deadline_within_50ms(void **state)
+{
+    (void)state;
+    run_stop_test(1);
+}
+
+/* ------------------------------------------------------------ concurrency */
+
+struct worker {
+    const struct host_plugin *p;
+    size_t offset;
+    int failures;
+    int solved;
+    pthread_t thread;
+};
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+
+    for (int round = 0; round < ROUNDS; round++) {
+        for (size_t k = 0; k < golden_len; k++) {
+            const struct golden *g = &golden[(k + w->offset) % golden_len];
+            if (g->expected < 0 || g->hard || !(sdk_size_bit(g->n) & w->p->desc->sizes))
+                continue;
+            w->failures += check_entry(w->p, g, 1);
+            w->solved++;
+        }
+    }
+    return NULL;
+}
+
+static void test_four_threads_at_once(void **state)
+{
+    struct worker w[THREADS];
+
+    (void)state;
+    for (size_t i = 0; i < host_count(host); i++) {
+        const struct host_plugin *p = host_plugin_at(host, i);
+        int failures = 0, solved = 0;
+        if (!(p->desc->caps & SDK_CAP_REENTRANT)) {
+            print_message("  %s: skipped, does not declare SDK_CAP_REENTRANT\n", p->desc->name);
+            continue;
+        }
+        for (int t = 0; t < THREADS; t++) {
+            w[t] = (struct worker){.p = p, .offset = (size_t)t * golden_len / THREADS};
+            assert_int_equal(pthread_create(&w[t].thread, NULL, worker_main, &w[t]), 0);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            pthread_join(w[t].thread, NULL);
+            failures += w[t].failures;
+            solved += w[t].solved;
+        }
+        print_message("  %s: %d solves on %d threads, %d failures\n", p->desc->name, solved,
+                      THREADS, failures);
+        assert_true(solved > 0);
+        assert_int_equal(failures, 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_plugin_loads),   cmocka_unit_test(test_golden_every_plugin),
+        cmocka_unit_test(test_cancel_within_50ms),   cmocka_unit_test(test_deadline_within_50ms),
+        cmocka_unit_test(test_four_threads_at_once),
+    };
+
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
