@@ -1,0 +1,204 @@
+/* inproc.c -- the in-process benchmark runner: one thread, one puzzle at a time.
+ *
+ * Reads a puzzle file line by line with a fixed-size buffer (an overlong line
+ * is an error, never a bigger allocation), parses each line with
+ * codec_parse_line(), rejects givens that break a rule, and times
+ * host_solve() alone: parsing and checking the givens are not counted.  The
+ * answer check inside host_solve() is counted, since every answer is checked
+ * in production too.  Per-call times are kept (8 bytes a puzzle) for the
+ * median and the 99th percentile.
+ */
+#include "bench/inproc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/codec.h"
+#include "proto/grid.h"
+
+#define INPROC_LINE_MAX    8192       /* longest puzzle line, whitespace included */
+#define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */
+
+/* Per-call solver times, growable. */
+struct samples {
+    double *us;
+    size_t len;
+    size_t cap;
+};
+
+static int samples_push(struct samples *s, double us)
+{
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        double *p = realloc(s->us, cap * sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        s->us = p;
+        s->cap = cap;
+    }
+    s->us[s->len++] = us;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile (0 < pct <= 100) of sorted samples. */
+static double percentile(const struct samples *s, double pct)
+{
+    size_t rank;
+
+    if (s->len == 0)
+        return 0.0;
+    rank = (size_t)(pct / 100.0 * (double)s->len + 0.999999);
+    if (rank < 1)
+        rank = 1;
+    if (rank > s->len)
+        rank = s->len;
+    return s->us[rank - 1];
+}
+
+static int is_skipped(const char *line)
+{
+    line += strspn(line, " \t\r\n");
+    return *line == '\0' || *line == '#';
+}
+
+/* Solve one parsed puzzle and account for it in r. */
+static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, unsigned n,
+                     const uint8_t *cells, struct bench_result *r, struct samples *s,
+                     uint64_t *guesses)
+{
+    uint8_t solution[SDK_MAX_CELLS];
+    struct sdk_job job = {
+        .size = sizeof(job), .n = n, .cells = cells, .limit = o->limit, .solution = solution};
+    uint64_t t0 = sdk_now_ns();
+    int rc;
+
+    if (o->timeout_ms)
+        job.deadline_ns = t0 + (uint64_t)o->timeout_ms * 1000000u;
+    rc = host_solve(p, &job);
+    t0 = sdk_now_ns() - t0;
+    if (rc == -ENOTSUP) {
+        r->unsupported++;
+        return 0;
+    }
+    r->seconds += (double)t0 / 1e9;
+    *guesses += job.guesses;
+    if (rc == SDK_SOLVED)
+        r->solved++;
+    else if (rc == SDK_UNSOLVABLE)
+        r->unsolvable++;
+    else if (rc == SDK_TIMEDOUT || rc == SDK_CANCELLED)
+        r->timeouts++;
+    else
+        r->wrong++;
+    return samples_push(s, (double)t0 / 1e3);
+}
+
+/* Parse one line and run it.  Returns 0 or -ENOMEM. */
+static int run_line(const struct host_plugin *p, const struct inproc_opts *o, const char *line,
+                    struct bench_result *r, struct samples *s, uint64_t *guesses)
+{
+    uint8_t cells[SDK_MAX_CELLS];
+    unsigned n;
+
+    r->puzzles++;
+    if (codec_parse_line(line, strlen(line), &n, cells, NULL, 0) != 0 ||
+        grid_check_givens(n, cells, NULL, 0) != 0) {
+        r->errors++;
+        return 0;
+    }
+    return solve_one(p, o, n, cells, r, s, guesses);
+}
+
+static void progress(const struct bench_result *r, int done)
+{
+    fprintf(stderr, "\r%s %s: %llu puzzles", r->solver, r->file, (unsigned long long)r->puzzles);
+    if (done)
+        fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+}
+
+/* Consume the rest of an overlong line.  Returns 0 at EOF. */
+static int skip_rest(FILE *f)
+{
+    int c;
+
+    while ((c = getc(f)) != EOF && c != '\n')
+        ;
+    return c != EOF;
+}
+
+static int run_stream(const struct host_plugin *p, FILE *f, const struct inproc_opts *o,
+                      struct bench_result *r, struct samples *s, uint64_t *guesses)
+{
+    char line[INPROC_LINE_MAX];
+    uint64_t next = sdk_now_ns() + INPROC_PROGRESS_NS;
+    int rc = 0;
+
+    while (rc == 0 && fgets(line, sizeof(line), f)) {
+        size_t len = strlen(line);
+        if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+            r->puzzles++;
+            r->errors++;
+            skip_rest(f);
+            continue;
+        }
+        if (is_skipped(line))
+            continue;
+        rc = run_line(p, o, line, r, s, guesses);
+        if (o->progress && (r->puzzles & 63) == 0 && sdk_now_ns() >= next) {
+            progress(r, 0);
+            next = sdk_now_ns() + INPROC_PROGRESS_NS;
+        }
+    }
+    if (o->progress)
+        progress(r, 1);
+    return rc;
+}
+
+static void finish(struct bench_result *r, struct samples *s, uint64_t guesses)
+{
+    if (s->len)
+        qsort(s->us, s->len, sizeof(*s->us), cmp_double);
+    r->us_median = percentile(s, 50.0);
+    r->us_p99 = percentile(s, 99.0);
+    r->puzzles_per_s = r->seconds > 0 ? (double)s->len / r->seconds : 0.0;
+    r->guesses_per_puzzle = s->len ? (double)guesses / (double)s->len : 0.0;
+}
+
+int inproc_run_file(const struct host_plugin *p, const char *file, const struct inproc_opts *o,
+                    struct bench_result *out, char *err, size_t err_size)
+{
+    struct samples s = {0};
+    uint64_t guesses = 0;
+    FILE *f;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
+    out->file = file;
+    f = fopen(file, "r");
+    if (!f) {
+        rc = -errno;
+        snprintf(err, err_size, "%s: %s", file, strerror(errno));
+        return rc;
+    }
+    rc = run_stream(p, f, o, out, &s, &guesses);
+    if (rc == 0 && ferror(f)) {
+        rc = -EIO;
+        snprintf(err, err_size, "%s: read error", file);
+    } else if (rc < 0) {
+        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
+    }
+    fclose(f);
+    finish(out, &s, guesses);
+    free(s.us);
+    return rc;
+}

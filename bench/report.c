@@ -1,0 +1,70 @@
+/* report.c -- print benchmark results as a table or as JSON lines.
+ *
+ * One JSON object per line per (solver, file), so the output can be read by
+ * line-oriented tools and by a JSON parser alike.  The file name is the only
+ * free text and is escaped.
+ */
+#include "bench/bench.h"
+
+#include <string.h>
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void bench_report_json(FILE *out, const struct bench_result *r)
+{
+    fputs("{\"solver\":", out);
+    json_string(out, r->solver);
+    fputs(",\"file\":", out);
+    json_string(out, r->file);
+    fprintf(out,
+            ",\"puzzles\":%llu,\"solved\":%llu,\"unsolvable\":%llu,\"errors\":%llu"
+            ",\"wrong\":%llu,\"timeouts\":%llu,\"unsupported\":%llu,\"seconds\":%.6f"
+            ",\"puzzles_per_s\":%.1f,\"us_median\":%.2f,\"us_p99\":%.2f"
+            ",\"guesses_per_puzzle\":%.2f}\n",
+            (unsigned long long)r->puzzles, (unsigned long long)r->solved,
+            (unsigned long long)r->unsolvable, (unsigned long long)r->errors,
+            (unsigned long long)r->wrong, (unsigned long long)r->timeouts,
+            (unsigned long long)r->unsupported, r->seconds, r->puzzles_per_s, r->us_median,
+            r->us_p99, r->guesses_per_puzzle);
+}
+
+void bench_report_table_header(FILE *out)
+{
+    fprintf(out, "%-10s %-28s %8s %8s %7s %6s %5s %8s %11s %10s %10s %12s\n", "solver", "file",
+            "puzzles", "solved", "unsolv", "errors", "wrong", "timeouts", "puzzles/s", "median_us",
+            "p99_us", "guesses/puz");
+}
+
+/* The file's base name, cut to its last 28 characters to keep the table aligned. */
+static const char *short_name(const char *s)
+{
+    const char *base = strrchr(s, '/');
+    size_t len;
+
+    s = base ? base + 1 : s;
+    len = strlen(s);
+    return len > 28 ? s + len - 28 : s;
+}
+
+void bench_report_table_row(FILE *out, const struct bench_result *r)
+{
+    fprintf(out, "%-10s %-28s %8llu %8llu %7llu %6llu %5llu %8llu %11.1f %10.1f %10.1f %12.1f\n",
+            r->solver, short_name(r->file), (unsigned long long)r->puzzles,
+            (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
+            (unsigned long long)r->errors, (unsigned long long)r->wrong,
+            (unsigned long long)r->timeouts, r->puzzles_per_s, r->us_median, r->us_p99,
+            r->guesses_per_puzzle);
+}
