@@ -1,0 +1,436 @@
+/* dispatch.c -- protocol v1 methods and solve jobs.
+ *
+ * A solve is validated completely on the loop thread (puzzle shape, givens,
+ * solver, size, limit) so that workers only ever run jobs that can succeed.
+ * The job then holds a reference on its connection and sits on the
+ * connection's job list until its completion runs on the loop thread:
+ *
+ *   queued --(worker)--> running --(async)--> finish(): answer, unref conn
+ *     |                     |
+ *     +-- cancel/drop: pool_remove, finish at once
+ *                           +-- cancel/drop: set job->cancel, finish later
+ *
+ * A job whose connection went away is an orphan: it is finished and freed
+ * like any other, but nothing is sent.
+ */
+#include "daemon/dispatch.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/conn.h"
+#include "daemon/host.h"
+#include "daemon/log.h"
+#include "daemon/pool.h"
+#include "daemon/server.h"
+#include "proto/grid.h"
+
+struct solve_job {
+    struct pool_job pj;                  /* first: the pool hands this back */
+    struct conn *c;                      /* owner, referenced */
+    struct solve_job *prev, *next;       /* c->jobs */
+    uint32_t msgid;                      /* request id */
+    atomic_int cancel;                   /* sdk_job.cancel */
+    enum rpc_code reason;                /* why it was stopped, RPC_OK if not */
+    int is_orphan;                       /* connection gone: send nothing */
+    const struct host_plugin *plugin;    /* solver */
+    unsigned n;                          /* side */
+    enum rpc_form form;                  /* answer in the question's form */
+    uint64_t limit;                      /* solutions wanted */
+    uint64_t timeout_ms;                 /* effective timeout, for the message */
+    uint64_t deadline_ns;                /* counts from arrival, queue included */
+    uint8_t cells[SDK_MAX_CELLS];        /* puzzle */
+    uint8_t solution[SDK_MAX_CELLS];     /* first solution (worker writes) */
+    int rc;                              /* host_solve result (worker writes) */
+    uint64_t count, guesses, elapsed_us; /* worker writes */
+};
+
+/* ---------------------------------------------------------------- answers */
+
+void dispatch_error(struct conn *c, uint32_t msgid, const char *method, enum rpc_code code,
+                    const char *message)
+{
+    int level = code == RPC_CANCELLED ? SDK_LOG_DEBUG : LOG_LVL_NOTICE;
+
+    c->srv->stats.errors++;
+    log_msg(level, "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
+            (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
+            rpc_code_name(code), message);
+    if (!conn_can_send(c))
+        return;
+    if (rpc_pack_error(&c->out, msgid, code, message) < 0)
+        log_msg(SDK_LOG_ERR, "out of memory answering conn %llu", (unsigned long long)c->id);
+    conn_mark_dirty(c);
+}
+
+static void answer_result(struct solve_job *job)
+{
+    struct rpc_solve_result r = {
+        .solved = job->rc == SDK_SOLVED,
+        .n = job->n,
+        .form = job->form,
+        .solution = job->rc == SDK_SOLVED ? job->solution : NULL,
+        .count = job->count,
+        .solver = job->plugin->desc->name,
+        .elapsed_us = job->elapsed_us,
+        .guesses = job->guesses,
+    };
+    struct conn *c = job->c;
+
+    if (rpc_pack_solve_result(&c->out, job->msgid, &r) < 0)
+        log_msg(SDK_LOG_ERR, "out of memory answering conn %llu", (unsigned long long)c->id);
+    conn_mark_dirty(c);
+    log_msg(SDK_LOG_DEBUG, "conn %llu: solve %" PRIu32 " %s by %s in %" PRIu64 " us",
+            (unsigned long long)c->id, job->msgid, r.solved ? "solved" : "unsolvable", r.solver,
+            r.elapsed_us);
+}
+
+static void answer_job(struct solve_job *job)
+{
+    char msg[RPC_ERR_SIZE];
+    const char *name = job->plugin->desc->name;
+
+    if (job->reason == RPC_CANCELLED)
+        dispatch_error(job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled by the client");
+    else if (job->reason != RPC_OK)
+        dispatch_error(job->c, job->msgid, "solve", job->reason, "sudokud is shutting down");
+    else if (job->rc == SDK_SOLVED || job->rc == SDK_UNSOLVABLE)
+        answer_result(job);
+    else if (job->rc == SDK_TIMEDOUT) {
+        snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms", name,
+                 job->timeout_ms);
+        dispatch_error(job->c, job->msgid, "solve", RPC_TIMEOUT, msg);
+    } else if (job->rc == SDK_CANCELLED)
+        dispatch_error(job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled");
+    else if (job->rc == -ENOTSUP) {
+        snprintf(msg, sizeof(msg), "solver %s cannot take %ux%u puzzles", name, job->n, job->n);
+        dispatch_error(job->c, job->msgid, "solve", RPC_UNSUPPORTED, msg);
+    } else {
+        /* The host already logged what the plugin did wrong. */
+        snprintf(msg, sizeof(msg), "solver %s failed or gave a wrong answer (see the daemon log)",
+                 name);
+        dispatch_error(job->c, job->msgid, "solve", RPC_INTERNAL, msg);
+    }
+}
+
+static void count_job(struct server *s, const struct solve_job *job)
+{
+    struct solver_stats *ss = stats_solver(&s->stats, job->plugin);
+
+    if (!ss)
+        return;
+    ss->busy_us += job->elapsed_us;
+    if (job->reason != RPC_OK || job->is_orphan)
+        ss->errors++;
+    else if (job->rc == SDK_SOLVED)
+        ss->solved++;
+    else if (job->rc == SDK_UNSOLVABLE)
+        ss->unsolvable++;
+    else if (job->rc == SDK_TIMEDOUT)
+        ss->timeouts++;
+    else
+        ss->errors++;
+}
+
+/* Runs on the loop thread once the job left the pool (done or removed). */
+static void finish(struct solve_job *job)
+{
+    struct conn *c = job->c;
+    struct server *s = c->srv;
+
+    if (job->prev)
+        job->prev->next = job->next;
+    else
+        c->jobs = job->next;
+    if (job->next)
+        job->next->prev = job->prev;
+    c->in_flight--;
+    s->stats.in_flight--;
+    count_job(s, job);
+    if (!job->is_orphan && conn_can_send(c))
+        answer_job(job);
+    free(job);
+    conn_resume(c);
+    conn_unref(c);
+    server_check_stop(s);
+}
+
+/* ------------------------------------------------------------------ jobs */
+
+static void job_work(struct pool_job *pj)
+{
+    struct solve_job *job = (struct solve_job *)pj;
+    struct sdk_job sj = {
+        .size = sizeof(sj),
+        .n = job->n,
+        .cells = job->cells,
+        .limit = job->limit,
+        .cancel = &job->cancel,
+        .deadline_ns = job->deadline_ns,
+        .solution = job->solution,
+    };
+    uint64_t t0 = sdk_now_ns();
+
+    job->rc = host_solve(job->plugin, &sj);
+    job->elapsed_us = (sdk_now_ns() - t0) / 1000u;
+    job->count = sj.count;
+    job->guesses = sj.guesses;
+}
+
+static void job_done(struct pool_job *pj)
+{
+    finish((struct solve_job *)pj);
+}
+
+/* Checks a request can run; returns RPC_OK and the plugin, else the error. */
+static enum rpc_code check_solve(struct server *s, const struct rpc_solve_params *p,
+                                 const struct host_plugin **out, char *msg, size_t msg_size)
+{
+    const struct host_plugin *plugin;
+
+    if (grid_check_givens(p->n, p->cells, msg, msg_size) < 0)
+        return RPC_BAD_PUZZLE;
+    plugin = p->solver[0] ? host_find(s->host, p->solver) : host_default(s->host);
+    if (!plugin) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
+                 p->solver);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    if (!(plugin->desc->sizes & sdk_size_bit(p->n))) {
+        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", plugin->desc->name, p->n,
+                 p->n);
+        return RPC_UNSUPPORTED;
+    }
+    if (p->limit > 1 && !(plugin->desc->caps & SDK_CAP_COUNT)) {
+        snprintf(msg, msg_size, "solver %s cannot count solutions (limit > 1)", plugin->desc->name);
+        return RPC_UNSUPPORTED;
+    }
+    *out = plugin;
+    return RPC_OK;
+}
+
+static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgid,
+                                 const struct rpc_solve_params *p, const struct host_plugin *plugin)
+{
+    struct solve_job *job = calloc(1, sizeof(*job));
+    uint64_t t = s->cfg->timeout_ms;
+
+    if (!job)
+        return NULL;
+    if (p->timeout_ms && p->timeout_ms < t)
+        t = p->timeout_ms;
+    job->pj.work = job_work;
+    job->pj.done = job_done;
+    job->c = c;
+    job->msgid = msgid;
+    atomic_init(&job->cancel, 0);
+    job->plugin = plugin;
+    job->n = p->n;
+    job->form = p->form;
+    job->limit = p->limit;
+    job->timeout_ms = t;
+    job->deadline_ns = sdk_now_ns() + t * 1000000u;
+    memcpy(job->cells, p->cells, (size_t)p->n * p->n);
+    return job;
+}
+
+static void start_solve(struct conn *c, uint32_t msgid, const struct rpc_solve_params *p)
+{
+    struct server *s = c->srv;
+    const struct host_plugin *plugin = NULL;
+    struct solve_job *job;
+    char msg[RPC_ERR_SIZE];
+    enum rpc_code code = check_solve(s, p, &plugin, msg, sizeof(msg));
+
+    if (code != RPC_OK) {
+        dispatch_error(c, msgid, "solve", code, msg);
+        return;
+    }
+    job = new_job(s, c, msgid, p, plugin);
+    if (!job || pool_submit(s->pool, &job->pj) < 0) {
+        free(job);
+        snprintf(msg, sizeof(msg), "solve queue is full (%zu waiting)", s->cfg->max_queue);
+        dispatch_error(c, msgid, "solve", RPC_OVERLOADED, msg);
+        return;
+    }
+    job->next = c->jobs;
+    if (c->jobs)
+        c->jobs->prev = job;
+    c->jobs = job;
+    c->in_flight++;
+    c->refs++;
+    s->stats.in_flight++;
+}
+
+/* Take a job back from the queue for reason and finish it now.  Returns 1,
+ * or 0 when a worker already has it. */
+static int take_back(struct server *s, struct solve_job *job, enum rpc_code reason)
+{
+    if (pool_remove(s->pool, &job->pj) < 0)
+        return 0;
+    if (job->reason == RPC_OK)
+        job->reason = reason;
+    job->rc = SDK_CANCELLED;
+    finish(job);
+    return 1;
+}
+
+/* Stop one job for reason: finish it now when still queued, else flag it
+ * and let the solver return early. */
+static void stop_job(struct server *s, struct solve_job *job, enum rpc_code reason)
+{
+    if (take_back(s, job, reason))
+        return;
+    if (job->reason == RPC_OK)
+        job->reason = reason;
+    atomic_store(&job->cancel, 1);
+}
+
+static void cancel_request(struct conn *c, uint32_t msgid)
+{
+    for (struct solve_job *job = c->jobs; job; job = job->next) {
+        if (job->msgid == msgid && job->reason == RPC_OK) {
+            log_msg(SDK_LOG_DEBUG, "conn %llu: cancel %" PRIu32, (unsigned long long)c->id, msgid);
+            stop_job(c->srv, job, RPC_CANCELLED);
+            return;
+        }
+    }
+    log_msg(SDK_LOG_DEBUG, "conn %llu: cancel %" PRIu32 ": no such request in flight",
+            (unsigned long long)c->id, msgid);
+}
+
+void dispatch_drop_jobs(struct conn *c)
+{
+    struct solve_job *job, *next;
+
+    for (job = c->jobs; job; job = next) {
+        next = job->next;
+        if (job->is_orphan)
+            continue;
+        job->is_orphan = 1;
+        stop_job(c->srv, job, RPC_CANCELLED);
+    }
+}
+
+/* Stop every job of c not stopped yet (see dispatch_stop). */
+static void stop_conn_jobs(struct server *s, struct conn *c, int cancel_running)
+{
+    struct solve_job *job, *next;
+
+    for (job = c->jobs; job; job = next) {
+        next = job->next;
+        if (job->reason != RPC_OK)
+            continue;
+        if (cancel_running)
+            stop_job(s, job, RPC_OVERLOADED);
+        else
+            take_back(s, job, RPC_OVERLOADED);
+    }
+}
+
+void dispatch_stop(struct server *s, int cancel_running)
+{
+    struct conn *c = s->conns;
+
+    while (c) {
+        struct conn *next;
+        c->refs++; /* finish() drops job references: keep c while walking it */
+        stop_conn_jobs(s, c, cancel_running);
+        /* An answer can close c (broken input found while processing what
+         * was buffered): it has left the list, so walk it again from the
+         * start; connections already done have nothing left to stop. */
+        next = c->is_closing ? s->conns : c->next;
+        conn_unref(c);
+        c = next;
+    }
+}
+
+/* --------------------------------------------------------------- methods */
+
+static void answer_solvers(struct conn *c, uint32_t msgid)
+{
+    const struct host *h = c->srv->host;
+    const struct host_plugin *def = host_default(h);
+    msgpack_packer pk;
+    static const unsigned sides[] = {4, 9, 16, 25};
+
+    msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
+    rpc_pack_result_head(&pk, msgid);
+    msgpack_pack_array(&pk, host_count(h));
+    for (size_t i = 0; i < host_count(h); i++) {
+        const struct host_plugin *p = host_plugin_at(h, i);
+        unsigned sizes_len = 0;
+        for (size_t k = 0; k < 4; k++)
+            sizes_len += (p->desc->sizes & sdk_size_bit(sides[k])) != 0;
+        msgpack_pack_map(&pk, 5);
+        rpc_pack_cstr(&pk, "name");
+        rpc_pack_cstr(&pk, p->desc->name);
+        rpc_pack_cstr(&pk, "version");
+        rpc_pack_cstr(&pk, p->desc->version ? p->desc->version : "");
+        rpc_pack_cstr(&pk, "description");
+        rpc_pack_cstr(&pk, p->desc->description ? p->desc->description : "");
+        rpc_pack_cstr(&pk, "sizes");
+        msgpack_pack_array(&pk, sizes_len);
+        for (size_t k = 0; k < 4; k++)
+            if (p->desc->sizes & sdk_size_bit(sides[k]))
+                msgpack_pack_uint32(&pk, sides[k]);
+        rpc_pack_cstr(&pk, "default");
+        if (p == def)
+            msgpack_pack_true(&pk);
+        else
+            msgpack_pack_false(&pk);
+    }
+    conn_mark_dirty(c);
+}
+
+static void answer_simple(struct conn *c, const struct rpc_request *req)
+{
+    msgpack_packer pk;
+
+    if (req->method == RPC_M_PING) {
+        rpc_pack_pong(&c->out, req->msgid);
+    } else if (req->method == RPC_M_SOLVERS) {
+        answer_solvers(c, req->msgid);
+    } else {
+        msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
+        rpc_pack_result_head(&pk, req->msgid);
+        stats_pack(&c->srv->stats, &pk);
+    }
+    conn_mark_dirty(c);
+}
+
+static void handle_notification(struct conn *c, const struct rpc_request *req, const char *err)
+{
+    if (req->code != RPC_OK || req->method != RPC_M_CANCEL) {
+        log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
+                (unsigned long long)c->id, (long)c->pid, (long)c->uid, req->method_name,
+                req->code != RPC_OK ? err : "unknown notification");
+        return;
+    }
+    cancel_request(c, req->cancel_msgid);
+}
+
+void dispatch_message(struct conn *c, const struct rpc_request *req, const char *err)
+{
+    if (req->type == RPC_MSG_NOTIFY) {
+        handle_notification(c, req, err);
+        return;
+    }
+    c->srv->stats.requests++;
+    if (req->code != RPC_OK) {
+        dispatch_error(c, req->msgid, req->method_name[0] ? req->method_name : "-", req->code, err);
+        return;
+    }
+    /* During the shutdown grace everything is served as usual; after it
+     * nothing new is started, but quick answers still go out. */
+    if (req->method == RPC_M_SOLVE && c->srv->stop_phase > 0)
+        dispatch_error(c, req->msgid, req->method_name, RPC_OVERLOADED, "sudokud is shutting down");
+    else if (req->method == RPC_M_SOLVE)
+        start_solve(c, req->msgid, &req->solve);
+    else
+        answer_simple(c, req);
+}

@@ -1,0 +1,59 @@
+/* pool.h -- a fixed set of worker threads fed from a bounded queue.
+ *
+ * The loop thread submits jobs; workers run job->work() off the loop; each
+ * finished job is handed back to the loop thread through a uv_async_t and
+ * job->done() runs there.  Unlike uv_queue_work, a queued job can be taken
+ * back (pool_remove) and the pool's size is ours, not UV_THREADPOOL_SIZE.
+ * Running work is stopped by the job's own cancel flag, not by the pool.
+ *
+ * Thread safety: every function except the work callback runs on the loop
+ * thread.
+ */
+#ifndef SUDOKUD_POOL_H
+#define SUDOKUD_POOL_H
+
+#include <stddef.h>
+
+#include <uv.h>
+
+enum pool_state {
+    POOL_IDLE = 0, /* not submitted, or removed */
+    POOL_QUEUED,   /* waiting for a worker */
+    POOL_RUNNING,  /* a worker is in work() */
+    POOL_DONE      /* finished, waiting for done() on the loop */
+};
+
+struct pool_job;
+typedef void pool_fn(struct pool_job *job);
+
+/* Embed first in a job struct; the pool owns none of the memory. */
+struct pool_job {
+    struct pool_job *prev, *next; /* queue / done list links (pool's) */
+    enum pool_state state;        /* under the pool's lock */
+    pool_fn *work;                /* runs on a worker thread */
+    pool_fn *done;                /* runs on the loop thread after work */
+};
+
+struct pool;
+
+/* Start threads workers on loop with room for max_queued waiting jobs.
+ * Returns 0 and *out, or a negative errno.  Stop with pool_close(). */
+int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, struct pool **out);
+
+/* Queue job (work and done set).  Returns 0, or -EAGAIN when the queue is
+ * full (nothing queued). */
+int pool_submit(struct pool *p, struct pool_job *job);
+
+/* Take a queued job back before a worker starts it.  Returns 0 (job is idle
+ * again and done() will not run) or -EBUSY when it is running or done. */
+int pool_remove(struct pool *p, struct pool_job *job);
+
+/* Jobs waiting for a worker. */
+size_t pool_queued(struct pool *p);
+
+/* Stop the workers (they finish the job in hand; queued jobs are left
+ * untouched), join them and close the async handle; memory is freed in its
+ * close callback.  Call only when no job is queued or running. */
+void pool_close(struct pool *p);
+
+#endif /* SUDOKUD_POOL_H */

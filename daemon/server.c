@@ -1,0 +1,417 @@
+/* server.c -- listen, accept, signals, watchdog and an orderly shutdown.
+ *
+ * Socket hygiene: a path longer than sun_path is refused (libuv would cut it
+ * silently); an existing socket file is replaced only when nothing answers on
+ * it; a live one means another daemon and we refuse to start.  The socket is
+ * created under a umask that already gives it --socket-mode, then chmod'ed to
+ * be sure.  An inherited (socket-activated) listener is never unlinked: only
+ * a path we bound ourselves is, by libuv when the listener closes.
+ *
+ * Shutdown (SIGTERM/SIGINT) keeps one promise: a connection that was
+ * accepted gets its requests read and answered.  New clients are not ours:
+ * under socket activation they wait in the listen backlog for the next
+ * daemon, so the listener is closed at once.
+ *   1. grace (cfg->grace_ms): connections are read and served as usual; one
+ *      is closed when its client hangs up, or when it has nothing in flight
+ *      or unsent and has been quiet (no bytes either way) for QUIET_MS, its
+ *      quiet clock starting no earlier than the signal;
+ *   2. grace over: reading stops, what is buffered is answered (a solve with
+ *      `overloaded`), queued and running solves are cancelled and answered
+ *      `overloaded`; each connection closes once it has sent everything;
+ *   3. FORCE_CLOSE_MS later the connections still open (a client that does
+ *      not read) are cut;
+ *   4. with no connection and no solve left, the handles close, the loop
+ *      ends, exit 0.
+ */
+#include "daemon/server.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "daemon/conn.h"
+#include "daemon/dispatch.h"
+#include "daemon/host.h"
+#include "daemon/log.h"
+#include "daemon/pool.h"
+#include "daemon/sdnotify.h"
+
+#define FORCE_CLOSE_MS  2000 /* after the grace: how long clients get to read */
+#define QUIET_MS        200  /* shutdown: an idle connection is closed after this */
+#define QUIET_TICK_MS   25   /* shutdown: how often idle connections are looked for */
+#define ACCEPT_RETRY_MS 50   /* out of memory accepting: try again after this */
+
+int server_default_socket(char *out, size_t out_size)
+{
+    const char *dir = getenv("XDG_RUNTIME_DIR");
+    int len;
+
+    if (geteuid() == 0)
+        len = snprintf(out, out_size, "/run/sudokud/sudokud.sock");
+    else if (dir && *dir)
+        len = snprintf(out, out_size, "%s/sudokud.sock", dir);
+    else
+        return -ENOENT;
+    return len < 0 || (size_t)len >= out_size ? -ENAMETOOLONG : 0;
+}
+
+/* ---------------------------------------------------------------- socket */
+
+/* 1 when something accepts connections on path, 0 when not, <0 unknown. */
+static int socket_is_live(const char *path)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int rc;
+
+    if (fd < 0)
+        return -errno;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 ? 1 : -errno;
+    close(fd);
+    if (rc == -ECONNREFUSED || rc == -ENOENT)
+        return 0;
+    return rc;
+}
+
+static int clear_stale(const char *path)
+{
+    struct stat st;
+    int live;
+
+    if (lstat(path, &st) < 0)
+        return errno == ENOENT ? 0 : -errno;
+    if (!S_ISSOCK(st.st_mode)) {
+        log_msg(SDK_LOG_ERR, "%s exists and is not a socket: refusing to replace it", path);
+        return -EEXIST;
+    }
+    live = socket_is_live(path);
+    if (live != 0) {
+        if (live > 0)
+            log_msg(SDK_LOG_ERR, "another sudokud is listening on %s", path);
+        else
+            log_msg(SDK_LOG_ERR, "cannot tell whether %s is in use: %s", path, strerror(-live));
+        return -EADDRINUSE;
+    }
+    if (unlink(path) < 0 && errno != ENOENT)
+        return -errno;
+    log_msg(LOG_LVL_NOTICE, "replaced stale socket %s", path);
+    return 0;
+}
+
+static int bind_path(struct server *s)
+{
+    const char *path = s->cfg->socket_path;
+    size_t max = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
+    mode_t old;
+    int rc;
+
+    if (strlen(path) > max) {
+        log_msg(SDK_LOG_ERR,
+                "socket path is %zu bytes, longer than the %zu a Unix socket allows: %s",
+                strlen(path), max, path);
+        return -ENAMETOOLONG;
+    }
+    rc = clear_stale(path);
+    if (rc < 0)
+        return rc;
+    old = umask(0777 & ~s->cfg->socket_mode);
+    rc = uv_pipe_bind(&s->listener, path);
+    umask(old);
+    if (rc < 0) {
+        log_msg(SDK_LOG_ERR, "cannot bind %s: %s", path, uv_strerror(rc));
+        return rc;
+    }
+    if (chmod(path, s->cfg->socket_mode) < 0) {
+        log_msg(SDK_LOG_ERR, "cannot chmod %s: %s", path, strerror(errno));
+        return -errno;
+    }
+    return 0;
+}
+
+/* libuv stops watching the listener while the fd it accepted is not taken
+ * with uv_accept() (one per connection callback), so a connection we had no
+ * memory for is taken later, not dropped: ACCEPT_RETRY_MS is the back-off. */
+static void on_accept_retry(uv_timer_t *t)
+{
+    struct server *s = t->data;
+
+    if (!s->is_accept_pending || !s->is_listening)
+        return;
+    if (conn_accept(s) == 0)
+        s->is_accept_pending = 0;
+    else
+        uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
+}
+
+static void on_connection(uv_stream_t *listener, int status)
+{
+    struct server *s = listener->data;
+
+    if (status < 0) {
+        log_msg(SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
+        return;
+    }
+    if (conn_accept(s) < 0) {
+        log_msg(SDK_LOG_ERR, "out of memory accepting a connection: retrying in %d ms",
+                ACCEPT_RETRY_MS);
+        s->is_accept_pending = 1;
+        uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
+    }
+}
+
+static int open_listener(struct server *s)
+{
+    int fd = s->cfg->listen_fd;
+    int rc;
+
+    rc = uv_pipe_init(s->loop, &s->listener, 0);
+    if (rc < 0)
+        return rc;
+    s->listener.data = s;
+    s->is_listening = 1;
+    if (fd >= 0) {
+        rc = uv_pipe_open(&s->listener, fd);
+    } else {
+        rc = bind_path(s); /* logs its own failures */
+        if (rc < 0)
+            return rc;
+    }
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&s->listener, SOMAXCONN, on_connection);
+    if (rc < 0)
+        log_msg(SDK_LOG_ERR, "cannot listen: %s", uv_strerror(rc));
+    return rc;
+}
+
+/* -------------------------------------------------------------- shutdown */
+
+static void close_listener(struct server *s)
+{
+    if (!s->is_listening)
+        return;
+    s->is_listening = 0;
+    /* uv_close() closes the fd at once: from now on the kernel queues new
+     * connections for whoever else holds the socket (systemd, the next
+     * daemon) instead of us.  libuv unlinks a path it bound before closing
+     * the fd (no race with a successor binding the same path); an inherited
+     * socket has no path. */
+    uv_close((uv_handle_t *)&s->listener, NULL);
+}
+
+static void close_handle(uv_handle_t *h)
+{
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+static void close_all(struct server *s)
+{
+    s->is_closed = 1;
+    close_listener(s);
+    close_handle((uv_handle_t *)&s->sig_term);
+    close_handle((uv_handle_t *)&s->sig_int);
+    close_handle((uv_handle_t *)&s->watchdog);
+    close_handle((uv_handle_t *)&s->grace);
+    close_handle((uv_handle_t *)&s->quiet);
+    close_handle((uv_handle_t *)&s->accept_retry);
+    close_handle((uv_handle_t *)&s->flusher);
+    pool_close(s->pool);
+    s->pool = NULL;
+}
+
+/* Stopping: is c done?  Never while it has a solve in flight, an answer
+ * unsent or a message being processed; after the grace period as soon as
+ * that holds; during it only once c has been quiet for QUIET_MS. */
+static int is_done(const struct server *s, const struct conn *c, uint64_t now)
+{
+    uint64_t since = c->last_active_ms > s->stop_ms ? c->last_active_ms : s->stop_ms;
+
+    if (c->is_draining || c->is_closing || !conn_is_idle(c))
+        return 0;
+    return s->stop_phase > 0 || now - since >= QUIET_MS;
+}
+
+void server_check_stop(struct server *s)
+{
+    struct conn *c, *next;
+    uint64_t now;
+
+    if (!s->is_stopping || s->is_closed || s->is_checking)
+        return;
+    now = uv_now(s->loop);
+    s->is_checking = 1; /* closing a connection calls back here */
+    for (c = s->conns; c; c = next) {
+        next = c->next;
+        if (is_done(s, c, now))
+            conn_drain_close(c);
+    }
+    s->is_checking = 0;
+    if (!s->conns && s->stats.in_flight == 0) {
+        conn_flush_dirty(s);
+        log_msg(SDK_LOG_INFO, "stopped");
+        close_all(s);
+    }
+}
+
+static void on_quiet(uv_timer_t *t)
+{
+    server_check_stop(t->data);
+}
+
+/* Grace over: read nothing more, answer what is buffered, cancel the rest. */
+static void end_grace(struct server *s)
+{
+    struct conn *c, *next;
+
+    s->stop_phase = 1;
+    if (s->stats.in_flight > 0)
+        log_msg(SDK_LOG_INFO, "grace period over: cancelling %llu solves",
+                (unsigned long long)s->stats.in_flight);
+    for (c = s->conns; c; c = next) {
+        next = c->next;
+        conn_end_input(c);
+    }
+    dispatch_stop(s, 1);
+}
+
+static void on_grace(uv_timer_t *t)
+{
+    struct server *s = t->data;
+    struct conn *c, *next;
+
+    /* Only the connection in hand may leave the list in the walks below:
+     * server_check_stop() would close others, so it waits until the end. */
+    s->is_checking = 1;
+    if (s->stop_phase == 0) {
+        end_grace(s);
+        uv_timer_start(&s->grace, on_grace, FORCE_CLOSE_MS, 0);
+    } else {
+        s->stop_phase = 2;
+        for (c = s->conns; c; c = next) {
+            next = c->next;
+            conn_close(c);
+        }
+    }
+    s->is_checking = 0;
+    server_check_stop(s);
+}
+
+static void begin_stop(struct server *s, const char *why)
+{
+    if (s->is_stopping)
+        return;
+    /* A connection libuv accepted and we could not take yet is ours too. */
+    if (s->is_accept_pending && s->is_listening && conn_accept(s) < 0)
+        log_msg(SDK_LOG_ERR, "out of memory: dropping an accepted connection");
+    s->is_accept_pending = 0;
+    uv_timer_stop(&s->accept_retry);
+    s->is_stopping = 1;
+    uv_update_time(s->loop);
+    s->stop_ms = uv_now(s->loop);
+    log_msg(SDK_LOG_INFO, "%s: shutting down (%llu connections, %llu solves in flight)", why,
+            (unsigned long long)s->stats.connections, (unsigned long long)s->stats.in_flight);
+    sdn_notify("STOPPING=1");
+    sdn_notify("STATUS=shutting down");
+    close_listener(s);
+    uv_timer_stop(&s->watchdog);
+    uv_timer_start(&s->grace, on_grace, s->cfg->grace_ms, 0);
+    uv_timer_start(&s->quiet, on_quiet, QUIET_TICK_MS, QUIET_TICK_MS);
+    server_check_stop(s);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    struct server *s = h->data;
+    begin_stop(s, signum == SIGTERM ? "SIGTERM" : "SIGINT");
+}
+
+/* ----------------------------------------------------------------- setup */
+
+static void on_check(uv_check_t *h)
+{
+    conn_flush_dirty(h->data);
+}
+
+static void on_watchdog(uv_timer_t *t)
+{
+    (void)t;
+    sdn_notify("WATCHDOG=1");
+}
+
+static int init_handles(struct server *s)
+{
+    uint64_t wd = sdn_watchdog_usec();
+
+    s->sig_term.data = s->sig_int.data = s->flusher.data = s->grace.data = s;
+    s->watchdog.data = s->quiet.data = s->accept_retry.data = s;
+    if (uv_signal_init(s->loop, &s->sig_term) < 0 || uv_signal_init(s->loop, &s->sig_int) < 0 ||
+        uv_check_init(s->loop, &s->flusher) < 0 || uv_timer_init(s->loop, &s->grace) < 0 ||
+        uv_timer_init(s->loop, &s->watchdog) < 0 || uv_timer_init(s->loop, &s->quiet) < 0 ||
+        uv_timer_init(s->loop, &s->accept_retry) < 0)
+        return -ENOMEM;
+    uv_signal_start(&s->sig_term, on_signal, SIGTERM);
+    uv_signal_start(&s->sig_int, on_signal, SIGINT);
+    uv_check_start(&s->flusher, on_check);
+    uv_unref((uv_handle_t *)&s->flusher);
+    if (wd > 0)
+        uv_timer_start(&s->watchdog, on_watchdog, wd / 2000 ? wd / 2000 : 1,
+                       wd / 2000 ? wd / 2000 : 1);
+    return 0;
+}
+
+static void announce(struct server *s)
+{
+    char status[SERVER_PATH_SIZE + 128];
+    const char *where = s->is_activated ? "an inherited socket" : s->cfg->socket_path;
+
+    snprintf(status, sizeof(status), "STATUS=serving on %s: %zu solvers, %u workers", where,
+             host_count(s->host), s->cfg->threads);
+    log_msg(SDK_LOG_INFO, "%s", status + 7);
+    sdn_notify("READY=1");
+    sdn_notify(status);
+}
+
+static void walk_close(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    close_handle(h);
+}
+
+int server_run(const struct server_config *cfg, struct host *host)
+{
+    struct server s = {.cfg = cfg, .host = host, .is_activated = cfg->listen_fd >= 0};
+    uv_loop_t loop;
+    int rc;
+
+    if (uv_loop_init(&loop) < 0)
+        return 1;
+    s.loop = &loop;
+    rc = stats_init(&s.stats, host);
+    if (rc == 0)
+        rc = init_handles(&s);
+    if (rc == 0)
+        rc = open_listener(&s);
+    if (rc == 0) {
+        rc = pool_new(&loop, cfg->threads, cfg->max_queue, &s.pool);
+        if (rc < 0)
+            log_msg(SDK_LOG_ERR, "cannot start workers: %s", strerror(-rc));
+    }
+    if (rc == 0) {
+        announce(&s);
+        uv_run(&loop, UV_RUN_DEFAULT);
+    } else {
+        close_all(&s);
+    }
+    uv_walk(&loop, walk_close, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    if (uv_loop_close(&loop) != 0)
+        log_msg(SDK_LOG_WARNING, "loop closed with handles still open");
+    stats_close(&s.stats);
+    return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,76 @@
+/* server.h -- the daemon's one event loop: listener, signals, shutdown.
+ *
+ * struct server ties the modules together: connections (conn.c) find the
+ * configuration, the plugin host, the worker pool and the counters here.
+ * Everything in it belongs to the loop thread.
+ */
+#ifndef SUDOKUD_SERVER_H
+#define SUDOKUD_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "daemon/stats.h"
+
+#define SERVER_PATH_SIZE 4096 /* room for a socket path before checking sun_path */
+
+/* Settings from the command line (main.c fills it). */
+struct server_config {
+    char socket_path[SERVER_PATH_SIZE]; /* where to bind (unused when listen_fd >= 0) */
+    int listen_fd;                      /* inherited listener (socket activation), else -1 */
+    unsigned threads;                   /* worker threads (>= 1) */
+    uint64_t timeout_ms;                /* default per-request timeout and ceiling */
+    size_t max_message;                 /* largest accepted message, bytes */
+    unsigned max_connections;           /* open connections served at once */
+    unsigned socket_mode;               /* permission bits of the socket file */
+    size_t max_queue;                   /* solves waiting for a worker, all connections */
+    unsigned grace_ms;                  /* SIGTERM: running solves get this long */
+};
+
+struct conn;
+struct pool;
+struct host;
+
+struct server {
+    const struct server_config *cfg; /* settings, owned by main */
+    uv_loop_t *loop;                 /* the one loop */
+    struct host *host;               /* loaded plugins, owned by main */
+    struct pool *pool;               /* solve workers */
+    struct stats stats;              /* counters for the stats method */
+    uv_pipe_t listener;              /* listening socket */
+    uv_signal_t sig_term, sig_int;   /* shutdown triggers */
+    uv_timer_t watchdog;             /* WATCHDOG=1 pings (when asked for) */
+    uv_timer_t grace;                /* shutdown: grace, then cancel, then force */
+    uv_timer_t quiet;                /* shutdown: closes connections gone quiet */
+    uv_timer_t accept_retry;         /* out of memory accepting: try again later */
+    uv_check_t flusher;              /* writes what callbacks queued this iteration */
+    struct conn *conns;              /* every open connection (list) */
+    struct conn *dirty;              /* connections with output to flush */
+    uint64_t next_conn_id;           /* ids for log lines */
+    uint64_t stop_ms;                /* uv_now() when SIGTERM/SIGINT was handled */
+    int is_listening;                /* listener open */
+    int is_accept_pending;           /* libuv holds an accepted fd we could not take */
+    int is_activated;                /* listener inherited from systemd: never unlink */
+    int is_stopping;                 /* SIGTERM/SIGINT seen */
+    int stop_phase;                  /* 0 grace, 1 cancelled, 2 forcing close */
+    int is_closed;                   /* handles closed, loop ending */
+    int is_checking;                 /* inside server_check_stop: no re-entry */
+};
+
+/* Set up the listener, signals and workers, run the loop until shutdown.
+ * Returns the process exit status (0 after a clean SIGTERM/SIGINT). */
+int server_run(const struct server_config *cfg, struct host *host);
+
+/* A solve finished, a write drained or a connection closed: lets shutdown
+ * move on (closes the connections that are done, ends the loop when none is
+ * left).  No-op unless stopping. */
+void server_check_stop(struct server *s);
+
+/* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else
+ * $XDG_RUNTIME_DIR/sudokud.sock).  Returns 0 or -ENOENT (no runtime dir) /
+ * -ENAMETOOLONG. */
+int server_default_socket(char *out, size_t out_size);
+
+#endif /* SUDOKUD_SERVER_H */

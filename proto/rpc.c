@@ -1,0 +1,406 @@
+/* rpc.c -- decode and validate protocol v1 requests, encode responses.
+ *
+ * The daemon's whole defence against hostile bytes runs through rpc_read():
+ * mpscan_object() bounds the object (size and depth) without allocating, and
+ * only then does msgpack_unpack() build it in a zone that lives for this call.
+ * rpc_decode() never trusts a type: every field is checked before use and
+ * copied into the fixed-size struct rpc_request, so nothing points into the
+ * zone once rpc_read() returns.
+ */
+#include "proto/rpc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proto/codec.h"
+#include "proto/grid.h"
+#include "proto/mpscan.h"
+
+static const char *const code_names[] = {
+    [RPC_OK] = "ok",
+    [RPC_BAD_REQUEST] = "bad_request",
+    [RPC_UNKNOWN_METHOD] = "unknown_method",
+    [RPC_BAD_PUZZLE] = "bad_puzzle",
+    [RPC_UNKNOWN_SOLVER] = "unknown_solver",
+    [RPC_UNSUPPORTED] = "unsupported",
+    [RPC_TIMEOUT] = "timeout",
+    [RPC_CANCELLED] = "cancelled",
+    [RPC_OVERLOADED] = "overloaded",
+    [RPC_TOO_LARGE] = "too_large",
+    [RPC_INTERNAL] = "internal",
+};
+
+const char *rpc_code_name(enum rpc_code code)
+{
+    if ((unsigned)code >= sizeof(code_names) / sizeof(code_names[0]))
+        return "internal";
+    return code_names[code];
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static enum rpc_code fail(char *err, size_t err_size, enum rpc_code code, const char *msg)
+{
+    if (err && err_size)
+        snprintf(err, err_size, "%s", msg);
+    return code;
+}
+
+static int str_is(const msgpack_object *o, const char *s)
+{
+    size_t len = strlen(s);
+    return o->type == MSGPACK_OBJECT_STR && o->via.str.size == len &&
+           memcmp(o->via.str.ptr, s, len) == 0;
+}
+
+/* A non-negative integer that fits max, else -1. */
+static int64_t uint_of(const msgpack_object *o, uint64_t max)
+{
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max)
+        return -1;
+    return (int64_t)o->via.u64;
+}
+
+static enum rpc_method method_of(const msgpack_object *name)
+{
+    static const struct {
+        const char *name;
+        enum rpc_method method;
+    } table[] = {{"solve", RPC_M_SOLVE},
+                 {"solvers", RPC_M_SOLVERS},
+                 {"stats", RPC_M_STATS},
+                 {"ping", RPC_M_PING},
+                 {"cancel", RPC_M_CANCEL}};
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (str_is(name, table[i].name))
+            return table[i].method;
+    return RPC_M_UNKNOWN;
+}
+
+static void copy_name(char *out, size_t out_size, const msgpack_object *o)
+{
+    size_t len = o->via.str.size < out_size - 1 ? o->via.str.size : out_size - 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)o->via.str.ptr[i];
+        out[i] = isprint(c) ? (char)c : '?';
+    }
+    out[len] = '\0';
+}
+
+static enum rpc_code decode_puzzle_string(const msgpack_object *o, struct rpc_solve_params *s,
+                                          char *err, size_t err_size)
+{
+    if (codec_parse_line(o->via.str.ptr, o->via.str.size, &s->n, s->cells, err, err_size) < 0)
+        return RPC_BAD_PUZZLE;
+    s->form = RPC_FORM_STRING;
+    for (uint32_t i = 0; i < o->via.str.size; i++)
+        if (o->via.str.ptr[i] >= 'a' && o->via.str.ptr[i] <= 'p')
+            s->form = RPC_FORM_LOWER;
+    return RPC_OK;
+}
+
+static enum rpc_code decode_puzzle_array(const msgpack_object *o, struct rpc_solve_params *s,
+                                         char *err, size_t err_size)
+{
+    const msgpack_object_array *a = &o->via.array;
+    unsigned n = grid_side_for_cells(a->size);
+    char msg[RPC_ERR_SIZE];
+
+    if (n == 0) {
+        snprintf(msg, sizeof(msg),
+                 "%u cells: a puzzle has 16, 81, 256 or 625 cells (4x4, 9x9, 16x16, 25x25)",
+                 a->size);
+        return fail(err, err_size, RPC_BAD_PUZZLE, msg);
+    }
+    for (unsigned i = 0; i < a->size; i++) {
+        const msgpack_object *c = &a->ptr[i];
+        if (c->type != MSGPACK_OBJECT_POSITIVE_INTEGER &&
+            c->type != MSGPACK_OBJECT_NEGATIVE_INTEGER)
+            return fail(err, err_size, RPC_BAD_REQUEST, "puzzle array holds a non-integer");
+        if (c->type == MSGPACK_OBJECT_NEGATIVE_INTEGER || c->via.u64 > n) {
+            snprintf(msg, sizeof(msg),
+                     "value at position %u (row %u, column %u) is out of range 0..%u for %ux%u",
+                     i + 1, i / n + 1, i % n + 1, n, n, n);
+            return fail(err, err_size, RPC_BAD_PUZZLE, msg);
+        }
+        s->cells[i] = (uint8_t)c->via.u64;
+    }
+    s->n = n;
+    s->form = RPC_FORM_ARRAY;
+    return RPC_OK;
+}
+
+static enum rpc_code decode_limit(const msgpack_object *v, struct rpc_solve_params *s, char *err,
+                                  size_t err_size)
+{
+    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER && v->type != MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return fail(err, err_size, RPC_BAD_REQUEST, "option limit must be an integer");
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER || v->via.u64 < 1)
+        return fail(err, err_size, RPC_BAD_REQUEST, "option limit must be >= 1");
+    s->limit = v->via.u64;
+    return RPC_OK;
+}
+
+static enum rpc_code decode_timeout(const msgpack_object *v, struct rpc_solve_params *s, char *err,
+                                    size_t err_size)
+{
+    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER && v->type != MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return fail(err, err_size, RPC_BAD_REQUEST, "option timeout_ms must be an integer");
+    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER || v->via.u64 < 1)
+        return fail(err, err_size, RPC_BAD_REQUEST, "option timeout_ms must be >= 1");
+    s->timeout_ms = v->via.u64;
+    return RPC_OK;
+}
+
+static enum rpc_code decode_solver(const msgpack_object *v, struct rpc_solve_params *s, char *err,
+                                   size_t err_size)
+{
+    if (v->type != MSGPACK_OBJECT_STR)
+        return fail(err, err_size, RPC_BAD_REQUEST, "option solver must be a string");
+    copy_name(s->solver, sizeof(s->solver), v);
+    if (v->via.str.size >= RPC_SOLVER_SIZE || memchr(v->via.str.ptr, '\0', v->via.str.size)) {
+        char msg[RPC_ERR_SIZE];
+        snprintf(msg, sizeof(msg), "no solver named \"%s...\"", s->solver);
+        return fail(err, err_size, RPC_UNKNOWN_SOLVER, msg);
+    }
+    return RPC_OK;
+}
+
+static enum rpc_code decode_options(const msgpack_object *o, struct rpc_solve_params *s, char *err,
+                                    size_t err_size)
+{
+    if (o->type == MSGPACK_OBJECT_NIL)
+        return RPC_OK;
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return fail(err, err_size, RPC_BAD_REQUEST, "solve options must be a map");
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        const msgpack_object *k = &o->via.map.ptr[i].key;
+        const msgpack_object *v = &o->via.map.ptr[i].val;
+        enum rpc_code code = RPC_OK;
+        if (str_is(k, "solver"))
+            code = decode_solver(v, s, err, err_size);
+        else if (str_is(k, "limit"))
+            code = decode_limit(v, s, err, err_size);
+        else if (str_is(k, "timeout_ms"))
+            code = decode_timeout(v, s, err, err_size);
+        if (code != RPC_OK)
+            return code;
+    }
+    return RPC_OK;
+}
+
+static enum rpc_code decode_solve(const msgpack_object_array *params, struct rpc_solve_params *s,
+                                  char *err, size_t err_size)
+{
+    memset(s, 0, sizeof(*s));
+    s->limit = 1;
+    if (params->size < 1 || params->size > 2)
+        return fail(err, err_size, RPC_BAD_REQUEST, "solve takes [puzzle] or [puzzle, options]");
+    /* Options first: a bad option is a bad request whatever the puzzle. */
+    if (params->size == 2) {
+        enum rpc_code code = decode_options(&params->ptr[1], s, err, err_size);
+        if (code != RPC_OK)
+            return code;
+    }
+    if (params->ptr[0].type == MSGPACK_OBJECT_STR)
+        return decode_puzzle_string(&params->ptr[0], s, err, err_size);
+    if (params->ptr[0].type == MSGPACK_OBJECT_ARRAY)
+        return decode_puzzle_array(&params->ptr[0], s, err, err_size);
+    return fail(err, err_size, RPC_BAD_REQUEST, "puzzle must be a string or an array of integers");
+}
+
+static enum rpc_code decode_params(const msgpack_object *params, struct rpc_request *req, char *err,
+                                   size_t err_size)
+{
+    const msgpack_object_array *a = &params->via.array;
+    char msg[RPC_ERR_SIZE];
+
+    if (params->type != MSGPACK_OBJECT_ARRAY)
+        return fail(err, err_size, RPC_BAD_REQUEST, "params must be an array");
+    switch (req->method) {
+    case RPC_M_SOLVE:
+        return decode_solve(a, &req->solve, err, err_size);
+    case RPC_M_CANCEL: {
+        int64_t id = a->size == 1 ? uint_of(&a->ptr[0], UINT32_MAX) : -1;
+        if (id < 0)
+            return fail(err, err_size, RPC_BAD_REQUEST, "cancel takes [msgid]");
+        req->cancel_msgid = (uint32_t)id;
+        return RPC_OK;
+    }
+    case RPC_M_UNKNOWN:
+        snprintf(msg, sizeof(msg), "no method named \"%s\"", req->method_name);
+        return fail(err, err_size, RPC_UNKNOWN_METHOD, msg);
+    default:
+        if (a->size != 0) {
+            snprintf(msg, sizeof(msg), "%s takes no parameters", req->method_name);
+            return fail(err, err_size, RPC_BAD_REQUEST, msg);
+        }
+        return RPC_OK;
+    }
+}
+
+enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, char *err,
+                         size_t err_size)
+{
+    const msgpack_object_array *a = &obj->via.array;
+    int64_t type, id;
+
+    memset(req, 0, sizeof(*req));
+    req->type = RPC_MSG_REQUEST;
+    if (obj->type != MSGPACK_OBJECT_ARRAY || a->size < 3)
+        return req->code = fail(err, err_size, RPC_BAD_REQUEST, "a message is an array");
+    type = uint_of(&a->ptr[0], RPC_MSG_NOTIFY);
+    id = uint_of(&a->ptr[1], UINT32_MAX);
+    req->msgid = id < 0 ? 0 : (uint32_t)id;
+    if (type == RPC_MSG_NOTIFY && a->size == 3 && a->ptr[1].type == MSGPACK_OBJECT_STR) {
+        req->type = RPC_MSG_NOTIFY;
+        req->msgid = 0;
+        copy_name(req->method_name, sizeof(req->method_name), &a->ptr[1]);
+        req->method = method_of(&a->ptr[1]);
+        if (req->method != RPC_M_CANCEL && req->method != RPC_M_UNKNOWN)
+            req->method = RPC_M_UNKNOWN;
+        return req->code = decode_params(&a->ptr[2], req, err, err_size);
+    }
+    if (type != RPC_MSG_REQUEST || a->size != 4 || id < 0)
+        return req->code =
+                   fail(err, err_size, RPC_BAD_REQUEST,
+                        "a request is [0, msgid (uint32), method (string), params (array)]");
+    if (a->ptr[2].type != MSGPACK_OBJECT_STR)
+        return req->code = fail(err, err_size, RPC_BAD_REQUEST, "method must be a string");
+    copy_name(req->method_name, sizeof(req->method_name), &a->ptr[2]);
+    req->method = method_of(&a->ptr[2]);
+    if (req->method == RPC_M_CANCEL)
+        req->method = RPC_M_UNKNOWN; /* cancel is a notification only */
+    return req->code = decode_params(&a->ptr[3], req, err, err_size);
+}
+
+ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_request *req,
+                 char *err, size_t err_size)
+{
+    msgpack_zone zone;
+    msgpack_object obj;
+    size_t off = 0;
+    ssize_t n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
+
+    if (n == -E2BIG && err && err_size)
+        snprintf(err, err_size, "message larger than the %zu-byte limit", max_size);
+    else if (n < 0 && err && err_size)
+        snprintf(err, err_size, "not a msgpack object (or nested deeper than %d)", RPC_MAX_DEPTH);
+    if (n <= 0)
+        return n;
+    if (!msgpack_zone_init(&zone, 2048))
+        return -ENOMEM;
+    if (msgpack_unpack((const char *)buf, (size_t)n, &off, &zone, &obj) == MSGPACK_UNPACK_SUCCESS)
+        rpc_decode(&obj, req, err, err_size);
+    else {
+        memset(req, 0, sizeof(*req));
+        req->code = fail(err, err_size, RPC_BAD_REQUEST, "msgpack object could not be unpacked");
+    }
+    msgpack_zone_destroy(&zone);
+    return n;
+}
+
+/* --------------------------------------------------------------- writing */
+
+int rpc_pack_cstr(msgpack_packer *pk, const char *s)
+{
+    size_t len = strlen(s);
+    if (msgpack_pack_str(pk, len) < 0 || msgpack_pack_str_body(pk, s, len) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+static int pack_error_map(msgpack_packer *pk, enum rpc_code code, const char *message)
+{
+    if (msgpack_pack_map(pk, 2) < 0 || rpc_pack_cstr(pk, "code") < 0 ||
+        rpc_pack_cstr(pk, rpc_code_name(code)) < 0 || rpc_pack_cstr(pk, "message") < 0 ||
+        rpc_pack_cstr(pk, message ? message : rpc_code_name(code)) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int rpc_pack_error(msgpack_sbuffer *sb, uint32_t msgid, enum rpc_code code, const char *message)
+{
+    msgpack_packer pk;
+
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    if (msgpack_pack_array(&pk, 4) < 0 || msgpack_pack_int(&pk, RPC_MSG_RESPONSE) < 0 ||
+        msgpack_pack_uint32(&pk, msgid) < 0 || pack_error_map(&pk, code, message) < 0 ||
+        msgpack_pack_nil(&pk) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *message)
+{
+    msgpack_packer pk;
+
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    if (msgpack_pack_array(&pk, 3) < 0 || msgpack_pack_int(&pk, RPC_MSG_NOTIFY) < 0 ||
+        rpc_pack_cstr(&pk, "error") < 0 || msgpack_pack_array(&pk, 1) < 0 ||
+        pack_error_map(&pk, code, message) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid)
+{
+    if (msgpack_pack_array(pk, 4) < 0 || msgpack_pack_int(pk, RPC_MSG_RESPONSE) < 0 ||
+        msgpack_pack_uint32(pk, msgid) < 0 || msgpack_pack_nil(pk) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid)
+{
+    msgpack_packer pk;
+
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    if (rpc_pack_result_head(&pk, msgid) < 0 || rpc_pack_cstr(&pk, "pong") < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+static int pack_solution(msgpack_packer *pk, const struct rpc_solve_result *r)
+{
+    unsigned cells = r->n * r->n;
+    char line[SDK_MAX_CELLS + 1];
+
+    if (!r->solution)
+        return msgpack_pack_nil(pk) < 0 ? -ENOMEM : 0;
+    if (r->form == RPC_FORM_ARRAY) {
+        if (msgpack_pack_array(pk, cells) < 0)
+            return -ENOMEM;
+        for (unsigned i = 0; i < cells; i++)
+            if (msgpack_pack_uint8(pk, r->solution[i]) < 0)
+                return -ENOMEM;
+        return 0;
+    }
+    if (codec_format_line(r->n, r->solution, CODEC_BLANK_DOT, line, sizeof(line)) < 0)
+        return -EINVAL;
+    if (r->form == RPC_FORM_LOWER)
+        for (unsigned i = 0; i < cells; i++)
+            line[i] = (char)tolower((unsigned char)line[i]);
+    if (msgpack_pack_str(pk, cells) < 0 || msgpack_pack_str_body(pk, line, cells) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_solve_result *r)
+{
+    msgpack_packer pk;
+
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    if (rpc_pack_result_head(&pk, msgid) < 0 || msgpack_pack_map(&pk, 6) < 0 ||
+        rpc_pack_cstr(&pk, "status") < 0 ||
+        rpc_pack_cstr(&pk, r->solved ? "solved" : "unsolvable") < 0 ||
+        rpc_pack_cstr(&pk, "solution") < 0 || pack_solution(&pk, r) < 0 ||
+        rpc_pack_cstr(&pk, "count") < 0 || msgpack_pack_uint64(&pk, r->count) < 0 ||
+        rpc_pack_cstr(&pk, "solver") < 0 || rpc_pack_cstr(&pk, r->solver) < 0 ||
+        rpc_pack_cstr(&pk, "elapsed_us") < 0 || msgpack_pack_uint64(&pk, r->elapsed_us) < 0 ||
+        rpc_pack_cstr(&pk, "guesses") < 0 || msgpack_pack_uint64(&pk, r->guesses) < 0)
+        return -ENOMEM;
+    return 0;
+}

@@ -1,0 +1,136 @@
+/* rpc.h -- the server side of wire protocol v1: requests in, responses out.
+ *
+ * docs/protocol.md is the contract; this module turns it into code that both
+ * the daemon and the request-decoder fuzz target run.  Reading is split in two
+ * steps so that nothing hostile reaches an allocator: rpc_read() first bounds
+ * one msgpack object with mpscan_object() and only then unpacks it, and
+ * rpc_decode() validates the unpacked object into a fixed-size struct.  The
+ * encoders append complete messages to a msgpack_sbuffer.
+ *
+ * Nothing here keeps state: every function is thread-safe.
+ */
+#ifndef SUDOKU_RPC_H
+#define SUDOKU_RPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <msgpack.h>
+#include <sudoku/plugin.h>
+
+#define RPC_ERR_SIZE     256 /* room for any error message this module writes */
+#define RPC_MAX_DEPTH    16  /* nesting accepted on the wire (a request needs 3) */
+#define RPC_SOLVER_SIZE  32  /* a solver name is at most 31 bytes */
+#define RPC_MSG_REQUEST  0   /* [0, msgid, method, params] */
+#define RPC_MSG_RESPONSE 1   /* [1, msgid, error, result] */
+#define RPC_MSG_NOTIFY   2   /* [2, method, params] */
+
+/* The error codes of protocol v1, in the order of the spec. */
+enum rpc_code {
+    RPC_OK = 0,         /* not an error */
+    RPC_BAD_REQUEST,    /* wrong shape or types, missing puzzle, limit < 1 */
+    RPC_UNKNOWN_METHOD, /* method name not known */
+    RPC_BAD_PUZZLE,     /* cell count, symbol range or givens break a rule */
+    RPC_UNKNOWN_SOLVER, /* no plugin of that name */
+    RPC_UNSUPPORTED,    /* the solver cannot take this size (or limit) */
+    RPC_TIMEOUT,        /* the deadline passed */
+    RPC_CANCELLED,      /* a cancel notification stopped it */
+    RPC_OVERLOADED,     /* shutting down, or queues full */
+    RPC_TOO_LARGE,      /* message over the size limit */
+    RPC_INTERNAL        /* a solver failed or was wrong */
+};
+
+/* Methods and notifications the daemon knows. */
+enum rpc_method {
+    RPC_M_UNKNOWN = 0, /* anything else */
+    RPC_M_SOLVE,       /* request */
+    RPC_M_SOLVERS,     /* request */
+    RPC_M_STATS,       /* request */
+    RPC_M_PING,        /* request */
+    RPC_M_CANCEL       /* notification */
+};
+
+/* How the puzzle came in, so the solution goes out the same way. */
+enum rpc_form {
+    RPC_FORM_STRING = 0, /* string, letters upper case */
+    RPC_FORM_LOWER,      /* string that used lower-case letters */
+    RPC_FORM_ARRAY       /* array of integers */
+};
+
+/* A validated solve request. */
+struct rpc_solve_params {
+    unsigned n;                   /* side: 4, 9, 16 or 25 */
+    uint8_t cells[SDK_MAX_CELLS]; /* n*n cells, 0 = blank */
+    enum rpc_form form;           /* form of the puzzle */
+    char solver[RPC_SOLVER_SIZE]; /* requested solver, "" = default */
+    uint64_t limit;               /* >= 1 */
+    uint64_t timeout_ms;          /* 0 = the daemon's default */
+};
+
+/* One decoded message.  When code != RPC_OK the message was not valid and
+ * must be answered with that error (requests) or ignored (notifications). */
+struct rpc_request {
+    int type;                      /* RPC_MSG_REQUEST or RPC_MSG_NOTIFY */
+    uint32_t msgid;                /* requests: the id, 0 when unreadable */
+    enum rpc_method method;        /* what was asked */
+    char method_name[32];          /* the name as sent (truncated), for logs */
+    enum rpc_code code;            /* RPC_OK or the error to answer */
+    struct rpc_solve_params solve; /* RPC_M_SOLVE only */
+    uint32_t cancel_msgid;         /* RPC_M_CANCEL only */
+};
+
+/* The spec's name of a code ("bad_request" ...); "ok" for RPC_OK. */
+const char *rpc_code_name(enum rpc_code code);
+
+/* Read one message from buf[0..len).  Returns:
+ *   > 0  bytes consumed; *req is filled (req->code says whether it is valid,
+ *        with the reason in err);
+ *   0    the message is incomplete: read more and call again;
+ *   -E2BIG / -EBADMSG  too large / not msgpack (reason in err): the stream
+ *        cannot be resynchronised and must be closed.
+ * max_size bounds the message in bytes.  No allocation happens before the
+ * object was bounded by mpscan_object(). */
+ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_request *req,
+                 char *err, size_t err_size);
+
+/* Validate an unpacked object.  Fills *req and returns req->code; the reason
+ * for an error goes into err. */
+enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, char *err,
+                         size_t err_size);
+
+/* What a finished solve sends back. */
+struct rpc_solve_result {
+    int solved;              /* 1 "solved", 0 "unsolvable" */
+    unsigned n;              /* side */
+    enum rpc_form form;      /* form of the answer */
+    const uint8_t *solution; /* n*n cells, or NULL when unsolvable */
+    uint64_t count;          /* solutions found */
+    const char *solver;      /* plugin name */
+    uint64_t elapsed_us;     /* solve time */
+    uint64_t guesses;        /* plugin's work count */
+};
+
+/* The encoders below append one complete message to sb and return 0, or
+ * -ENOMEM (sb then holds a partial message: discard it). */
+
+/* [1, msgid, {"code": ..., "message": ...}, nil] */
+int rpc_pack_error(msgpack_sbuffer *sb, uint32_t msgid, enum rpc_code code, const char *message);
+
+/* [2, "error", [{"code": ..., "message": ...}]] */
+int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *message);
+
+/* [1, msgid, nil, "pong"] */
+int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid);
+
+/* [1, msgid, nil, {status, solution, count, solver, elapsed_us, guesses}] */
+int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_solve_result *r);
+
+/* Start a success response: packs "[1, msgid, nil," and leaves the result to
+ * the caller, who packs exactly one object with pk. */
+int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid);
+
+/* Pack a NUL-terminated string. */
+int rpc_pack_cstr(msgpack_packer *pk, const char *s);
+
+#endif /* SUDOKU_RPC_H */

@@ -1,0 +1,414 @@
+/* test_daemon_socket.c -- socket hygiene, access rules and the command line.
+ *
+ * Stale sockets are replaced, live ones refused, over-long paths refused,
+ * the mode applied, the socket removed on exit, extra connections refused
+ * politely with the peer logged; socket activation, also with no socket path
+ * at all (a DynamicUser= service).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon_harness.h"
+
+/* Run sudokud with args (NULL-terminated), stdout and stderr into log;
+ * returns its exit status. */
+static int run_sudokud(const char *const *args, const char *log)
+{
+    struct dh d = {0};
+    const char *argv[16];
+    size_t n = 0;
+
+    argv[n++] = SUDOKU_BIN_DIR "/sudokud";
+    for (size_t i = 0; args[i] && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    d.pid = fork();
+    assert_true(d.pid >= 0);
+    if (d.pid == 0) {
+        if (!freopen(log, "w", stdout) || !freopen(log, "a", stderr))
+            _exit(126);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    return dh_wait(&d, DH_TIMEOUT_MS);
+}
+
+static int file_has(const char *path, const char *needle)
+{
+    char buf[65536];
+    FILE *f = fopen(path, "r");
+    size_t n;
+
+    if (!f)
+        return 0;
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
+static void test_mode_and_removal(void **state)
+{
+    static const char *const mode[] = {"--socket-mode", "0600", NULL};
+    struct dh d;
+    struct stat st;
+    (void)state;
+
+    assert_int_equal(dh_start(&d, NULL), 0);
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_true(S_ISSOCK(st.st_mode));
+    assert_int_equal(st.st_mode & 0777, 0660);
+    assert_int_equal(dh_stop(&d), 0);
+    assert_int_equal(stat(d.sock, &st), -1);
+    dh_cleanup(&d);
+
+    assert_int_equal(dh_start(&d, mode), 0);
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    kill(d.pid, SIGINT);
+    assert_int_equal(dh_wait(&d, DH_TIMEOUT_MS), 0);
+    assert_int_equal(stat(d.sock, &st), -1);
+    dh_cleanup(&d);
+}
+
+static void test_stale_socket_replaced(void **state)
+{
+    struct dh d;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    int fd;
+    (void)state;
+
+    assert_int_equal(dh_init(&d), 0);
+    /* A socket file nobody listens on: what a crashed daemon leaves. */
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    strcpy(sa.sun_path, d.sock);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    close(fd);
+    assert_int_equal(dh_connect(d.sock), -ECONNREFUSED);
+    assert_int_equal(dh_spawn(&d, NULL), 0);
+    for (int i = 0; i < 2000 && dh_ping(d.sock, 1000) != 0; i++)
+        usleep(10000);
+    assert_int_equal(dh_ping(d.sock, 1000), 0);
+    assert_true(dh_log_has(&d, "stale"));
+    assert_int_equal(dh_stop(&d), 0);
+    dh_cleanup(&d);
+}
+
+static void test_live_socket_refused(void **state)
+{
+    struct dh d;
+    char log[300];
+    struct stat st;
+    (void)state;
+
+    assert_int_equal(dh_start(&d, NULL), 0);
+    snprintf(log, sizeof(log), "%s/second.log", d.dir);
+    {
+        const char *const args[] = {"-s", d.sock, "-P", SUDOKU_BUILD_PLUGIN_DIR, NULL};
+        assert_int_equal(run_sudokud(args, log), 1);
+    }
+    assert_true(file_has(log, "another sudokud is listening"));
+    /* The first daemon is untouched. */
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_int_equal(dh_ping(d.sock, 5000), 0);
+    assert_int_equal(dh_stop(&d), 0);
+    dh_cleanup(&d);
+}
+
+static void test_not_a_socket_refused(void **state)
+{
+    struct dh d;
+    char log[300];
+    FILE *f;
+    struct stat st;
+    (void)state;
+
+    assert_int_equal(dh_init(&d), 0);
+    f = fopen(d.sock, "w");
+    assert_non_null(f);
+    fputs("precious", f);
+    fclose(f);
+    snprintf(log, sizeof(log), "%s/run.log", d.dir);
+    {
+        const char *const args[] = {"-s", d.sock, "-P", SUDOKU_BUILD_PLUGIN_DIR, NULL};
+        assert_int_equal(run_sudokud(args, log), 1);
+    }
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    dh_cleanup(&d);
+}
+
+static void test_long_path_refused(void **state)
+{
+    char path[300], log[] = "/tmp/sudokud-longpath-XXXXXX";
+    int fd = mkstemp(log);
+    (void)state;
+
+    assert_true(fd >= 0);
+    close(fd);
+    memset(path, 'a', sizeof(path));
+    memcpy(path, "/tmp/", 5);
+    path[200] = '\0';
+    {
+        const char *const args[] = {"-s", path, "-P", SUDOKU_BUILD_PLUGIN_DIR, NULL};
+        assert_int_equal(run_sudokud(args, log), 1);
+    }
+    assert_true(file_has(log, "longer than"));
+    unlink(log);
+}
+
+/* --max-connections 2: the third gets an `overloaded` note and is closed;
+ * the refusal is logged with our pid; the first two still work. */
+static void test_max_connections(void **state)
+{
+    static const char *const extra[] = {"--max-connections", "2", NULL};
+    struct dh d;
+    struct dh_reader r;
+    msgpack_unpacked u;
+    char pidtext[64];
+    int a, b;
+    (void)state;
+
+    assert_int_equal(dh_start(&d, extra), 0);
+    a = dh_connect(d.sock);
+    b = dh_connect(d.sock);
+    assert_true(a >= 0 && b >= 0); /* accepted in order: the next is the third */
+    dh_reader_init(&r, dh_connect(d.sock));
+    msgpack_unpacked_init(&u);
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), 0);
+    assert_int_equal(u.data.type, MSGPACK_OBJECT_ARRAY);
+    assert_int_equal(u.data.via.array.ptr[0].via.u64, 2);
+    assert_true(
+        dh_str_eq(dh_map_get(&u.data.via.array.ptr[2].via.array.ptr[0], "code"), "overloaded"));
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), -EPIPE);
+    dh_reader_close(&r);
+    snprintf(pidtext, sizeof(pidtext), "refused connection from pid %ld uid %ld", (long)getpid(),
+             (long)getuid());
+    assert_true(dh_log_has(&d, pidtext));
+    close(a);
+    close(b);
+    /* Slots are freed once the daemon has seen both hang up. */
+    for (int i = 0; i < 500 && dh_ping(d.sock, 5000) != 0; i++)
+        usleep(10000);
+    assert_int_equal(dh_ping(d.sock, 5000), 0);
+    msgpack_unpacked_destroy(&u);
+    assert_int_equal(dh_stop(&d), 0);
+    dh_cleanup(&d);
+}
+
+static void test_command_line(void **state)
+{
+    char log[] = "/tmp/sudokud-cli-XXXXXX";
+    int fd = mkstemp(log);
+    (void)state;
+
+    assert_true(fd >= 0);
+    close(fd);
+    {
+        const char *const help[] = {"--help", NULL};
+        const char *const version[] = {"--version", NULL};
+        const char *const bad[] = {"--threads", "0", NULL};
+        const char *const unknown[] = {"--frobnicate", NULL};
+        const char *const mode[] = {"--socket-mode", "999", NULL};
+        const char *const no_plugins[] = {"-s", "/tmp/sudokud-np.sock", "-P", "/nonexistent", NULL};
+        assert_int_equal(run_sudokud(help, log), 0);
+        assert_true(file_has(log, "--max-connections"));
+        assert_int_equal(run_sudokud(version, log), 0);
+        assert_true(file_has(log, "sudokud "));
+        assert_int_equal(run_sudokud(bad, log), 2);
+        assert_int_equal(run_sudokud(unknown, log), 2);
+        assert_int_equal(run_sudokud(mode, log), 2);
+        assert_int_equal(run_sudokud(no_plugins, log), 1);
+        assert_true(file_has(log, "no solver plugin"));
+    }
+    unlink(log);
+}
+
+/* SUDOKUD_SOCKET picks the socket when -s is absent. */
+static void test_env_socket(void **state)
+{
+    struct dh d;
+    const char *const args[] = {"-P", SUDOKU_BUILD_PLUGIN_DIR, NULL};
+    pid_t pid;
+    (void)state;
+
+    assert_int_equal(dh_init(&d), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("SUDOKUD_SOCKET", d.sock, 1);
+        if (!freopen(d.log, "w", stderr))
+            _exit(126);
+        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", args[0], args[1], (char *)NULL);
+        _exit(127);
+    }
+    d.pid = pid;
+    for (int i = 0; i < 2000 && dh_ping(d.sock, 1000) != 0; i++)
+        usleep(10000);
+    assert_int_equal(dh_ping(d.sock, 1000), 0);
+    assert_int_equal(dh_stop(&d), 0);
+    dh_cleanup(&d);
+}
+
+/* Under systemd (Type=notify): READY=1 and STATUS= at start, WATCHDOG=1 at
+ * half the interval, STOPPING=1 at shutdown, "<N>" prefixes on log lines.  A datagram socket stands
+ * in for systemd's. */
+static void test_systemd_notify(void **state)
+{
+    struct dh d;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    char path[300], buf[512];
+    int fd, ready = 0, status = 0, watchdog = 0, stopping = 0;
+    uint64_t end;
+    (void)state;
+
+    assert_int_equal(dh_init(&d), 0);
+    snprintf(path, sizeof(path), "%s/notify", d.dir);
+    fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    strcpy(sa.sun_path, path);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    d.pid = fork();
+    assert_true(d.pid >= 0);
+    if (d.pid == 0) {
+        setenv("NOTIFY_SOCKET", path, 1);
+        setenv("WATCHDOG_USEC", "100000", 1);
+        setenv("JOURNAL_STREAM", "8:12345", 1); /* stderr "is" the journal */
+        if (!freopen(d.log, "w", stderr))
+            _exit(126);
+        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-s", d.sock, "-P", SUDOKU_BUILD_PLUGIN_DIR,
+              (char *)NULL);
+        _exit(127);
+    }
+    end = dh_now_ms() + DH_TIMEOUT_MS;
+    while (!(ready && status && watchdog >= 2) && dh_now_ms() < end) {
+        ssize_t n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+        if (n <= 0) {
+            usleep(5000);
+            continue;
+        }
+        buf[n] = '\0';
+        ready |= strstr(buf, "READY=1") != NULL;
+        status |= strstr(buf, "STATUS=") != NULL;
+        watchdog += strstr(buf, "WATCHDOG=1") != NULL;
+    }
+    assert_true(ready && status && watchdog >= 2);
+    kill(d.pid, SIGTERM);
+    assert_int_equal(dh_wait(&d, DH_TIMEOUT_MS), 0);
+    for (ssize_t n; (n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) > 0;) {
+        buf[n] = '\0';
+        stopping |= strstr(buf, "STOPPING=1") != NULL;
+    }
+    assert_true(stopping);
+    assert_true(dh_log_has(&d, "<6>serving on")); /* sd-daemon priority prefix */
+    close(fd);
+    dh_cleanup(&d);
+}
+
+/* Child side of an activation: the listener on fd 3 with LISTEN_FDS=1 and
+ * LISTEN_PID set, as systemd hands it over.  With with_path, -s names a path
+ * that does not exist (the inherited socket must win).  Without, it runs
+ * like a DynamicUser= service: no -s, no $SUDOKUD_SOCKET, no
+ * $XDG_RUNTIME_DIR, and not root (nobody, when the test runs as root), so no
+ * default path can be computed and none is needed.  Never returns. */
+static void exec_activated(int fd, const char *log, int with_path)
+{
+    char pid[32];
+
+    if (fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))
+        _exit(126);
+    if (!freopen(log, "w", stderr))
+        _exit(126);
+    unsetenv("XDG_RUNTIME_DIR");
+    unsetenv("SUDOKUD_SOCKET");
+    if (!with_path && geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
+        _exit(126);
+    snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+    setenv("LISTEN_FDS", "1", 1);
+    setenv("LISTEN_PID", pid, 1);
+    if (with_path)
+        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-s", "/nonexistent/sudokud.sock", "-P",
+              SUDOKU_BUILD_PLUGIN_DIR, (char *)NULL);
+    else
+        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-P", SUDOKU_BUILD_PLUGIN_DIR, (char *)NULL);
+    _exit(127);
+}
+
+/* Socket activation: the daemon serves the inherited listener and, not
+ * having created the file, leaves it on exit. */
+static void run_activation(int with_path)
+{
+    struct dh d;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    struct stat st;
+    int fd;
+
+    assert_int_equal(dh_init(&d), 0);
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    strcpy(sa.sun_path, d.sock);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    assert_int_equal(listen(fd, 16), 0);
+    d.pid = fork();
+    assert_true(d.pid >= 0);
+    if (d.pid == 0)
+        exec_activated(fd, d.log, with_path);
+    close(fd);
+    for (int i = 0; i < 2000 && dh_ping(d.sock, 1000) != 0; i++) {
+        int status;
+        if (waitpid(d.pid, &status, WNOHANG) == d.pid) {
+            d.pid = 0;
+            fail_msg("activated sudokud exited with status %d before serving (see %s)",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), d.log);
+        }
+        usleep(10000);
+    }
+    assert_int_equal(dh_ping(d.sock, 1000), 0);
+    assert_int_equal(dh_stop(&d), 0);
+    assert_int_equal(stat(d.sock, &st), 0); /* not ours to remove */
+    dh_cleanup(&d);
+}
+
+static void test_socket_activation(void **state)
+{
+    (void)state;
+    run_activation(1);
+}
+
+/* A DynamicUser= service has no $XDG_RUNTIME_DIR and needs no path. */
+static void test_socket_activation_no_path(void **state)
+{
+    (void)state;
+    run_activation(0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mode_and_removal),
+        cmocka_unit_test(test_stale_socket_replaced),
+        cmocka_unit_test(test_live_socket_refused),
+        cmocka_unit_test(test_not_a_socket_refused),
+        cmocka_unit_test(test_long_path_refused),
+        cmocka_unit_test(test_max_connections),
+        cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_env_socket),
+        cmocka_unit_test(test_systemd_notify),
+        cmocka_unit_test(test_socket_activation),
+        cmocka_unit_test(test_socket_activation_no_path),
+    };
+    signal(SIGPIPE, SIG_IGN);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
