@@ -1,0 +1,473 @@
+/* client.c -- one connection to sudokud and the one-request-at-a-time calls.
+ *
+ * The socket is non-blocking and driven by poll(): client__pump() writes what
+ * it can of the pending requests, reads what has arrived, cuts it into whole
+ * msgpack objects with mpscan_object() (which bounds every declared size
+ * before msgpack_unpack() may allocate for it) and hands each response to
+ * whoever registered on_response: a synchronous call below, or a batch.
+ * Reading while writing means a pipelining caller can never deadlock against
+ * a daemon that stops reading until its answers are taken.
+ *
+ * A connection that breaks (I/O error, daemon closed it, protocol violation,
+ * "error" notification) stays broken: c->failed keeps the first reason.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client/client_impl.h"
+#include "proto/mpscan.h"
+
+#define READ_CHUNK 65536u /* bytes asked of one recv() */
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Socket path and connecting */
+
+int sudoku_client_socket_path(const char *explicit_path, char *out, size_t out_size)
+{
+    const char *env = getenv("SUDOKUD_SOCKET");
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    int n;
+    if (explicit_path && *explicit_path)
+        n = snprintf(out, out_size, "%s", explicit_path);
+    else if (env && *env)
+        n = snprintf(out, out_size, "%s", env);
+    else if (geteuid() == 0)
+        n = snprintf(out, out_size, "/run/sudokud/sudokud.sock");
+    else if (xdg && *xdg)
+        n = snprintf(out, out_size, "%s/sudokud.sock", xdg);
+    else
+        return -ENOENT;
+    if (n < 0 || (size_t)n >= out_size || (size_t)n >= sizeof(((struct sockaddr_un *)0)->sun_path))
+        return -ENAMETOOLONG;
+    return 0;
+}
+
+static struct sudoku_client *client_new(int fd)
+{
+    struct sudoku_client *c = calloc(1, sizeof(*c));
+    if (!c)
+        return NULL;
+    c->fd = fd;
+    c->next_msgid = 1;
+    c->rbuf.max = SUDOKU_CLIENT_MAX_MESSAGE + READ_CHUNK;
+    c->wbuf.max = (size_t)64 << 20;
+    if (!msgpack_zone_init(&c->zone, 4096)) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+int sudoku_client_open_fd(int fd, struct sudoku_client **out)
+{
+    *out = NULL;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+        int rc = -errno;
+        close(fd);
+        return rc;
+    }
+    struct sudoku_client *c = client_new(fd);
+    if (!c) {
+        close(fd);
+        return -ENOMEM;
+    }
+    *out = c;
+    return 0;
+}
+
+static int connect_path(const char *path, int *fd_out)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+        int rc = -errno;
+        close(fd);
+        return rc;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+int sudoku_client_connect(const char *path, struct sudoku_client **out,
+                          struct sudoku_client_error *err)
+{
+    char resolved[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    int fd = -1;
+    *out = NULL;
+    int rc = sudoku_client_socket_path(path, resolved, sizeof(resolved));
+    if (rc == -ENOENT) {
+        client__set_error(err, "connect",
+                          "no socket path: XDG_RUNTIME_DIR is not set "
+                          "(use -s PATH or SUDOKUD_SOCKET)");
+        return rc;
+    }
+    if (rc < 0) {
+        client__set_error(err, "connect", "socket path too long (at most %zu bytes)",
+                          sizeof(resolved) - 1);
+        return rc;
+    }
+    rc = connect_path(resolved, &fd);
+    if (rc < 0) {
+        client__set_error(err, "connect", "cannot connect to %s: %s", resolved, strerror(-rc));
+        return rc;
+    }
+    rc = sudoku_client_open_fd(fd, out);
+    if (rc < 0) {
+        client__set_error(err, "connect", "cannot set up the connection: %s", strerror(-rc));
+        return rc;
+    }
+    snprintf((*out)->path, sizeof((*out)->path), "%s", resolved);
+    return 0;
+}
+
+void sudoku_client_free(struct sudoku_client *c)
+{
+    if (!c)
+        return;
+    close(c->fd);
+    cbuf_free(&c->rbuf);
+    cbuf_free(&c->wbuf);
+    msgpack_zone_destroy(&c->zone);
+    free(c);
+}
+
+const char *sudoku_client_path(const struct sudoku_client *c)
+{
+    return c->path;
+}
+
+void sudoku_client_set_io_timeout(struct sudoku_client *c, unsigned ms)
+{
+    c->io_timeout_ms = ms;
+}
+
+const char *sudoku_client_status_name(enum sudoku_client_status status)
+{
+    switch (status) {
+    case SUDOKU_CLIENT_SOLVED:
+        return "solved";
+    case SUDOKU_CLIENT_UNSOLVABLE:
+        return "unsolvable";
+    default:
+        return "error";
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pumping bytes */
+
+int client__fail(struct sudoku_client *c, int rc, const char *code, const char *message)
+{
+    if (!c->failed) {
+        c->failed = rc;
+        client__set_error(&c->fail_error, code, "%s", message);
+    }
+    return c->failed;
+}
+
+/* The daemon's "error" notification: it is about to close the connection. */
+static int on_notification(struct sudoku_client *c, const struct wire_msg *m)
+{
+    struct sudoku_client_error e;
+    const msgpack_object *p = m->params;
+    if (m->method->via.str.size != 5 || memcmp(m->method->via.str.ptr, "error", 5) != 0)
+        return 0; /* other notifications carry nothing we need */
+    if (p->via.array.size < 1 || wire_decode_error(&p->via.array.ptr[0], &e) < 0)
+        return client__fail(c, -EPROTO, "protocol", "malformed error notification");
+    char msg[SUDOKU_CLIENT_MESSAGE_SIZE];
+    snprintf(msg, sizeof(msg), "daemon closed the connection: %.200s", e.message);
+    return client__fail(c, -EPROTO, e.code, msg);
+}
+
+static int dispatch_one(struct sudoku_client *c, const uint8_t *p, size_t len)
+{
+    msgpack_object o;
+    struct wire_msg m;
+    size_t off = 0;
+    int rc = 0;
+    if (msgpack_unpack((const char *)p, len, &off, &c->zone, &o) != MSGPACK_UNPACK_SUCCESS ||
+        wire_classify(&o, &m) < 0)
+        rc = client__fail(c, -EPROTO, "protocol",
+                          "the daemon sent a message that is not "
+                          "protocol v1");
+    else if (m.kind == WIRE_NOTIFICATION)
+        rc = on_notification(c, &m);
+    else if (c->on_response)
+        c->on_response(c->on_response_arg, &m);
+    msgpack_zone_clear(&c->zone);
+    return rc;
+}
+
+/* Dispatch every complete object in rbuf. */
+static int dispatch_all(struct sudoku_client *c)
+{
+    size_t off = 0;
+    int rc = 0;
+    while (off < c->rbuf.len && !c->failed) {
+        ssize_t n = mpscan_object(c->rbuf.data + off, c->rbuf.len - off, SUDOKU_CLIENT_MAX_MESSAGE,
+                                  MPSCAN_MAX_DEPTH);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            rc = client__fail(c, -EPROTO, "protocol",
+                              n == -E2BIG ? "the daemon sent a message over the size limit"
+                                          : "the daemon sent bytes that are not msgpack");
+            break;
+        }
+        rc = dispatch_one(c, c->rbuf.data + off, (size_t)n);
+        off += (size_t)n;
+    }
+    cbuf_consume(&c->rbuf, off);
+    return rc ? rc : c->failed;
+}
+
+static int do_read(struct sudoku_client *c)
+{
+    if (cbuf_reserve(&c->rbuf, READ_CHUNK) < 0)
+        return client__fail(c, -ENOMEM, "io", "out of memory for the read buffer");
+    ssize_t n = recv(c->fd, c->rbuf.data + c->rbuf.len, READ_CHUNK, 0);
+    if (n == 0)
+        return client__fail(c, -ECONNRESET, "closed", "the daemon closed the connection");
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EINTR)
+            return 0;
+        return client__fail(c, -errno, "io", strerror(errno));
+    }
+    c->rbuf.len += (size_t)n;
+    return dispatch_all(c);
+}
+
+static int do_write(struct sudoku_client *c)
+{
+    while (c->woff < c->wbuf.len) {
+        ssize_t n = send(c->fd, c->wbuf.data + c->woff, c->wbuf.len - c->woff, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EINTR)
+                return 0;
+            if (errno == EPIPE || errno == ECONNRESET)
+                return client__fail(c, -errno, "closed", "the daemon closed the connection");
+            return client__fail(c, -errno, "io", strerror(errno));
+        }
+        c->woff += (size_t)n;
+    }
+    c->wbuf.len = c->woff = 0;
+    return 0;
+}
+
+int client__pump(struct sudoku_client *c, int block)
+{
+    if (c->failed)
+        return c->failed;
+    if (do_write(c) < 0)
+        return c->failed;
+    struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+    if (c->woff < c->wbuf.len)
+        pfd.events |= POLLOUT;
+    int timeout = !block ? 0 : c->io_timeout_ms ? (int)c->io_timeout_ms : -1;
+    int n = poll(&pfd, 1, timeout);
+    if (n < 0)
+        return errno == EINTR ? 0 : client__fail(c, -errno, "io", strerror(errno));
+    if (n == 0)
+        return block ? client__fail(c, -ETIMEDOUT, "io_timeout",
+                                    "no answer from the daemon "
+                                    "within the I/O timeout")
+                     : 0;
+    if ((pfd.revents & POLLOUT) && do_write(c) < 0)
+        return c->failed;
+    if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+        return do_read(c);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One request at a time */
+
+/* What a synchronous call waits for. */
+struct sync_wait {
+    uint32_t msgid;
+    int done;
+    void (*decode)(struct sync_wait *w, const struct wire_msg *m);
+    void *out;
+    struct sudoku_client_error *err;
+    int rc;
+};
+
+static void sync_on_response(void *arg, const struct wire_msg *m)
+{
+    struct sync_wait *w = arg;
+    if (m->msgid != w->msgid || w->done)
+        return; /* a stale answer, e.g. of a batch freed early */
+    w->done = 1;
+    w->decode(w, m);
+}
+
+/* Send what is in wbuf and pump until the answer to w->msgid came. */
+static int sync_call(struct sudoku_client *c, struct sync_wait *w)
+{
+    c->on_response = sync_on_response;
+    c->on_response_arg = w;
+    while (!w->done && client__pump(c, 1) == 0)
+        ;
+    c->on_response = NULL;
+    if (!w->done) {
+        if (w->err)
+            *w->err = c->fail_error;
+        return c->failed;
+    }
+    return w->rc;
+}
+
+/* Fail early when c is broken or packing failed. */
+static int sync_start(struct sudoku_client *c, int pack_rc, struct sudoku_client_error *err)
+{
+    if (c->failed) {
+        if (err)
+            *err = c->fail_error;
+        return c->failed;
+    }
+    if (pack_rc < 0)
+        client__set_error(err, "usage", "cannot encode the request: %s", strerror(-pack_rc));
+    return pack_rc;
+}
+
+/* Common part of every non-solve decoder: an error map becomes rc/err. */
+static int sync_error(struct sync_wait *w, const struct wire_msg *m)
+{
+    if (m->error->type == MSGPACK_OBJECT_NIL)
+        return 0;
+    struct sudoku_client_error e;
+    if (wire_decode_error(m->error, &e) < 0)
+        client__set_error(&e, "protocol", "malformed error in a response");
+    if (w->err)
+        *w->err = e;
+    w->rc = -EPROTO;
+    return -1;
+}
+
+static void decode_ping(struct sync_wait *w, const struct wire_msg *m)
+{
+    if (sync_error(w, m) < 0)
+        return;
+    const msgpack_object *r = m->result;
+    if (r->type != MSGPACK_OBJECT_STR || r->via.str.size != 4 ||
+        memcmp(r->via.str.ptr, "pong", 4) != 0)
+        w->rc = -EPROTO;
+    if (w->rc < 0)
+        client__set_error(w->err, "protocol", "ping was not answered with \"pong\"");
+}
+
+int sudoku_client_ping(struct sudoku_client *c, uint64_t *rtt_us, struct sudoku_client_error *err)
+{
+    struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_ping, .err = err};
+    uint64_t t0 = now_us();
+    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "ping"), err);
+    if (rc == 0)
+        rc = sync_call(c, &w);
+    if (rc == 0 && rtt_us)
+        *rtt_us = now_us() - t0;
+    return rc;
+}
+
+static void decode_solve(struct sync_wait *w, const struct wire_msg *m)
+{
+    w->rc = wire_decode_solve(m->error, m->result, w->out) < 0 ? -EPROTO : 0;
+}
+
+static int solve_finish(struct sudoku_client *c, struct sync_wait *w, int rc,
+                        struct sudoku_client_result *res)
+{
+    if (rc == 0)
+        rc = sync_call(c, w);
+    if (rc < 0 && !w->done) {
+        struct sudoku_client_error e = c->failed ? c->fail_error : res->error;
+        memset(res, 0, sizeof(*res));
+        res->status = SUDOKU_CLIENT_FAILED;
+        res->error = e;
+    }
+    return rc;
+}
+
+int sudoku_client_solve(struct sudoku_client *c, const char *puzzle, size_t len,
+                        const struct sudoku_client_options *opts, struct sudoku_client_result *res)
+{
+    struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_solve, .out = res};
+    memset(&res->error, 0, sizeof(res->error));
+    int rc = sync_start(c, wire_pack_solve_str(&c->wbuf, w.msgid, puzzle, len, opts), &res->error);
+    return solve_finish(c, &w, rc, res);
+}
+
+int sudoku_client_solve_cells(struct sudoku_client *c, unsigned n, const uint8_t *cells,
+                              const struct sudoku_client_options *opts,
+                              struct sudoku_client_result *res)
+{
+    struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_solve, .out = res};
+    memset(&res->error, 0, sizeof(res->error));
+    int rc = sync_start(c, wire_pack_solve_cells(&c->wbuf, w.msgid, n, cells, opts), &res->error);
+    return solve_finish(c, &w, rc, res);
+}
+
+/* Where sudoku_client_solvers wants its list. */
+struct solvers_out {
+    struct sudoku_client_solver *out;
+    size_t cap;
+    size_t *len;
+};
+
+static void decode_solvers(struct sync_wait *w, const struct wire_msg *m)
+{
+    struct solvers_out *so = w->out;
+    if (sync_error(w, m) < 0)
+        return;
+    if (wire_decode_solvers(m->result, so->out, so->cap, so->len) < 0) {
+        w->rc = -EPROTO;
+        client__set_error(w->err, "protocol", "malformed solvers list");
+    }
+}
+
+int sudoku_client_solvers(struct sudoku_client *c, struct sudoku_client_solver *out, size_t cap,
+                          size_t *len, struct sudoku_client_error *err)
+{
+    struct solvers_out so = {out, cap, len};
+    struct sync_wait w = {
+        .msgid = c->next_msgid++, .decode = decode_solvers, .out = &so, .err = err};
+    *len = 0;
+    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "solvers"), err);
+    return rc ? rc : sync_call(c, &w);
+}
+
+static void decode_stats(struct sync_wait *w, const struct wire_msg *m)
+{
+    if (sync_error(w, m) < 0)
+        return;
+    if (wire_decode_stats(m->result, w->out) < 0) {
+        w->rc = -EPROTO;
+        client__set_error(w->err, "protocol", "malformed stats map");
+    }
+}
+
+int sudoku_client_stats(struct sudoku_client *c, struct sudoku_client_stats *out,
+                        struct sudoku_client_error *err)
+{
+    struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_stats, .out = out, .err = err};
+    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "stats"), err);
+    return rc ? rc : sync_call(c, &w);
+}

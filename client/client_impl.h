@@ -1,0 +1,107 @@
+/* client_impl.h -- internals shared by the files of libsudoku-client.
+ *
+ * Not installed.  wire_* is the msgpack encoding and decoding of protocol v1
+ * (pure functions on buffers and msgpack objects, unit-tested on bytes);
+ * client__* is the connection machinery of client.c that batch.c drives.
+ * Non-static internal functions are hidden from the shared library by the
+ * visibility preset; only SUDOKU_CLIENT_API functions are exported.
+ */
+#ifndef SUDOKU_CLIENT_IMPL_H
+#define SUDOKU_CLIENT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+#include "client/sudoku_client.h"
+
+/* A growable byte buffer with a ceiling, so that nothing the daemon sends
+ * can grow it without bound. */
+struct cbuf {
+    uint8_t *data; /* owned, malloc'd */
+    size_t len;    /* bytes in use */
+    size_t cap;    /* bytes allocated */
+    size_t max;    /* cap never exceeds this */
+};
+
+/* Make room for extra more bytes.  Returns 0, -ENOMEM or -E2BIG. */
+int cbuf_reserve(struct cbuf *b, size_t extra);
+/* Append len bytes.  Returns 0, -ENOMEM or -E2BIG. */
+int cbuf_append(struct cbuf *b, const void *p, size_t len);
+/* Drop the first n bytes, moving the rest to the front. */
+void cbuf_consume(struct cbuf *b, size_t n);
+/* Free the storage; the struct may be reused after cbuf_reserve. */
+void cbuf_free(struct cbuf *b);
+
+/* Kinds of incoming message. */
+enum wire_kind {
+    WIRE_RESPONSE = 1,    /* [1, msgid, error, result] */
+    WIRE_NOTIFICATION = 2 /* [2, method, params] */
+};
+
+/* One incoming message split into its parts; pointers into the object. */
+struct wire_msg {
+    enum wire_kind kind;
+    uint32_t msgid;               /* responses */
+    const msgpack_object *error;  /* responses: nil or the error map */
+    const msgpack_object *result; /* responses */
+    const msgpack_object *method; /* notifications: a str */
+    const msgpack_object *params; /* notifications: an array */
+};
+
+/* Append [0, msgid, method, []] to b.  Returns 0 or a negative errno. */
+int wire_pack_call(struct cbuf *b, uint32_t msgid, const char *method);
+/* Append a solve request with a line-form puzzle and the set options. */
+int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
+                        const struct sudoku_client_options *o);
+/* Append a solve request with an array-form puzzle of n*n cells. */
+int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
+                          const struct sudoku_client_options *o);
+
+/* Split o into *m.  Returns 0 or -EPROTO when o is no response or
+ * notification of protocol v1. */
+int wire_classify(const msgpack_object *o, struct wire_msg *m);
+/* Read an error map {code, message} into err.  Returns 0 or -EPROTO. */
+int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err);
+/* Fill res from a solve response's error and result.  Returns 0 (res->status
+ * set) or -EPROTO (res->error is a "protocol" error). */
+int wire_decode_solve(const msgpack_object *error, const msgpack_object *result,
+                      struct sudoku_client_result *res);
+/* Read a solvers result.  Returns 0 or -EPROTO. */
+int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solver *out, size_t cap,
+                        size_t *len);
+/* Read a stats result.  Returns 0 or -EPROTO. */
+int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *out);
+
+/* Set err (if non-NULL) to code and a printf-style message. */
+void client__set_error(struct sudoku_client_error *err, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Called for every response that arrives on a connection. */
+typedef void (*client_response_fn)(void *arg, const struct wire_msg *m);
+
+/* The connection.  Requests are encoded into wbuf and flushed by
+ * client__pump, which also reads, frames (mpscan) and dispatches answers. */
+struct sudoku_client {
+    int fd;                                /* non-blocking stream socket, owned */
+    char path[108];                        /* socket path, "" for open_fd */
+    unsigned io_timeout_ms;                /* 0: wait forever */
+    uint32_t next_msgid;                   /* for one-at-a-time calls */
+    int failed;                            /* 0, or the negative errno that broke it */
+    struct sudoku_client_error fail_error; /* why it broke */
+    struct cbuf rbuf;                      /* bytes read, not yet dispatched */
+    struct cbuf wbuf;                      /* bytes to write */
+    size_t woff;                           /* bytes of wbuf already written */
+    msgpack_zone zone;                     /* for one incoming message at a time */
+    client_response_fn on_response;        /* who wants the answers */
+    void *on_response_arg;
+};
+
+/* Flush, wait (block: up to the I/O timeout, else not at all) and dispatch
+ * what arrived.  Returns 0 or the connection's negative errno (c->failed). */
+int client__pump(struct sudoku_client *c, int block);
+/* Mark c broken with rc, code and message (the first failure wins).  Returns rc. */
+int client__fail(struct sudoku_client *c, int rc, const char *code, const char *message);
+
+#endif /* SUDOKU_CLIENT_IMPL_H */

@@ -1,0 +1,359 @@
+/* run.c -- the sudoku tool's solve front: inputs -> pipelined batch -> stdout.
+ *
+ * One connection, one batch across all inputs, so a million-line file keeps
+ * window requests in flight and window answers in the reorder buffer: memory
+ * does not depend on the input's length.  Answers come back in input order
+ * through on_answer(), which prints them (plain or JSON), reports failures on
+ * stderr with file and line, counts, and redraws the progress bar.
+ *
+ * Each puzzle's tag packs what on_answer needs to know about its input:
+ *
+ *   63        42 41                 2   1     0
+ *   [ file idx ][ line number      ][grid][lower]
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client/tool.h"
+#include "proto/codec.h"
+
+#define TAG_LOWER      1u
+#define TAG_GRID       2u
+#define TAG_LINE_SHIFT 2
+#define TAG_LINE_BITS  40
+#define TAG_FILE_SHIFT 42
+#define PROGRESS_AFTER 1000000u /* us before the bar first shows */
+#define PROGRESS_EVERY 200000u  /* us between redraws */
+
+/* State of one run of the tool. */
+struct run {
+    const struct tool_opts *o;
+    char **files; /* borrowed from argv */
+    uint64_t solved, unsolvable, failed, multiple;
+    uint64_t t0_us, drawn_us; /* start, last progress redraw */
+    int has_bar;              /* stderr is a terminal */
+    int is_bar_shown;         /* a bar is on screen, clear it before text */
+    uint64_t bytes_total;     /* sum of regular input sizes, 0 when unknown */
+    uint64_t bytes_before;    /* bytes of inputs already finished */
+    struct input in;          /* the input being read */
+    int is_reading;           /* in is open */
+};
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static const char *file_name(const struct run *r, uint64_t tag)
+{
+    const char *f = r->files[tag >> TAG_FILE_SHIFT];
+    return strcmp(f, "-") == 0 ? "<stdin>" : f;
+}
+
+static uint64_t tag_line(uint64_t tag)
+{
+    return (tag >> TAG_LINE_SHIFT) & ((UINT64_C(1) << TAG_LINE_BITS) - 1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Progress bar */
+
+static void clear_bar(struct run *r)
+{
+    if (r->is_bar_shown) {
+        fputs("\r\033[K", stderr);
+        r->is_bar_shown = 0;
+    }
+}
+
+static void draw_bar(struct run *r, uint64_t now)
+{
+    uint64_t done = r->solved + r->unsolvable + r->failed;
+    double secs = (double)(now - r->t0_us) / 1e6;
+    double rate = secs > 0 ? (double)done / secs : 0;
+    uint64_t bytes = r->bytes_before + (r->is_reading ? r->in.bytes : 0);
+    if (r->bytes_total > 0 && bytes <= r->bytes_total) {
+        double frac = (double)bytes / (double)r->bytes_total;
+        int fill = (int)(frac * 30);
+        double eta = frac > 0 ? secs / frac - secs : 0;
+        fprintf(stderr, "\r[%.*s%*s] %3d%% %llu puzzles, %.0f/s, ETA %.0fs\033[K", fill,
+                "##############################", 30 - fill, "", (int)(frac * 100),
+                (unsigned long long)done, rate, eta);
+    } else {
+        fprintf(stderr, "\r%llu puzzles, %.0f/s\033[K", (unsigned long long)done, rate);
+    }
+    r->is_bar_shown = 1;
+    r->drawn_us = now;
+}
+
+static void maybe_progress(struct run *r)
+{
+    if (!r->has_bar)
+        return;
+    uint64_t now = now_us();
+    if (now - r->t0_us >= PROGRESS_AFTER && now - r->drawn_us >= PROGRESS_EVERY)
+        draw_bar(r, now);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Printing answers */
+
+void tool_json_str(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            putc(ch, f);
+    }
+    putc('"', f);
+}
+
+static void json_grid(unsigned n, const uint8_t *cells)
+{
+    putchar('[');
+    for (unsigned i = 0; i < n; i++) {
+        putchar('[');
+        for (unsigned j = 0; j < n; j++)
+            printf(j ? ",%u" : "%u", cells[i * n + j]);
+        fputs(i + 1 < n ? "]," : "]", stdout);
+    }
+    putchar(']');
+}
+
+static void print_json(uint64_t tag, const struct sudoku_client_result *res, const char *solution)
+{
+    printf("{\"line\":%llu,\"status\":\"%s\"", (unsigned long long)tag_line(tag),
+           sudoku_client_status_name(res->status));
+    if (res->status == SUDOKU_CLIENT_FAILED) {
+        fputs(",\"code\":", stdout);
+        tool_json_str(stdout, res->error.code);
+        fputs(",\"message\":", stdout);
+        tool_json_str(stdout, res->error.message);
+        puts("}");
+        return;
+    }
+    fputs(",\"solution\":", stdout);
+    if (res->status != SUDOKU_CLIENT_SOLVED)
+        fputs("null", stdout);
+    else if (tag & TAG_GRID)
+        json_grid(res->n, res->cells);
+    else
+        tool_json_str(stdout, solution);
+    printf(",\"count\":%llu,\"solver\":", (unsigned long long)res->count);
+    tool_json_str(stdout, res->solver);
+    printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
+}
+
+static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
+                        const char *solution)
+{
+    const char *verdict = res->count == 1 ? "unique" : "multiple";
+    if (tag & TAG_GRID) {
+        char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
+        if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
+            fputs(text, stdout);
+        if (r->o->is_unique)
+            puts(verdict);
+    } else if (r->o->is_unique) {
+        printf("%s %s\n", solution, verdict);
+    } else {
+        puts(solution);
+    }
+}
+
+static void report_failure(struct run *r, uint64_t tag, const struct sudoku_client_result *res)
+{
+    clear_bar(r);
+    if (res->status == SUDOKU_CLIENT_UNSOLVABLE)
+        fprintf(stderr, "sudoku: %s:%llu: unsolvable: the puzzle has no solution\n",
+                file_name(r, tag), (unsigned long long)tag_line(tag));
+    else
+        fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", file_name(r, tag),
+                (unsigned long long)tag_line(tag), res->error.code, res->error.message);
+}
+
+static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_result *res)
+{
+    struct run *r = arg;
+    char solution[SUDOKU_CLIENT_MAX_CELLS + 1];
+    (void)seq;
+    snprintf(solution, sizeof(solution), "%s", res->solution);
+    for (char *p = solution; (tag & TAG_LOWER) && *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    if (res->status == SUDOKU_CLIENT_SOLVED) {
+        r->solved++;
+        r->multiple += res->count > 1;
+    } else {
+        r->unsolvable += res->status == SUDOKU_CLIENT_UNSOLVABLE;
+        r->failed += res->status == SUDOKU_CLIENT_FAILED;
+        report_failure(r, tag, res);
+    }
+    if (r->o->is_json)
+        print_json(tag, res, solution);
+    else if (res->status == SUDOKU_CLIENT_SOLVED)
+        print_plain(r, tag, res, solution);
+    maybe_progress(r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Feeding the batch */
+
+static uint64_t make_tag(int file_idx, const struct input_record *rec)
+{
+    uint64_t line = rec->line & ((UINT64_C(1) << TAG_LINE_BITS) - 1);
+    return ((uint64_t)file_idx << TAG_FILE_SHIFT) | (line << TAG_LINE_SHIFT) |
+           (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0);
+}
+
+static int feed_record(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
+                       struct sudoku_client_error *err)
+{
+    if (rec->error[0])
+        return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
+    if (rec->format == INPUT_GRID)
+        return sudoku_batch_add_cells(b, rec->n, rec->cells, tag, err);
+    return sudoku_batch_add(b, rec->text, rec->len, tag, err);
+}
+
+/* Feed one input.  Returns 0, a negative errno from the batch (connection
+ * lost: err says why) or 1 when the input could not be read. */
+static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
+                     struct sudoku_client_error *err)
+{
+    struct input_record rec;
+    int rc = input_open(&r->in, r->files[idx], r->o->format);
+    if (rc < 0) {
+        clear_bar(r);
+        fprintf(stderr, "sudoku: cannot open %s: %s\n", r->files[idx], strerror(-rc));
+        return 1;
+    }
+    r->is_reading = 1;
+    while ((rc = input_next(&r->in, &rec)) > 0) {
+        rc = feed_record(b, make_tag(idx, &rec), &rec, err);
+        if (rc < 0)
+            break;
+    }
+    if (rc == -EIO) {
+        clear_bar(r);
+        fprintf(stderr, "sudoku: error reading %s\n", input_name(&r->in));
+        rc = 1;
+    }
+    r->bytes_before += r->in.bytes;
+    r->is_reading = 0;
+    input_close(&r->in);
+    return rc;
+}
+
+static uint64_t total_bytes(char **files, int nfiles)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < nfiles; i++) {
+        struct stat st;
+        int fd_ok = strcmp(files[i], "-") == 0 ? fstat(0, &st) == 0 : stat(files[i], &st) == 0;
+        if (!fd_ok || !S_ISREG(st.st_mode))
+            return 0;
+        total += (uint64_t)st.st_size;
+    }
+    return total;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The whole run */
+
+struct sudoku_client *tool_connect(const struct tool_opts *o)
+{
+    struct sudoku_client *c = NULL;
+    struct sudoku_client_error err;
+    char path[108];
+    if (sudoku_client_connect(o->socket, &c, &err) == 0)
+        return c;
+    fprintf(stderr, "sudoku: %s\n", err.message);
+    if (sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
+        fprintf(stderr,
+                "sudoku: is sudokud running? start it with: sudokud -s %s\n"
+                "sudoku: (or, as a service: systemctl start sudokud.socket)\n",
+                path);
+    return NULL;
+}
+
+static void summary(const struct run *r)
+{
+    double secs = (double)(now_us() - r->t0_us) / 1e6;
+    uint64_t done = r->solved + r->unsolvable + r->failed;
+    fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu errors",
+            (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
+            (unsigned long long)r->failed);
+    if (r->o->is_unique)
+        fprintf(stderr, ", %llu not unique", (unsigned long long)r->multiple);
+    fprintf(stderr, " in %.3f s, %.0f puzzles/s\n", secs, secs > 0 ? (double)done / secs : 0.0);
+}
+
+/* Run every input through b.  Returns 0, 1 (an input was unreadable) or a
+ * negative errno (the connection broke). */
+static int feed_all(struct run *r, struct sudoku_batch *b, int nfiles,
+                    struct sudoku_client_error *err)
+{
+    int status = 0;
+    for (int i = 0; i < nfiles; i++) {
+        int rc = feed_file(r, b, i, err);
+        if (rc < 0)
+            return rc;
+        status |= rc;
+    }
+    int rc = sudoku_batch_finish(b, err);
+    return rc < 0 ? rc : status;
+}
+
+static unsigned pick_window(const struct tool_opts *o, char **files, int nfiles)
+{
+    if (o->window)
+        return o->window;
+    /* Someone typing puzzles wants each answer before the next line. */
+    if (nfiles == 1 && strcmp(files[0], "-") == 0 && isatty(0))
+        return 1;
+    return TOOL_WINDOW;
+}
+
+int tool_solve(const struct tool_opts *o, char **files, int nfiles)
+{
+    static struct run r; /* holds the input's line buffer: keep it off the stack */
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.files = files;
+    r.t0_us = now_us();
+    r.has_bar = isatty(2);
+    struct sudoku_client_error err;
+    struct sudoku_batch *b = NULL;
+    r.bytes_total = total_bytes(files, nfiles);
+    struct sudoku_client *c = tool_connect(o);
+    if (!c)
+        return EXIT_UNREACHABLE;
+    int rc = sudoku_batch_new(c, pick_window(o, files, nfiles), &o->solve, on_answer, &r, &b);
+    if (rc == 0)
+        rc = feed_all(&r, b, nfiles, &err);
+    else
+        snprintf(err.message, sizeof(err.message), "%s", strerror(-rc));
+    fflush(stdout);
+    clear_bar(&r);
+    if (rc < 0)
+        fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
+    sudoku_batch_free(b);
+    sudoku_client_free(c);
+    if (o->is_verbose || r.failed || r.unsolvable || rc != 0)
+        summary(&r);
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    return rc || r.failed || r.unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}

@@ -1,0 +1,227 @@
+/* sudoku_client.h -- talk to sudokud: connect, solve, pipelined batches.
+ *
+ * libsudoku-client speaks protocol v1 (msgpack-rpc over a Unix stream socket,
+ * see docs/protocol.md) so that C programs need not re-implement it.  It uses
+ * plain blocking-style sockets driven by poll(): no event loop, no threads, no
+ * global state.  One struct sudoku_client is one connection; use it from one
+ * thread at a time (different connections are independent).
+ *
+ * Results are 0 or a negative errno.  Every call that can fail takes a
+ * struct sudoku_client_error (may be NULL) that receives a code and a human
+ * message; nothing is allocated on the error path.  Codes are the protocol's
+ * ("bad_request", "bad_puzzle", "unknown_solver", "unsupported", "timeout",
+ * "cancelled", "overloaded", "too_large", "internal", "unknown_method") plus
+ * local ones: "connect" (the daemon cannot be reached), "io" (a read or write
+ * failed), "closed" (the daemon closed the connection), "protocol" (the daemon
+ * sent something that is not protocol v1), "io_timeout" (no answer within the
+ * I/O timeout), "usage" (bad arguments).
+ *
+ * Installed as <sudoku/client.h>; link with `pkg-config --libs sudoku-client`.
+ */
+#ifndef SUDOKU_CLIENT_H
+#define SUDOKU_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define SUDOKU_CLIENT_API __attribute__((visibility("default")))
+#else
+#define SUDOKU_CLIENT_API
+#endif
+
+#define SUDOKU_CLIENT_CODE_SIZE    32         /* room for an error code, with NUL */
+#define SUDOKU_CLIENT_MESSAGE_SIZE 256        /* room for an error message, with NUL */
+#define SUDOKU_CLIENT_NAME_SIZE    32         /* room for a solver name, with NUL */
+#define SUDOKU_CLIENT_MAX_CELLS    625        /* cells of the largest grid (25x25) */
+#define SUDOKU_CLIENT_MAX_SOLVERS  16         /* solvers kept by sudoku_client_stats */
+#define SUDOKU_CLIENT_MAX_WINDOW   4096       /* largest batch window */
+#define SUDOKU_CLIENT_MAX_MESSAGE  (1u << 20) /* largest message accepted from the daemon */
+
+/* Why something failed.  Both strings are always NUL-terminated. */
+struct sudoku_client_error {
+    char code[SUDOKU_CLIENT_CODE_SIZE];       /* protocol or local code, "" when none */
+    char message[SUDOKU_CLIENT_MESSAGE_SIZE]; /* human-readable, one line */
+};
+
+/* Options of one solve; zero-initialise for the daemon's defaults. */
+struct sudoku_client_options {
+    const char *solver;  /* solver name, NULL: the daemon's default */
+    unsigned limit;      /* stop after this many solutions, 0: default (1) */
+    unsigned timeout_ms; /* per-request timeout, 0: the daemon's default */
+};
+
+/* What became of one puzzle. */
+enum sudoku_client_status {
+    SUDOKU_CLIENT_SOLVED = 0,     /* solution holds the first solution */
+    SUDOKU_CLIENT_UNSOLVABLE = 1, /* the puzzle has no solution */
+    SUDOKU_CLIENT_FAILED = 2      /* error says why (bad puzzle, timeout, ...) */
+};
+
+/* The answer to one solve.  Self-contained: no pointers, nothing to free. */
+struct sudoku_client_result {
+    enum sudoku_client_status status;
+    unsigned n;                                 /* side of the solution, 0 when none */
+    char solution[SUDOKU_CLIENT_MAX_CELLS + 1]; /* line form ('1'-'9','A'-'P'), "" when none */
+    uint8_t cells[SUDOKU_CLIENT_MAX_CELLS];     /* the same solution as n*n values 1..n */
+    uint64_t count;                             /* solutions found, 0..limit */
+    char solver[SUDOKU_CLIENT_NAME_SIZE];       /* solver that answered */
+    uint64_t elapsed_us;                        /* solve time reported by the daemon */
+    uint64_t guesses;                           /* search guesses reported by the daemon */
+    struct sudoku_client_error error;           /* set when status == SUDOKU_CLIENT_FAILED */
+};
+
+/* One solver, as listed by sudoku_client_solvers(). */
+struct sudoku_client_solver {
+    char name[SUDOKU_CLIENT_NAME_SIZE];
+    char version[SUDOKU_CLIENT_NAME_SIZE];
+    char description[160];
+    unsigned sizes; /* bit k set: side n = 4, 9, 16, 25 for k = 0..3 */
+    int is_default; /* 1 for the daemon's default solver */
+};
+
+/* Per-solver counters inside struct sudoku_client_stats. */
+struct sudoku_client_solver_stats {
+    char name[SUDOKU_CLIENT_NAME_SIZE];
+    uint64_t solved, unsolvable, timeouts, errors, busy_us;
+};
+
+/* Counters from sudoku_client_stats(). */
+struct sudoku_client_stats {
+    uint64_t uptime_s, connections, requests, errors, in_flight;
+    size_t solvers_len; /* entries filled in solvers[] */
+    struct sudoku_client_solver_stats solvers[SUDOKU_CLIENT_MAX_SOLVERS];
+};
+
+struct sudoku_client; /* one connection, opaque */
+struct sudoku_batch;  /* a pipelined batch on one connection, opaque */
+
+/* ------------------------------------------------------------------------ */
+/* Connecting */
+
+/* Resolve the socket path the way sudokud does: explicit if non-NULL and
+ * non-empty, else $SUDOKUD_SOCKET, else /run/sudokud/sudokud.sock for root,
+ * else $XDG_RUNTIME_DIR/sudokud.sock.  Writes the NUL-terminated path to out.
+ * Returns 0, -ENAMETOOLONG (longer than out or than sun_path allows) or
+ * -ENOENT (not root and XDG_RUNTIME_DIR unset). */
+SUDOKU_CLIENT_API int sudoku_client_socket_path(const char *explicit_path, char *out,
+                                                size_t out_size);
+
+/* Connect to the daemon at path (NULL: resolved as above).  On success stores
+ * a new client in *out (free it with sudoku_client_free) and returns 0; else
+ * returns a negative errno with err->code "connect" and a message naming the
+ * socket. */
+SUDOKU_CLIENT_API int sudoku_client_connect(const char *path, struct sudoku_client **out,
+                                            struct sudoku_client_error *err);
+
+/* Wrap an already connected stream socket (e.g. from socketpair()).  The
+ * client owns fd from then on, also when this fails.  Returns 0 or -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_client_open_fd(int fd, struct sudoku_client **out);
+
+/* Close the connection and free the client.  Accepts NULL.  A batch still
+ * open on it must be freed first. */
+SUDOKU_CLIENT_API void sudoku_client_free(struct sudoku_client *c);
+
+/* The socket path this client connected to ("" for open_fd).  Owned by c. */
+SUDOKU_CLIENT_API const char *sudoku_client_path(const struct sudoku_client *c);
+
+/* Give up waiting for the daemon after ms milliseconds without any byte
+ * arriving while an answer is pending (0, the default: wait forever). */
+SUDOKU_CLIENT_API void sudoku_client_set_io_timeout(struct sudoku_client *c, unsigned ms);
+
+/* ------------------------------------------------------------------------ */
+/* One request at a time */
+
+/* Round trip a ping.  Stores the round-trip time in *rtt_us if non-NULL.
+ * Returns 0 or a negative errno (err says why). */
+SUDOKU_CLIENT_API int sudoku_client_ping(struct sudoku_client *c, uint64_t *rtt_us,
+                                         struct sudoku_client_error *err);
+
+/* Solve one puzzle given in the line form (len bytes, need not be
+ * NUL-terminated).  opts may be NULL.  Returns 0 when the daemon answered:
+ * res->status then says solved, unsolvable or failed (res->error).  Returns a
+ * negative errno when the conversation itself failed (res->error says why,
+ * res->status is SUDOKU_CLIENT_FAILED); the client is then unusable. */
+SUDOKU_CLIENT_API int sudoku_client_solve(struct sudoku_client *c, const char *puzzle, size_t len,
+                                          const struct sudoku_client_options *opts,
+                                          struct sudoku_client_result *res);
+
+/* Same, for a puzzle given as n*n values 0..n (0 blank), sent in array form. */
+SUDOKU_CLIENT_API int sudoku_client_solve_cells(struct sudoku_client *c, unsigned n,
+                                                const uint8_t *cells,
+                                                const struct sudoku_client_options *opts,
+                                                struct sudoku_client_result *res);
+
+/* List the daemon's solvers into out[0..cap).  Stores the number the daemon
+ * reported in *len (may exceed cap; only cap are filled).  Returns 0 or a
+ * negative errno. */
+SUDOKU_CLIENT_API int sudoku_client_solvers(struct sudoku_client *c,
+                                            struct sudoku_client_solver *out, size_t cap,
+                                            size_t *len, struct sudoku_client_error *err);
+
+/* Fetch the daemon's counters into *out.  Returns 0 or a negative errno. */
+SUDOKU_CLIENT_API int sudoku_client_stats(struct sudoku_client *c, struct sudoku_client_stats *out,
+                                          struct sudoku_client_error *err);
+
+/* ------------------------------------------------------------------------ */
+/* Pipelined batches */
+
+/* Called once per added puzzle, in the order they were added.  seq counts
+ * added puzzles from 0; tag is the caller's value given to the add call.
+ * res is valid only during the call. */
+typedef void (*sudoku_batch_cb)(void *arg, uint64_t seq, uint64_t tag,
+                                const struct sudoku_client_result *res);
+
+/* Start a batch on c: up to window requests (1..SUDOKU_CLIENT_MAX_WINDOW) in
+ * flight at once, answers reordered to input order through a buffer of
+ * window results, so memory stays constant however many puzzles go through.
+ * opts (may be NULL; copied, the solver name too) apply to every puzzle.
+ * While the batch exists, use c only through it.  Stores the batch in *out
+ * (free with sudoku_batch_free) and returns 0, -EINVAL or -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_batch_new(struct sudoku_client *c, unsigned window,
+                                       const struct sudoku_client_options *opts, sudoku_batch_cb cb,
+                                       void *arg, struct sudoku_batch **out);
+
+/* Queue one line-form puzzle (copied; the caller may reuse its buffer).
+ * When window requests are already in flight, first waits for answers and
+ * delivers them through the callback.  Returns 0, or a negative errno when the
+ * connection failed (err says why); every puzzle added before then has had
+ * its callback, failed ones with that error, and this one is not queued. */
+SUDOKU_CLIENT_API int sudoku_batch_add(struct sudoku_batch *b, const char *puzzle, size_t len,
+                                       uint64_t tag, struct sudoku_client_error *err);
+
+/* Same, for n*n cells 0..n, sent in array form. */
+SUDOKU_CLIENT_API int sudoku_batch_add_cells(struct sudoku_batch *b, unsigned n,
+                                             const uint8_t *cells, uint64_t tag,
+                                             struct sudoku_client_error *err);
+
+/* Queue a puzzle the caller already knows is bad (e.g. it could not be
+ * read): nothing is sent, and the callback reports it as failed with code and
+ * message, in its place in the input order.  Returns 0 or as sudoku_batch_add. */
+SUDOKU_CLIENT_API int sudoku_batch_add_failed(struct sudoku_batch *b, uint64_t tag,
+                                              const char *code, const char *message,
+                                              struct sudoku_client_error *err);
+
+/* Wait for every queued puzzle and deliver the remaining callbacks.
+ * Returns 0 or a negative errno as sudoku_batch_add does. */
+SUDOKU_CLIENT_API int sudoku_batch_finish(struct sudoku_batch *b, struct sudoku_client_error *err);
+
+/* Number of puzzles added and not yet delivered. */
+SUDOKU_CLIENT_API size_t sudoku_batch_pending(const struct sudoku_batch *b);
+
+/* Free the batch (accepts NULL).  Answers not yet delivered are dropped; the
+ * connection then still has requests in flight, so free the client too. */
+SUDOKU_CLIENT_API void sudoku_batch_free(struct sudoku_batch *b);
+
+/* Short name of a status: "solved", "unsolvable" or "error". */
+SUDOKU_CLIENT_API const char *sudoku_client_status_name(enum sudoku_client_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SUDOKU_CLIENT_H */

@@ -1,0 +1,41 @@
+/* tool.h -- what the sudoku tool's main.c shares with its solve front (run.c).
+ *
+ * main.c parses the command line into struct tool_opts and runs a subcommand;
+ * run.c streams puzzles from the inputs through a pipelined batch.  Exit
+ * codes are the tool's contract (sudoku(1)).
+ */
+#ifndef SUDOKU_TOOL_H
+#define SUDOKU_TOOL_H
+
+#include "client/input.h"
+#include "client/sudoku_client.h"
+
+#define EXIT_ALL_SOLVED  0  /* every puzzle solved */
+#define EXIT_SOME_FAILED 1  /* some puzzle unsolvable or failed */
+#define EXIT_USAGE       2  /* bad command line */
+#define EXIT_UNREACHABLE 3  /* cannot reach the daemon (or lost it) */
+#define TOOL_WINDOW      64 /* default requests in flight */
+
+/* Everything the command line chose. */
+struct tool_opts {
+    const char *socket;                 /* -s, NULL: default rules */
+    enum input_format format;           /* --format */
+    struct sudoku_client_options solve; /* --solver, --limit, --timeout */
+    int is_unique;                      /* --unique */
+    int is_json;                        /* --json */
+    int is_verbose;                     /* -v */
+    unsigned window;                    /* -w, 0: default */
+};
+
+/* Connect as the options say; on failure print why and how to start the
+ * daemon and return NULL. */
+struct sudoku_client *tool_connect(const struct tool_opts *o);
+
+/* Solve every puzzle of files[0..nfiles) ("-" is stdin) and print the
+ * answers.  Returns an exit code. */
+int tool_solve(const struct tool_opts *o, char **files, int nfiles);
+
+/* Print s as a JSON string (quoted, escaped) to f. */
+void tool_json_str(FILE *f, const char *s);
+
+#endif /* SUDOKU_TOOL_H */

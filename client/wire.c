@@ -1,0 +1,417 @@
+/* wire.c -- protocol v1 messages as msgpack bytes, for the client side.
+ *
+ * Encoding appends requests to a struct cbuf through a msgpack_packer;
+ * decoding reads msgpack objects that client.c has already bounded with
+ * mpscan_object() and unpacked.  Nothing here does I/O, so the tests can feed
+ * it hand-written bytes.  Decoders are strict about the types the protocol
+ * promises and lenient about extra map keys (the protocol may grow).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/client_impl.h"
+#include "proto/codec.h"
+
+/* ------------------------------------------------------------------------ */
+/* Byte buffers */
+
+int cbuf_reserve(struct cbuf *b, size_t extra)
+{
+    if (extra > b->max || b->len > b->max - extra)
+        return -E2BIG;
+    if (b->len + extra <= b->cap)
+        return 0;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + extra)
+        cap *= 2;
+    if (cap > b->max)
+        cap = b->max;
+    uint8_t *p = realloc(b->data, cap);
+    if (!p)
+        return -ENOMEM;
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+int cbuf_append(struct cbuf *b, const void *p, size_t len)
+{
+    int rc = cbuf_reserve(b, len);
+    if (rc < 0)
+        return rc;
+    memcpy(b->data + b->len, p, len);
+    b->len += len;
+    return 0;
+}
+
+void cbuf_consume(struct cbuf *b, size_t n)
+{
+    if (n >= b->len) {
+        b->len = 0;
+        return;
+    }
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
+}
+
+void cbuf_free(struct cbuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void client__set_error(struct sudoku_client_error *err, const char *code, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    snprintf(err->code, sizeof(err->code), "%s", code);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof(err->message), fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Encoding */
+
+/* A packer target: appends to a cbuf and remembers whether any append failed,
+ * so that a request is either encoded whole or not at all. */
+struct pack_target {
+    struct cbuf *buf;
+    int rc;
+};
+
+static int pack_write(void *data, const char *buf, size_t len)
+{
+    struct pack_target *t = data;
+    int rc = t->rc ? t->rc : cbuf_append(t->buf, buf, len);
+    if (rc < 0)
+        t->rc = rc;
+    return rc < 0 ? -1 : 0;
+}
+
+static void pack_str(msgpack_packer *pk, const char *s, size_t len)
+{
+    msgpack_pack_str(pk, len);
+    msgpack_pack_str_body(pk, s, len);
+}
+
+/* Header of [0, msgid, method, params] up to the params array's header. */
+static void pack_head(msgpack_packer *pk, uint32_t msgid, const char *method, size_t nparams)
+{
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_uint8(pk, 0);
+    msgpack_pack_uint32(pk, msgid);
+    pack_str(pk, method, strlen(method));
+    msgpack_pack_array(pk, nparams);
+}
+
+static size_t options_len(const struct sudoku_client_options *o)
+{
+    if (!o)
+        return 0;
+    return (o->solver != NULL) + (o->limit != 0) + (o->timeout_ms != 0);
+}
+
+static void pack_options(msgpack_packer *pk, const struct sudoku_client_options *o)
+{
+    msgpack_pack_map(pk, options_len(o));
+    if (o->solver) {
+        pack_str(pk, "solver", 6);
+        pack_str(pk, o->solver, strlen(o->solver));
+    }
+    if (o->limit) {
+        pack_str(pk, "limit", 5);
+        msgpack_pack_unsigned_int(pk, o->limit);
+    }
+    if (o->timeout_ms) {
+        pack_str(pk, "timeout_ms", 10);
+        msgpack_pack_unsigned_int(pk, o->timeout_ms);
+    }
+}
+
+/* Start packing into b: remembers where the message began. */
+#define PACK_BEGIN(b)                                                                              \
+    struct pack_target tgt = {(b), 0};                                                             \
+    size_t pack_start = (b)->len;                                                                  \
+    msgpack_packer pk;                                                                             \
+    msgpack_packer_init(&pk, &tgt, pack_write)
+
+/* Finish: on failure drop the partial message and return the error. */
+static int pack_end(struct pack_target *t, size_t start)
+{
+    if (t->rc < 0)
+        t->buf->len = start;
+    return t->rc;
+}
+
+int wire_pack_call(struct cbuf *b, uint32_t msgid, const char *method)
+{
+    PACK_BEGIN(b);
+    pack_head(&pk, msgid, method, 0);
+    return pack_end(&tgt, pack_start);
+}
+
+int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
+                        const struct sudoku_client_options *o)
+{
+    PACK_BEGIN(b);
+    pack_head(&pk, msgid, "solve", options_len(o) ? 2 : 1);
+    pack_str(&pk, puzzle, len);
+    if (options_len(o))
+        pack_options(&pk, o);
+    return pack_end(&tgt, pack_start);
+}
+
+int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
+                          const struct sudoku_client_options *o)
+{
+    if (n == 0 || n > 25)
+        return -EINVAL;
+    PACK_BEGIN(b);
+    pack_head(&pk, msgid, "solve", options_len(o) ? 2 : 1);
+    msgpack_pack_array(&pk, (size_t)n * n);
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        msgpack_pack_uint8(&pk, cells[i]);
+    if (options_len(o))
+        pack_options(&pk, o);
+    return pack_end(&tgt, pack_start);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decoding helpers */
+
+static int is_str(const msgpack_object *o, const char *s)
+{
+    size_t len = strlen(s);
+    return o->type == MSGPACK_OBJECT_STR && o->via.str.size == len &&
+           memcmp(o->via.str.ptr, s, len) == 0;
+}
+
+/* The value of key in map o, or NULL. */
+static const msgpack_object *map_get(const msgpack_object *o, const char *key)
+{
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return NULL;
+    for (uint32_t i = 0; i < o->via.map.size; i++)
+        if (is_str(&o->via.map.ptr[i].key, key))
+            return &o->via.map.ptr[i].val;
+    return NULL;
+}
+
+/* Copy a str object into out, truncating.  Returns 0 or -EPROTO. */
+static int copy_str(const msgpack_object *o, char *out, size_t out_size)
+{
+    if (!o || o->type != MSGPACK_OBJECT_STR)
+        return -EPROTO;
+    size_t len = o->via.str.size < out_size - 1 ? o->via.str.size : out_size - 1;
+    memcpy(out, o->via.str.ptr, len);
+    out[len] = '\0';
+    return 0;
+}
+
+/* Read an unsigned integer; a missing key reads as 0 when optional. */
+static int get_u64(const msgpack_object *map, const char *key, int optional, uint64_t *out)
+{
+    const msgpack_object *v = map_get(map, key);
+    *out = 0;
+    if (!v)
+        return optional ? 0 : -EPROTO;
+    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return -EPROTO;
+    *out = v->via.u64;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decoding */
+
+int wire_classify(const msgpack_object *o, struct wire_msg *m)
+{
+    memset(m, 0, sizeof(*m));
+    if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < 3)
+        return -EPROTO;
+    const msgpack_object *a = o->via.array.ptr;
+    if (a[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return -EPROTO;
+    if (a[0].via.u64 == 1 && o->via.array.size == 4) {
+        if (a[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER || a[1].via.u64 > UINT32_MAX)
+            return -EPROTO;
+        m->kind = WIRE_RESPONSE;
+        m->msgid = (uint32_t)a[1].via.u64;
+        m->error = &a[2];
+        m->result = &a[3];
+        return 0;
+    }
+    if (a[0].via.u64 == 2 && o->via.array.size == 3 && a[1].type == MSGPACK_OBJECT_STR &&
+        a[2].type == MSGPACK_OBJECT_ARRAY) {
+        m->kind = WIRE_NOTIFICATION;
+        m->method = &a[1];
+        m->params = &a[2];
+        return 0;
+    }
+    return -EPROTO;
+}
+
+int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err)
+{
+    memset(err, 0, sizeof(*err));
+    if (copy_str(map_get(o, "code"), err->code, sizeof(err->code)) < 0)
+        return -EPROTO;
+    if (copy_str(map_get(o, "message"), err->message, sizeof(err->message)) < 0)
+        snprintf(err->message, sizeof(err->message), "%s", err->code);
+    return 0;
+}
+
+/* Fill res->solution and res->cells from the solution object (str or array). */
+static int decode_solution(const msgpack_object *s, struct sudoku_client_result *res)
+{
+    if (s->type == MSGPACK_OBJECT_STR) {
+        if (s->via.str.size > SUDOKU_CLIENT_MAX_CELLS)
+            return -EPROTO;
+        if (codec_parse_line(s->via.str.ptr, s->via.str.size, &res->n, res->cells, NULL, 0) < 0)
+            return -EPROTO;
+    } else if (s->type == MSGPACK_OBJECT_ARRAY) {
+        uint32_t len = s->via.array.size;
+        unsigned n = 0;
+        while (n * n < len && n < 26)
+            n++;
+        if (n * n != len || (n != 4 && n != 9 && n != 16 && n != 25))
+            return -EPROTO;
+        for (uint32_t i = 0; i < len; i++) {
+            const msgpack_object *v = &s->via.array.ptr[i];
+            if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 > n)
+                return -EPROTO;
+            res->cells[i] = (uint8_t)v->via.u64;
+        }
+        res->n = n;
+    } else {
+        return -EPROTO;
+    }
+    return codec_format_line(res->n, res->cells, CODEC_BLANK_DOT, res->solution,
+                             sizeof(res->solution)) < 0
+               ? -EPROTO
+               : 0;
+}
+
+static int decode_result_map(const msgpack_object *r, struct sudoku_client_result *res)
+{
+    const msgpack_object *status = map_get(r, "status");
+    const msgpack_object *solution = map_get(r, "solution");
+    if (!status || !solution)
+        return -EPROTO;
+    if (is_str(status, "solved")) {
+        res->status = SUDOKU_CLIENT_SOLVED;
+        if (decode_solution(solution, res) < 0)
+            return -EPROTO;
+    } else if (is_str(status, "unsolvable")) {
+        res->status = SUDOKU_CLIENT_UNSOLVABLE;
+    } else {
+        return -EPROTO;
+    }
+    const msgpack_object *solver = map_get(r, "solver");
+    if (solver && copy_str(solver, res->solver, sizeof(res->solver)) < 0)
+        return -EPROTO;
+    if (get_u64(r, "count", 0, &res->count) < 0 ||
+        get_u64(r, "elapsed_us", 1, &res->elapsed_us) < 0 ||
+        get_u64(r, "guesses", 1, &res->guesses) < 0)
+        return -EPROTO;
+    return 0;
+}
+
+int wire_decode_solve(const msgpack_object *error, const msgpack_object *result,
+                      struct sudoku_client_result *res)
+{
+    memset(res, 0, offsetof(struct sudoku_client_result, error));
+    memset(&res->error, 0, sizeof(res->error));
+    int rc = 0;
+    if (error->type != MSGPACK_OBJECT_NIL) {
+        res->status = SUDOKU_CLIENT_FAILED;
+        rc = wire_decode_error(error, &res->error);
+    } else {
+        rc = decode_result_map(result, res);
+    }
+    if (rc < 0) {
+        memset(res, 0, offsetof(struct sudoku_client_result, error));
+        res->status = SUDOKU_CLIENT_FAILED;
+        client__set_error(&res->error, "protocol", "malformed solve response from the daemon");
+    }
+    return rc;
+}
+
+static unsigned sizes_mask(const msgpack_object *sizes)
+{
+    unsigned mask = 0;
+    if (!sizes || sizes->type != MSGPACK_OBJECT_ARRAY)
+        return 0;
+    for (uint32_t i = 0; i < sizes->via.array.size; i++) {
+        const msgpack_object *v = &sizes->via.array.ptr[i];
+        if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+            continue;
+        static const uint64_t sides[] = {4, 9, 16, 25};
+        for (unsigned k = 0; k < 4; k++)
+            if (v->via.u64 == sides[k])
+                mask |= 1u << k;
+    }
+    return mask;
+}
+
+int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solver *out, size_t cap,
+                        size_t *len)
+{
+    if (result->type != MSGPACK_OBJECT_ARRAY)
+        return -EPROTO;
+    *len = result->via.array.size;
+    for (size_t i = 0; i < *len && i < cap; i++) {
+        const msgpack_object *m = &result->via.array.ptr[i];
+        struct sudoku_client_solver *s = &out[i];
+        memset(s, 0, sizeof(*s));
+        if (copy_str(map_get(m, "name"), s->name, sizeof(s->name)) < 0)
+            return -EPROTO;
+        copy_str(map_get(m, "version"), s->version, sizeof(s->version));
+        copy_str(map_get(m, "description"), s->description, sizeof(s->description));
+        s->sizes = sizes_mask(map_get(m, "sizes"));
+        const msgpack_object *d = map_get(m, "default");
+        s->is_default = d && d->type == MSGPACK_OBJECT_BOOLEAN && d->via.boolean;
+    }
+    return 0;
+}
+
+static int decode_solver_stats(const msgpack_object *solvers, struct sudoku_client_stats *out)
+{
+    if (!solvers)
+        return 0;
+    if (solvers->type != MSGPACK_OBJECT_MAP)
+        return -EPROTO;
+    for (uint32_t i = 0; i < solvers->via.map.size && i < SUDOKU_CLIENT_MAX_SOLVERS; i++) {
+        const msgpack_object_kv *kv = &solvers->via.map.ptr[i];
+        struct sudoku_client_solver_stats *s = &out->solvers[out->solvers_len];
+        if (copy_str(&kv->key, s->name, sizeof(s->name)) < 0 ||
+            get_u64(&kv->val, "solved", 1, &s->solved) < 0 ||
+            get_u64(&kv->val, "unsolvable", 1, &s->unsolvable) < 0 ||
+            get_u64(&kv->val, "timeouts", 1, &s->timeouts) < 0 ||
+            get_u64(&kv->val, "errors", 1, &s->errors) < 0 ||
+            get_u64(&kv->val, "busy_us", 1, &s->busy_us) < 0)
+            return -EPROTO;
+        out->solvers_len++;
+    }
+    return 0;
+}
+
+int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (result->type != MSGPACK_OBJECT_MAP)
+        return -EPROTO;
+    if (get_u64(result, "uptime_s", 1, &out->uptime_s) < 0 ||
+        get_u64(result, "connections", 1, &out->connections) < 0 ||
+        get_u64(result, "requests", 1, &out->requests) < 0 ||
+        get_u64(result, "errors", 1, &out->errors) < 0 ||
+        get_u64(result, "in_flight", 1, &out->in_flight) < 0)
+        return -EPROTO;
+    return decode_solver_stats(map_get(result, "solvers"), out);
+}

@@ -1,0 +1,18 @@
+# tests/client.cmake -- libsudoku-client and the sudoku tool (label: client).
+#
+# test_client_wire: encode/decode on hand-written msgpack bytes, no daemon.
+# test_client_batch: the pipelined batch against a scripted fake daemon.
+# test_client_e2e: the real sudoku tool and library against the real sudokud.
+if(TARGET sudoku_client_static)
+  sudoku_add_test(NAME test_client_wire SOURCES test_client_wire.c
+    LIBS sudoku_client_static LABELS client TIMEOUT 30)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_batch.c)
+    sudoku_add_test(NAME test_client_batch SOURCES test_client_batch.c
+      LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+  endif()
+  if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
+    sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
+      LIBS sudoku_client_static LABELS client TIMEOUT 300)
+    add_dependencies(test_client_e2e sudoku sudokud)
+  endif()
+endif()

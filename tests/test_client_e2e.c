@@ -1,0 +1,578 @@
+/* test_client_e2e.c -- the real sudoku tool and library against the real sudokud.
+ *
+ * The group setup starts SUDOKU_BIN_DIR/sudokud on a socket in a temporary
+ * directory; each test runs the tool (fork/exec, stdout and stderr to files,
+ * wait4 for the exit code and max RSS) or calls the library.  Answers are
+ * checked by the rules (grid_check_solution against the givens), never by
+ * comparing with stored strings.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client/sudoku_client.h"
+#include "proto/codec.h"
+#include "proto/grid.h"
+
+#define DATA(name) SUDOKU_TEST_DATA_DIR "/" name
+#define OUT_MAX    (1 << 20) /* largest stdout/stderr a test reads into memory */
+
+static char tmpdir[64];
+static char sock[128];
+static pid_t daemon_pid;
+
+static void path_in_tmp(char *out, size_t size, const char *name)
+{
+    snprintf(out, size, "%s/%s", tmpdir, name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running things */
+
+/* What one run of the tool gave. */
+struct tool_run {
+    int status;     /* exit code, or 128 + signal */
+    long maxrss_kb; /* from wait4 */
+    char out[OUT_MAX];
+    char err[OUT_MAX];
+};
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+static void redirect(const char *path, int fd, int flags)
+{
+    int f = open(path, flags, 0600);
+    if (f < 0 || dup2(f, fd) < 0)
+        _exit(126);
+    close(f);
+}
+
+/* Run the tool with argv (NULL-terminated, argv[0] ignored), stdin from
+ * in_path (NULL: /dev/null), stdout to tmp/out.txt.  The output is read into r
+ * unless it is over OUT_MAX. */
+static void run_tool(struct tool_run *r, const char *in_path, const char *const *argv)
+{
+    char out_path[128], err_path[128];
+    struct rusage ru;
+    int wst = 0;
+    path_in_tmp(out_path, sizeof(out_path), "out.txt");
+    path_in_tmp(err_path, sizeof(err_path), "err.txt");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        redirect(in_path ? in_path : "/dev/null", 0, O_RDONLY);
+        redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
+        redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+        execv(SUDOKU_BIN_DIR "/sudoku", (char *const *)argv);
+        _exit(127);
+    }
+    assert_int_equal(wait4(pid, &wst, 0, &ru), pid);
+    r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+    r->maxrss_kb = ru.ru_maxrss;
+    slurp(out_path, r->out, sizeof(r->out));
+    slurp(err_path, r->err, sizeof(r->err));
+}
+
+static int start_daemon(void **state)
+{
+    char log_path[128];
+    (void)state;
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/sudoku-e2e-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    path_in_tmp(sock, sizeof(sock), "sock");
+    path_in_tmp(log_path, sizeof(log_path), "daemon.log");
+    daemon_pid = fork();
+    if (daemon_pid == 0) {
+        redirect(log_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-P", SUDOKU_BUILD_PLUGIN_DIR, "-s", sock,
+              (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 1000; i++) {
+        struct sudoku_client *c = NULL;
+        if (sudoku_client_connect(sock, &c, NULL) == 0) {
+            sudoku_client_free(c);
+            return 0;
+        }
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    return -1;
+}
+
+static int stop_daemon(void **state)
+{
+    static const char *const files[] = {"out.txt", "err.txt",   "daemon.log",
+                                        "big.txt", "small.txt", "sock"};
+    char path[128];
+    (void)state;
+    kill(daemon_pid, SIGTERM);
+    waitpid(daemon_pid, NULL, 0);
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        path_in_tmp(path, sizeof(path), files[i]);
+        unlink(path);
+    }
+    rmdir(tmpdir);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checking answers by the rules */
+
+/* The next puzzle line of f (skipping blanks and '#'), trimmed; 0 at EOF. */
+static int next_puzzle_line(FILE *f, char *buf, size_t size)
+{
+    while (fgets(buf, (int)size, f)) {
+        size_t len = strlen(buf);
+        while (len > 0 && isspace((unsigned char)buf[len - 1]))
+            buf[--len] = '\0';
+        if (len > 0 && buf[0] != '#')
+            return 1;
+    }
+    return 0;
+}
+
+/* Check that solution (line form) solves puzzle (line form). */
+static void check_line_solution(const char *puzzle, const char *solution)
+{
+    uint8_t p[SDK_MAX_CELLS], s[SDK_MAX_CELLS];
+    unsigned pn = 0, sn = 0;
+    char err[256];
+    assert_int_equal(codec_parse_line(puzzle, strlen(puzzle), &pn, p, err, sizeof(err)), 0);
+    assert_int_equal(codec_parse_line(solution, strlen(solution), &sn, s, err, sizeof(err)), 0);
+    assert_int_equal(pn, sn);
+    if (grid_check_solution(pn, p, s, err, sizeof(err)) != 0)
+        fail_msg("%s does not solve %s: %s", solution, puzzle, err);
+}
+
+/* Check every stdout line of a line-form run against the input, in order.
+ * Returns the number of lines checked. */
+static size_t check_line_output(const char *in_path, const char *out_path)
+{
+    static char want[8192], got[8192];
+    FILE *in = fopen(in_path, "r");
+    FILE *out = fopen(out_path, "r");
+    size_t count = 0;
+    assert_non_null(in);
+    assert_non_null(out);
+    while (next_puzzle_line(in, want, sizeof(want))) {
+        assert_true(next_puzzle_line(out, got, sizeof(got)));
+        check_line_solution(want, got);
+        count++;
+    }
+    assert_false(next_puzzle_line(out, got, sizeof(got))); /* nothing extra */
+    fclose(in);
+    fclose(out);
+    return count;
+}
+
+/* stdout must be n lines of n numbers with single spaces, nothing else. */
+static void check_judge_shape(const char *text, unsigned n)
+{
+    const char *p = text;
+    for (unsigned row = 0; row < n; row++) {
+        for (unsigned col = 0; col < n; col++) {
+            assert_true(isdigit((unsigned char)*p));
+            while (isdigit((unsigned char)*p))
+                p++;
+            assert_int_equal(*p, col + 1 < n ? ' ' : '\n');
+            p++;
+        }
+    }
+    assert_int_equal(*p, '\0');
+}
+
+/* ------------------------------------------------------------------------ */
+/* A minimal JSON reader: validates syntax, collects top-level keys */
+
+struct json {
+    const char *p;
+    char keys[16][32];
+    int keys_len;
+    int depth;
+};
+
+static int json_value(struct json *j);
+
+static void json_ws(struct json *j)
+{
+    while (isspace((unsigned char)*j->p))
+        j->p++;
+}
+
+static int json_string(struct json *j, char *out, size_t size)
+{
+    size_t len = 0;
+    if (*j->p++ != '"')
+        return -1;
+    while (*j->p && *j->p != '"') {
+        if (*j->p == '\\')
+            j->p++;
+        if ((unsigned char)*j->p < 0x20)
+            return -1;
+        if (out && len + 1 < size)
+            out[len++] = *j->p;
+        j->p++;
+    }
+    if (out)
+        out[len] = '\0';
+    return *j->p++ == '"' ? 0 : -1;
+}
+
+static int json_object(struct json *j)
+{
+    int top = j->depth++ == 0;
+    j->p++;
+    json_ws(j);
+    while (*j->p != '}') {
+        char key[32];
+        json_ws(j);
+        if (json_string(j, key, sizeof(key)) < 0)
+            return -1;
+        if (top && j->keys_len < 16)
+            memcpy(j->keys[j->keys_len++], key, sizeof(key));
+        json_ws(j);
+        if (*j->p++ != ':' || json_value(j) < 0)
+            return -1;
+        json_ws(j);
+        if (*j->p == ',')
+            j->p++;
+        else if (*j->p != '}')
+            return -1;
+    }
+    j->p++;
+    j->depth--;
+    return 0;
+}
+
+static int json_array(struct json *j)
+{
+    j->p++;
+    json_ws(j);
+    while (*j->p != ']') {
+        if (json_value(j) < 0)
+            return -1;
+        json_ws(j);
+        if (*j->p == ',')
+            j->p++;
+        else if (*j->p != ']')
+            return -1;
+    }
+    j->p++;
+    return 0;
+}
+
+static int json_value(struct json *j)
+{
+    json_ws(j);
+    if (*j->p == '{')
+        return json_object(j);
+    if (*j->p == '[')
+        return json_array(j);
+    if (*j->p == '"')
+        return json_string(j, NULL, 0);
+    if (strncmp(j->p, "null", 4) == 0 || strncmp(j->p, "true", 4) == 0) {
+        j->p += 4;
+        return 0;
+    }
+    if (strncmp(j->p, "false", 5) == 0) {
+        j->p += 5;
+        return 0;
+    }
+    char *end;
+    strtod(j->p, &end);
+    if (end == j->p)
+        return -1;
+    j->p = end;
+    return 0;
+}
+
+/* Parse one line as a JSON object; the keys must be exactly want (any order). */
+static void check_json_keys(const char *line, const char *const *want, int want_len)
+{
+    struct json j = {.p = line};
+    assert_int_equal(*line, '{');
+    assert_int_equal(json_value(&j), 0);
+    json_ws(&j);
+    assert_int_equal(*j.p, '\0');
+    assert_int_equal(j.keys_len, want_len);
+    for (int i = 0; i < want_len; i++) {
+        int found = 0;
+        for (int k = 0; k < j.keys_len; k++)
+            found |= strcmp(j.keys[k], want[i]) == 0;
+        if (!found)
+            fail_msg("key %s missing in %s", want[i], line);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests: the tool */
+
+static void test_judge_example(void **state)
+{
+    static struct tool_run r;
+    const char *argv[] = {"sudoku", "-s", sock, NULL};
+    uint8_t puzzle[SDK_MAX_CELLS], sol[SDK_MAX_CELLS];
+    char in[1024], err[256];
+    unsigned n = 0, sn = 0;
+    (void)state;
+    run_tool(&r, DATA("client_judge.txt"), argv);
+    assert_int_equal(r.status, 0);
+    check_judge_shape(r.out, 9);
+    slurp(DATA("client_judge.txt"), in, sizeof(in));
+    assert_int_equal(codec_parse_judge(in, strlen(in), &n, puzzle, err, sizeof(err)), 0);
+    assert_int_equal(codec_parse_judge(r.out, strlen(r.out), &sn, sol, err, sizeof(err)), 0);
+    assert_int_equal(sn, 9);
+    if (grid_check_solution(n, puzzle, sol, err, sizeof(err)) != 0)
+        fail_msg("judge answer is wrong: %s", err);
+    assert_string_equal(r.err, "");
+}
+
+static void test_line_file_keeps_order(void **state)
+{
+    static struct tool_run r;
+    char out_path[128];
+    const char *argv[] = {"sudoku", "-s", sock, DATA("client_lines.txt"), NULL};
+    (void)state;
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    path_in_tmp(out_path, sizeof(out_path), "out.txt");
+    assert_true(check_line_output(DATA("client_lines.txt"), out_path) > 100);
+}
+
+static void test_mixed_good_and_bad(void **state)
+{
+    static struct tool_run r;
+    const char *argv[] = {"sudoku", "-s", sock, DATA("client_mixed.txt"), NULL};
+    static const int bad[] = {3, 5, 7, 9}; /* line numbers of the bad puzzles */
+    static const int good[] = {2, 4, 6, 8};
+    char needle[64], line[256];
+    (void)state;
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(needle, sizeof(needle), "client_mixed.txt:%d: ", bad[i]);
+        if (!strstr(r.err, needle))
+            fail_msg("stderr does not name line %d:\n%s", bad[i], r.err);
+        snprintf(needle, sizeof(needle), "client_mixed.txt:%d: ", good[i]);
+        assert_null(strstr(r.err, needle));
+    }
+    assert_non_null(strstr(r.err, ":3: bad_puzzle: ")); /* the daemon's code and message */
+    assert_non_null(strstr(r.err, "4 solved, 1 unsolvable, 3 errors")); /* summary */
+    /* the good ones are solved, in order */
+    FILE *in = fopen(DATA("client_mixed.txt"), "r");
+    const char *out = r.out;
+    assert_non_null(in);
+    for (int ln = 1; fgets(line, sizeof(line), in); ln++) {
+        line[strcspn(line, "\n")] = '\0';
+        if (ln % 2 || ln > 8)
+            continue;
+        const char *nl = strchr(out, '\n');
+        assert_non_null(nl);
+        char got[128];
+        snprintf(got, sizeof(got), "%.*s", (int)(nl - out), out);
+        check_line_solution(line, got);
+        out = nl + 1;
+    }
+    assert_string_equal(out, "");
+    fclose(in);
+}
+
+/* Command lines and the exit code each must give. */
+#define SOCK_ARG "@sock" /* stands for the test daemon's socket */
+
+static const struct {
+    const char *comment;
+    const char *args[6];
+    int want;
+} exit_cases[] = {
+    {"all solved", {"-s", SOCK_ARG, DATA("client_judge.txt")}, 0},
+    {"ping answers", {"-s", SOCK_ARG, "ping"}, 0},
+    {"some bad", {"-s", SOCK_ARG, DATA("client_mixed.txt")}, 1},
+    {"missing file", {"-s", SOCK_ARG, DATA("no-such-file.txt")}, 1},
+    {"--limit 0 is no limit", {"-s", SOCK_ARG, "--limit", "0"}, 2},
+    {"unknown format", {"-s", SOCK_ARG, "--format", "xml"}, 2},
+    {"unknown option", {"--frobnicate"}, 2},
+    {"--unique conflicts with --limit 3", {"--unique", "--limit", "3"}, 2},
+    {"ping: extra operand", {"-s", SOCK_ARG, "ping", "pong"}, 2},
+    {"no daemon there (solve)", {"-s", "/nonexistent/sudokud.sock", DATA("client_judge.txt")}, 3},
+    {"no daemon there (ping)", {"-s", "/nonexistent/sudokud.sock", "ping"}, 3},
+    {"help", {"--help"}, 0},
+    {"version after subcommand", {"stats", "--version"}, 0},
+};
+
+static void test_exit_codes(void **state)
+{
+    static struct tool_run r;
+    (void)state;
+    for (size_t i = 0; i < sizeof(exit_cases) / sizeof(exit_cases[0]); i++) {
+        const char *argv[8] = {"sudoku"};
+        for (int k = 0; exit_cases[i].args[k]; k++)
+            argv[k + 1] = strcmp(exit_cases[i].args[k], SOCK_ARG) ? exit_cases[i].args[k] : sock;
+        print_message("case: %s\n", exit_cases[i].comment);
+        run_tool(&r, NULL, argv);
+        assert_int_equal(r.status, exit_cases[i].want);
+        if (exit_cases[i].want == 3) {
+            assert_non_null(strstr(r.err, "/nonexistent/sudokud.sock"));
+            assert_non_null(strstr(r.err, "sudokud -s /nonexistent/sudokud.sock"));
+        }
+    }
+}
+
+static void test_json_lines(void **state)
+{
+    static struct tool_run r;
+    static const char *const solved_keys[] = {"line",  "status", "solution",
+                                              "count", "solver", "elapsed_us"};
+    static const char *const error_keys[] = {"line", "status", "code", "message"};
+    const char *argv[] = {"sudoku", "--json", "-s", sock, DATA("client_mixed.txt"), NULL};
+    (void)state;
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    char *save = NULL;
+    int count = 0;
+    for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char want_line[32];
+        snprintf(want_line, sizeof(want_line), "{\"line\":%d,", count + 2);
+        assert_true(strncmp(line, want_line, strlen(want_line)) == 0); /* input order */
+        if (strstr(line, "\"status\":\"error\""))
+            check_json_keys(line, error_keys, 4);
+        else
+            check_json_keys(line, solved_keys, 6);
+        count++;
+    }
+    assert_int_equal(count, 8);
+    /* grid input: the solution is an array of rows */
+    const char *argv2[] = {"sudoku", "--json", "-s", sock, NULL};
+    run_tool(&r, DATA("client_judge.txt"), argv2);
+    assert_int_equal(r.status, 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    check_json_keys(r.out, solved_keys, 6);
+    assert_non_null(strstr(r.out, "\"solution\":[["));
+}
+
+/* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
+static void make_batch(const char *path, size_t count)
+{
+    static char lines[256][128];
+    char buf[1024];
+    size_t n = 0;
+    FILE *in = fopen(DATA("client_lines.txt"), "r");
+    FILE *out = fopen(path, "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    while (n < 256 && next_puzzle_line(in, buf, sizeof(buf)))
+        if (strlen(buf) == 81)
+            snprintf(lines[n++], sizeof(lines[0]), "%s", buf);
+    assert_true(n > 50);
+    for (size_t i = 0; n > 0 && i < count; i++)
+        fprintf(out, "%s\n", lines[i % n]);
+    fclose(in);
+    fclose(out);
+}
+
+static void test_big_batch_bounded_memory(void **state)
+{
+    static struct tool_run small, big;
+    char big_path[128], small_path[128], out_path[128];
+    (void)state;
+    path_in_tmp(big_path, sizeof(big_path), "big.txt");
+    path_in_tmp(small_path, sizeof(small_path), "small.txt");
+    path_in_tmp(out_path, sizeof(out_path), "out.txt");
+    make_batch(small_path, 10000);
+    make_batch(big_path, 100000);
+    const char *argv_small[] = {"sudoku", "-s", sock, small_path, NULL};
+    const char *argv_big[] = {"sudoku", "-s", sock, big_path, NULL};
+    run_tool(&small, NULL, argv_small);
+    assert_int_equal(small.status, 0);
+    run_tool(&big, NULL, argv_big);
+    assert_int_equal(big.status, 0);
+    assert_int_equal(check_line_output(big_path, out_path), 100000);
+    print_message("max RSS: 10,000 puzzles %ld KiB, 100,000 puzzles %ld KiB\n", small.maxrss_kb,
+                  big.maxrss_kb);
+    assert_true(big.maxrss_kb < 64L * 1024);
+    /* 90,000 more puzzles are 7.4 MB more input and output: holding either
+     * would show; a constant-memory client grows by nothing like that */
+    assert_true(big.maxrss_kb < small.maxrss_kb + 3L * 1024);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests: the library */
+
+static void test_library_calls(void **state)
+{
+    struct sudoku_client *c = NULL;
+    struct sudoku_client_error err;
+    struct sudoku_client_result res;
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct sudoku_client_stats st;
+    const char *p4 = "1..4..1..1..4..1";
+    size_t len = 0;
+    uint64_t rtt = 0;
+    int has_default = 0;
+    (void)state;
+    assert_int_equal(sudoku_client_connect(sock, &c, &err), 0);
+    assert_int_equal(sudoku_client_ping(c, &rtt, &err), 0);
+    assert_int_equal(sudoku_client_solve(c, p4, strlen(p4), NULL, &res), 0);
+    assert_int_equal(res.status, SUDOKU_CLIENT_SOLVED);
+    check_line_solution(p4, res.solution);
+    /* few givens, limit 2: at least two solutions */
+    struct sudoku_client_options two = {.limit = 2};
+    assert_int_equal(sudoku_client_solve(c, "1...............", 16, &two, &res), 0);
+    assert_int_equal(res.count, 2);
+    /* array form in, array form out */
+    uint8_t cells[16] = {1, 0, 0, 4, 0, 0, 1, 0, 0, 1, 0, 0, 4, 0, 0, 1};
+    assert_int_equal(sudoku_client_solve_cells(c, 4, cells, NULL, &res), 0);
+    assert_int_equal(res.status, SUDOKU_CLIENT_SOLVED);
+    assert_int_equal(grid_check_solution(4, cells, res.cells, NULL, 0), 0);
+    /* a daemon error is an answer, not a broken connection */
+    struct sudoku_client_options bad = {.solver = "no-such-solver"};
+    assert_int_equal(sudoku_client_solve(c, p4, strlen(p4), &bad, &res), 0);
+    assert_int_equal(res.status, SUDOKU_CLIENT_FAILED);
+    assert_string_equal(res.error.code, "unknown_solver");
+    assert_int_equal(sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err), 0);
+    assert_true(len >= 1);
+    for (size_t i = 0; i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++)
+        has_default += list[i].is_default;
+    assert_int_equal(has_default, 1);
+    assert_int_equal(sudoku_client_stats(c, &st, &err), 0);
+    assert_true(st.requests >= 6);
+    sudoku_client_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_judge_example),
+        cmocka_unit_test(test_line_file_keeps_order),
+        cmocka_unit_test(test_mixed_good_and_bad),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_json_lines),
+        cmocka_unit_test(test_library_calls),
+        cmocka_unit_test(test_big_batch_bounded_memory),
+    };
+    return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
+}
