@@ -1,0 +1,139 @@
+#!/bin/sh
+# install.sh -- the install layout, the plugin SDK and the installed daemon.
+#
+#   install.sh SRC_DIR BUILD_DIR
+#
+# 1. `cmake --install BUILD --prefix TMP` lays out sbin/sudokud, bin/ tools,
+#    lib/sudokud/plugins/*.so, include/sudoku/plugin.h,
+#    share/pkgconfig/sudoku-plugin.pc, man pages and the systemd units (whose
+#    ExecStart= names TMP/sbin/sudokud and which systemd-analyze verifies).
+# 2. examples/plugin builds out of tree against that SDK through pkg-config
+#    and installs into the plugindir the .pc file names.
+# 3. The installed sudokud, started with no -P flag, finds every installed
+#    plugin, the example one included, and answers solves with each; answers
+#    are checked by the rules and the givens.
+# 4. DESTDIR staging keeps the configured prefix in the generated files.
+# Exit 77 (skip) only when python3 or pkg-config is missing.
+set -eu
+src=$1 build=$2
+rpc="$src/tests/systemd/mprpc.py"
+puzzles="$src/tests/data/install_sample.txt"
+
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: no pkg-config"; exit 77; }
+cmake=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$build/CMakeCache.txt")
+[ -n "$cmake" ] || cmake=cmake
+
+tmp=$(mktemp -d)
+prefix="$tmp/prefix"
+daemon=""
+cleanup() {
+    [ -n "$daemon" ] && { kill "$daemon" 2>/dev/null || true; wait "$daemon" 2>/dev/null || true; }
+    rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+fail() {
+    echo "FAIL: $*" >&2
+    for f in "$tmp"/*.log; do [ -f "$f" ] && { echo "--- $f" >&2; cat "$f" >&2; }; done
+    exit 1
+}
+need() {
+    [ -e "$prefix/$1" ] || fail "missing from the install: $1"
+}
+
+# ---- 1. layout
+"$cmake" --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || fail "cmake --install failed"
+need sbin/sudokud
+[ -x "$prefix/sbin/sudokud" ] || fail "sbin/sudokud is not executable"
+for tool in sudoku-bench sudoku; do
+    if [ -x "$build/bin/$tool" ]; then need "bin/$tool"; fi
+done
+nplugins=0
+for so in "$build"/lib/sudokud/plugins/*.so; do
+    [ -e "$so" ] || continue
+    need "lib/sudokud/plugins/$(basename "$so")"
+    nplugins=$((nplugins + 1))
+done
+[ "$nplugins" -gt 0 ] || fail "no plugins built in $build"
+need include/sudoku/plugin.h
+cmp -s "$src/include/sudoku/plugin.h" "$prefix/include/sudoku/plugin.h" || fail "plugin.h differs"
+need share/pkgconfig/sudoku-plugin.pc
+for page in "$src"/docs/*.1 "$src"/docs/*.8; do
+    [ -e "$page" ] || continue
+    sec=${page##*.}
+    need "share/man/man$sec/$(basename "$page")"
+done
+need lib/systemd/system/sudokud.socket
+need lib/systemd/system/sudokud.service
+need lib/sysusers.d/sudokud.conf
+grep -q "^ExecStart=$prefix/sbin/sudokud " "$prefix/lib/systemd/system/sudokud.service" ||
+    fail "ExecStart= does not name the installed daemon"
+if command -v systemd-analyze >/dev/null 2>&1; then
+    man=--man=no
+    if [ -f "$prefix/share/man/man8/sudokud.8" ] && command -v man >/dev/null 2>&1; then
+        man=--man=yes
+    fi
+    out=$(cd "$prefix/lib/systemd/system" &&
+        MANPATH="$prefix/share/man" systemd-analyze verify $man sudokud.socket sudokud.service 2>&1) ||
+        fail "systemd-analyze verify on the installed units: $out"
+    [ -z "$out" ] || fail "systemd-analyze verify on the installed units printed: $out"
+    echo "install: installed units verify clean ($man)"
+fi
+echo "install: layout complete ($nplugins plugins)"
+
+# ---- 2. the SDK through pkg-config, and the example plugin out of tree
+export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
+cflags=$(pkg-config --cflags sudoku-plugin) || fail "pkg-config cannot read sudoku-plugin.pc"
+cflags=${cflags% }
+[ "$cflags" = "-I$prefix/include" ] || fail "unexpected Cflags: $cflags"
+plugindir=$(pkg-config --variable=plugindir sudoku-plugin)
+[ "$plugindir" = "$prefix/lib/sudokud/plugins" ] || fail "unexpected plugindir: $plugindir"
+[ -z "$(pkg-config --libs sudoku-plugin)" ] || fail "the SDK must be header-only"
+"$cmake" -S "$src/examples/plugin" -B "$tmp/example" >"$tmp/example.log" 2>&1 ||
+    fail "configuring examples/plugin"
+"$cmake" --build "$tmp/example" >>"$tmp/example.log" 2>&1 || fail "building examples/plugin"
+grep -rqs --include=flags.make --include=build.ninja -- "$prefix/include" "$tmp/example" ||
+    fail "examples/plugin was not compiled against the installed SDK"
+"$cmake" --install "$tmp/example" >>"$tmp/example.log" 2>&1 || fail "installing examples/plugin"
+need lib/sudokud/plugins/example.so
+echo "install: examples/plugin built against the installed SDK into $plugindir"
+
+# ---- 3. the installed daemon, no flags but its socket
+sock="$tmp/d.sock"
+env -u SUDOKUD_SOCKET -u LISTEN_FDS -u LISTEN_PID -u NOTIFY_SOCKET \
+    "$prefix/sbin/sudokud" -s "$sock" >"$tmp/daemon.log" 2>&1 &
+daemon=$!
+python3 "$rpc" wait "$sock" 20 || fail "installed sudokud does not answer on $sock"
+python3 "$rpc" solvers "$sock" >"$tmp/solvers.out" || fail "solvers"
+for so in "$prefix"/lib/sudokud/plugins/*.so; do
+    name=$(basename "$so" .so)
+    grep -qx "$name" "$tmp/solvers.out" || fail "installed sudokud did not load $name"
+done
+while IFS= read -r puzzle; do
+    # shellcheck disable=SC2013 # plugin names are single words
+    for name in $(cat "$tmp/solvers.out"); do
+        res=$(python3 "$rpc" solve "$sock" "$name" "$puzzle") || fail "solve with $name"
+        case $res in
+        *"\"solver\":\"$name\""*) ;;
+        *) fail "answer not from $name: $res" ;;
+        esac
+    done
+done <"$puzzles"
+echo "install: installed sudokud loaded $(tr '\n' ' ' <"$tmp/solvers.out")and solved with each"
+python3 "$rpc" solve "$sock" example "$(head -1 "$puzzles")"
+kill -TERM "$daemon"
+status=0
+wait "$daemon" || status=$?
+daemon=""
+[ "$status" -eq 0 ] || fail "installed sudokud exited with status $status on SIGTERM"
+[ ! -e "$sock" ] || fail "installed sudokud left its socket behind"
+
+# ---- 4. DESTDIR staging writes the configured prefix, not the staging dir
+stage="$tmp/stage"
+DESTDIR="$stage" "$cmake" --install "$build" >"$tmp/stage.log" 2>&1 || fail "DESTDIR install"
+pc=$(find "$stage" -name sudoku-plugin.pc | head -1)
+[ -n "$pc" ] || fail "no sudoku-plugin.pc under DESTDIR"
+grep -q "$stage" "$pc" && fail "DESTDIR leaked into $pc"
+unit=$(find "$stage" -name sudokud.service | head -1)
+grep -q "$stage" "$unit" && fail "DESTDIR leaked into $unit"
+echo "install: DESTDIR staging ok ($(sed -n 's/^prefix=//p' "$pc"))"
