@@ -486,7 +486,7 @@ static void make_batch(const char *path, size_t count)
     assert_non_null(out);
     while (n < 256 && next_puzzle_line(in, buf, sizeof(buf)))
         if (strlen(buf) == 81)
-            snprintf(lines[n++], sizeof(lines[0]), "%s", buf);
+            memcpy(lines[n++], buf, 82); /* 81 symbols and the NUL */
     assert_true(n > 50);
     for (size_t i = 0; n > 0 && i < count; i++)
         fprintf(out, "%s\n", lines[i % n]);
