@@ -264,6 +264,9 @@ static int entry_start(struct host *h, struct host_entry *e, const char *path)
     return 0;
 }
 
+static int path_is_safe(struct host *h, const char *what, const char *path);
+static int file_is_safe(struct host *h, const char *path);
+
 int host_load_file(struct host *h, const char *path)
 {
     struct host_entry *e = NULL;
@@ -271,6 +274,9 @@ int host_load_file(struct host *h, const char *path)
 
     if (!h || !path)
         return -EINVAL;
+    rc = file_is_safe(h, path);
+    if (rc < 0)
+        return rc;
     rc = host_grow(h);
     if (rc < 0)
         goto fail;
@@ -300,6 +306,45 @@ fail:
         host_logf(h, SDK_LOG_ERR, "plugin %s refused: out of memory", path);
     entry_free(e);
     return rc;
+}
+
+/* Like sshd's StrictModes: a plugin file or directory that someone other
+ * than its owner can write to could be swapped for code that then runs in
+ * the daemon, so it is refused.  The owner must be root or the daemon's own
+ * user, and neither group nor others may write.  Logs why and returns 0 or
+ * -EPERM. */
+static int path_is_safe(struct host *h, const char *what, const char *path)
+{
+    struct stat st;
+
+    /* A path that cannot be examined is left to dlopen()/opendir(), which
+     * refuse it with their own, more precise, reason. */
+    if (stat(path, &st) < 0)
+        return 0;
+    if (st.st_uid != 0 && st.st_uid != geteuid()) {
+        host_logf(h, SDK_LOG_ERR, "%s %s refused: owned by uid %ld, not by root or uid %ld", what,
+                  path, (long)st.st_uid, (long)geteuid());
+        return -EPERM;
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        host_logf(h, SDK_LOG_ERR, "%s %s refused: writable by %s (mode %04o); run chmod go-w %s",
+                  what, path, st.st_mode & S_IWOTH ? "others" : "its group",
+                  (unsigned)(st.st_mode & 07777), path);
+        return -EPERM;
+    }
+    return 0;
+}
+
+/* The file and the directory holding it must both be safe. */
+static int file_is_safe(struct host *h, const char *path)
+{
+    char dir[4096];
+    int rc;
+
+    if ((size_t)snprintf(dir, sizeof(dir), "%s", path) >= sizeof(dir))
+        return -ENAMETOOLONG;
+    rc = path_is_safe(h, "plugin directory", dirname(dir));
+    return rc < 0 ? rc : path_is_safe(h, "plugin", path);
 }
 
 static int has_so_suffix(const char *name)
@@ -353,6 +398,9 @@ int host_load_dir(struct host *h, const char *dir)
 
     if (!h || !dir)
         return -EINVAL;
+    rc = path_is_safe(h, "plugin directory", dir);
+    if (rc < 0)
+        return rc;
     d = opendir(dir);
     if (!d) {
         rc = -errno;

@@ -41,12 +41,14 @@ void host_free(struct host *h);
 
 /* Load one plugin file.  Returns 0, or a negative errno after logging why the
  * file was refused (-ENOEXEC not a plugin, -EPROTO wrong ABI or bad
- * descriptor, -EEXIST duplicate name). */
+ * descriptor, -EEXIST duplicate name, -EPERM the file or its directory is
+ * writable by others than its owner or owned by someone other than root or
+ * the running user, as sshd's StrictModes). */
 int host_load_file(struct host *h, const char *path);
 
 /* Load every "*.so" in dir, in name order.  Refused files are logged and
  * skipped.  Returns the number loaded, or a negative errno when dir cannot be
- * read. */
+ * read or fails the same ownership and mode check (-EPERM). */
 int host_load_dir(struct host *h, const char *dir);
 
 /* The default plugin directory: <dir of the running executable>/../lib/

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -273,6 +275,73 @@ static void test_honest_unsolvable_passes(void **state)
     assert_int_equal(count_lines(&f->log, "liar: nothing to say", NULL), 1);
 }
 
+/* ------------------------------------------------------------ strict modes */
+
+/* Copy src to dst with mode 0644.  Returns 0 or -1. */
+static int copy_file(const char *src, const char *dst)
+{
+    char buf[65536];
+    size_t got;
+    int rc = 0;
+    FILE *in = fopen(src, "rb");
+    FILE *out = fopen(dst, "wb");
+
+    if (!in || !out) {
+        rc = -1;
+        goto done;
+    }
+    while ((got = fread(buf, 1, sizeof(buf), in)) > 0) {
+        if (fwrite(buf, 1, got, out) != got)
+            rc = -1;
+    }
+done:
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    return rc == 0 ? chmod(dst, 0644) : rc;
+}
+
+/* Like sshd's StrictModes: a plugin file or directory that others than its
+ * owner can write to is refused with a log line saying why; fixed modes load. */
+static void test_strict_modes(void **state)
+{
+    struct fixture *f = *state;
+    char dir[] = "/tmp/sudoku-host-XXXXXX";
+    char file[64];
+    struct host *h;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/good.so", dir);
+    assert_int_equal(copy_file(SUDOKU_BADPLUGIN_DIR "/a_good.so", file), 0);
+    assert_int_equal(chmod(dir, 0755), 0);
+
+    /* A group-writable plugin file. */
+    f->log.len = 0;
+    h = host_new(capture_log, &f->log);
+    assert_non_null(h);
+    assert_int_equal(chmod(file, 0664), 0);
+    assert_int_equal(host_load_file(h, file), -EPERM);
+    assert_int_equal(count_lines(&f->log, file, "writable by its group"), 1);
+    assert_int_equal(host_count(h), 0);
+
+    /* A world-writable plugin directory: nothing in it is even looked at. */
+    assert_int_equal(chmod(file, 0644), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_int_equal(host_load_dir(h, dir), -EPERM);
+    assert_int_equal(count_lines(&f->log, "plugin directory", "writable by others"), 1);
+    assert_int_equal(host_count(h), 0);
+
+    /* Both fixed: the plugin loads. */
+    assert_int_equal(chmod(dir, 0755), 0);
+    assert_int_equal(host_load_dir(h, dir), 1);
+    assert_int_equal(host_count(h), 1);
+    host_free(h);
+
+    assert_int_equal(unlink(file), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +353,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_good_solve, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_answers_never_leave, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_unsolvable_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strict_modes, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
