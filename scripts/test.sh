@@ -1,10 +1,16 @@
 #!/bin/sh
 # test.sh -- install what is missing, build, and run the whole test suite.
 #
-# Two builds, each from scratch in its own directory: a normal one with
-# -Werror (build/) and one under AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-asan/, gcc).  ctest runs the full suite in both.  Exit status is
-# non-zero when anything fails.  This is what CI runs (.ci/run).
+# What CI runs (.ci/run), in order; any failure fails the whole run:
+#   1. build/       normal build with -Werror, full ctest suite;
+#   2. build-asan/  AddressSanitizer + UBSan (gcc), full ctest suite;
+#   3. build-tsan/  ThreadSanitizer, the daemon's concurrency and load tests
+#                   (scripts/tsan.sh);
+#   4. build-valgrind/  the integration tests with the daemon under valgrind
+#                   memcheck: zero errors, zero leaks (scripts/valgrind.sh);
+#   5. build-fuzz/  each libFuzzer target for FUZZ_SECONDS (default 60) under
+#                   ASan+UBSan (scripts/fuzz.sh).
+# SUDOKU_QUICK=1 runs stages 1 and 2 only.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh
@@ -24,4 +30,9 @@ run_suite() {
 
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 CC=gcc run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSUDOKU_SANITIZE=ON
+if [ "${SUDOKU_QUICK:-0}" != 1 ]; then
+    TSAN_LABELS="daemon load" sh scripts/tsan.sh
+    sh scripts/valgrind.sh
+    sh scripts/fuzz.sh
+fi
 echo "== all suites passed"
