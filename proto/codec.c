@@ -11,6 +11,7 @@
  * forms (msgpack strings and arrays, handled by the protocol code).
  */
 #include "proto/codec.h"
+#include "proto/errtext.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -20,21 +21,6 @@
 
 #define SIZES_TEXT  "16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
 #define TOKEN_SHOWN 12 /* judge tokens longer than this are cut in messages */
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (err != NULL && err_size > 0) {
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(err, err_size, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
 
 static int is_space(char c)
 {
@@ -125,12 +111,12 @@ static int line_bad_symbol(unsigned n, char c, size_t pos, char *err, size_t err
     show_symbol(c, sym, sizeof(sym));
     show_where(n, pos, where, sizeof(where));
     if (symbol_raw_value(c) < 0)
-        return fail(err, err_size,
-                    "symbol %s at position %zu%s is not a sudoku symbol"
-                    " ('.' or '0' for a blank, 1-9 then A-P)",
-                    sym, pos + 1, where);
-    return fail(err, err_size, "symbol %s at position %zu%s is out of range for %ux%u (%s)", sym,
-                pos + 1, where, n, n, symbol_range(n));
+        return proto_fail(err, err_size,
+                          "symbol %s at position %zu%s is not a sudoku symbol"
+                          " ('.' or '0' for a blank, 1-9 then A-P)",
+                          sym, pos + 1, where);
+    return proto_fail(err, err_size, "symbol %s at position %zu%s is out of range for %ux%u (%s)",
+                      sym, pos + 1, where, n, n, symbol_range(n));
 }
 
 /* Pass 1: count the cells and find the first symbol bad for every side. */
@@ -160,13 +146,13 @@ int codec_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells, cha
     int v;
 
     if ((s == NULL && len > 0) || n == NULL || cells == NULL)
-        return fail(err, err_size, "no puzzle");
+        return proto_fail(err, err_size, "no puzzle");
     count = line_count(s, len, &bad_pos, &bad_sym);
     side = grid_side_for_cells(count);
     if (side == 0 && bad_pos != (size_t)-1)
         return line_bad_symbol(0, bad_sym, bad_pos, err, err_size);
     if (side == 0)
-        return fail(err, err_size, "got %zu cells: a puzzle has " SIZES_TEXT, count);
+        return proto_fail(err, err_size, "got %zu cells: a puzzle has " SIZES_TEXT, count);
     for (i = 0; i < len; i++) {
         if (is_space(s[i]))
             continue;
@@ -252,13 +238,14 @@ static int judge_bad_token(unsigned n, const struct token *t, size_t pos, char *
     show_token(t->text, t->len, text, sizeof(text));
     show_where(n, pos, where, sizeof(where));
     if (token_is_negative(t))
-        return fail(err, err_size, "number '%s' at position %zu%s is negative: use 0 for a blank",
-                    text, pos + 1, where);
+        return proto_fail(err, err_size,
+                          "number '%s' at position %zu%s is negative: use 0 for a blank", text,
+                          pos + 1, where);
     if (t->is_number == 0)
-        return fail(err, err_size, "'%s' at position %zu%s is not a decimal number", text, pos + 1,
-                    where);
-    return fail(err, err_size, "number %s at position %zu%s is out of range for %ux%u (0-%u)", text,
-                pos + 1, where, n, n, n);
+        return proto_fail(err, err_size, "'%s' at position %zu%s is not a decimal number", text,
+                          pos + 1, where);
+    return proto_fail(err, err_size, "number %s at position %zu%s is out of range for %ux%u (0-%u)",
+                      text, pos + 1, where, n, n, n);
 }
 
 /* Pass 1: count the tokens and find the first one that is not a number. */
@@ -291,13 +278,13 @@ int codec_parse_judge(const char *s, size_t len, unsigned *n, uint8_t *cells, ch
     unsigned side;
 
     if ((s == NULL && len > 0) || n == NULL || cells == NULL)
-        return fail(err, err_size, "no puzzle");
+        return proto_fail(err, err_size, "no puzzle");
     count = judge_count(s, len, &bad_pos, &bad);
     side = grid_side_for_cells(count);
     if (side == 0 && bad_pos != (size_t)-1)
         return judge_bad_token(0, &bad, bad_pos, err, err_size);
     if (side == 0)
-        return fail(err, err_size, "got %zu numbers: a puzzle has " SIZES_TEXT, count);
+        return proto_fail(err, err_size, "got %zu numbers: a puzzle has " SIZES_TEXT, count);
     while (i < len) {
         if (is_space(s[i])) {
             i++;

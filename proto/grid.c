@@ -15,6 +15,7 @@
  * Thread-safe: the only static data is constant.
  */
 #include "proto/grid.h"
+#include "proto/errtext.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -56,23 +57,6 @@ unsigned grid_side_for_cells(size_t cells)
 static unsigned box_side(unsigned n)
 {
     return n == 4 ? 2 : n == 9 ? 3 : n == 16 ? 4 : 5;
-}
-
-/* snprintf into a caller buffer that may be NULL; always returns -EINVAL so
- * callers can write `return fail(...)`. */
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (err != NULL && err_size > 0) {
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(err, err_size, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
 }
 
 /* Index of the i-th cell (0..n-1) of unit u of the given kind. */
@@ -120,13 +104,13 @@ static int report_dup(unsigned n, enum unit_kind kind, unsigned u, const struct 
     unsigned r2 = d->second / n + 1, c2 = d->second % n + 1;
 
     if (kind == UNIT_ROW)
-        return fail(err, err_size, "row %u has two %us (columns %u and %u)", u + 1, d->value, c1,
-                    c2);
+        return proto_fail(err, err_size, "row %u has two %us (columns %u and %u)", u + 1, d->value,
+                          c1, c2);
     if (kind == UNIT_COL)
-        return fail(err, err_size, "column %u has two %us (rows %u and %u)", u + 1, d->value, r1,
-                    r2);
-    return fail(err, err_size, "box %u has two %us (cells r%uc%u and r%uc%u)", u + 1, d->value, r1,
-                c1, r2, c2);
+        return proto_fail(err, err_size, "column %u has two %us (rows %u and %u)", u + 1, d->value,
+                          r1, r2);
+    return proto_fail(err, err_size, "box %u has two %us (cells r%uc%u and r%uc%u)", u + 1,
+                      d->value, r1, c1, r2, c2);
 }
 
 /* Name the first duplicate, looking at rows, then columns, then boxes.
@@ -269,7 +253,8 @@ static int solution_is_clean(unsigned n, const uint8_t *puzzle, const uint8_t *s
 static int check_side(unsigned n, char *err, size_t err_size)
 {
     if (!grid_side_ok(n))
-        return fail(err, err_size, "unsupported side %u: a grid is 4x4, 9x9, 16x16 or 25x25", n);
+        return proto_fail(err, err_size, "unsupported side %u: a grid is 4x4, 9x9, 16x16 or 25x25",
+                          n);
     return 0;
 }
 
@@ -281,8 +266,8 @@ static int report_range(unsigned n, const uint8_t *cells, const char *what, char
 
     for (i = 0; i < n * n; i++) {
         if (cells[i] > n)
-            return fail(err, err_size, "%s r%uc%u holds %u, out of range for %ux%u (1-%u)", what,
-                        i / n + 1, i % n + 1, cells[i], n, n, n);
+            return proto_fail(err, err_size, "%s r%uc%u holds %u, out of range for %ux%u (1-%u)",
+                              what, i / n + 1, i % n + 1, cells[i], n, n, n);
     }
     return 0;
 }
@@ -295,7 +280,7 @@ int grid_check_givens(unsigned n, const uint8_t *cells, char *err, size_t err_si
     if (rc < 0)
         return rc;
     if (cells == NULL)
-        return fail(err, err_size, "no cells");
+        return proto_fail(err, err_size, "no cells");
     if (givens_are_clean(n, cells))
         return 0;
     rc = report_range(n, cells, "cell", err, err_size);
@@ -304,7 +289,7 @@ int grid_check_givens(unsigned n, const uint8_t *cells, char *err, size_t err_si
     rc = report_first_dup(n, cells, err, err_size);
     if (rc < 0)
         return rc;
-    return fail(err, err_size, "invalid givens");
+    return proto_fail(err, err_size, "invalid givens");
 }
 
 /* Slow path of grid_check_solution: the first blank, then the first given
@@ -316,15 +301,15 @@ static int report_incomplete_or_changed(unsigned n, const uint8_t *puzzle, const
 
     for (i = 0; i < n * n; i++) {
         if (solution[i] == 0)
-            return fail(err, err_size, "solution is incomplete: cell r%uc%u is blank", i / n + 1,
-                        i % n + 1);
+            return proto_fail(err, err_size, "solution is incomplete: cell r%uc%u is blank",
+                              i / n + 1, i % n + 1);
     }
     if (puzzle == NULL)
         return 0;
     for (i = 0; i < n * n; i++) {
         if (puzzle[i] != 0 && puzzle[i] != solution[i])
-            return fail(err, err_size, "solution changes the given %u at r%uc%u to %u", puzzle[i],
-                        i / n + 1, i % n + 1, solution[i]);
+            return proto_fail(err, err_size, "solution changes the given %u at r%uc%u to %u",
+                              puzzle[i], i / n + 1, i % n + 1, solution[i]);
     }
     return 0;
 }
@@ -339,7 +324,7 @@ int grid_check_solution(unsigned n, const uint8_t *puzzle, const uint8_t *soluti
     if (rc < 0)
         return rc;
     if (solution == NULL)
-        return fail(err, err_size, "no solution");
+        return proto_fail(err, err_size, "no solution");
     if (solution_is_clean(n, puzzle, solution))
         return 0;
     rc = report_range(n, solution, "solution cell", err, err_size);
@@ -351,5 +336,5 @@ int grid_check_solution(unsigned n, const uint8_t *puzzle, const uint8_t *soluti
     rc = report_first_dup(n, solution, err, err_size);
     if (rc < 0)
         return rc;
-    return fail(err, err_size, "invalid solution");
+    return proto_fail(err, err_size, "invalid solution");
 }
