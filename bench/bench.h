@@ -7,6 +7,7 @@
 #ifndef SUDOKU_BENCH_H
 #define SUDOKU_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,11 +29,52 @@ struct bench_result {
     double guesses_per_puzzle; /* mean work count reported by the plugin */
 };
 
+/* The figures for one solver over one file, sent through sudokud. */
+struct bench_daemon_result {
+    char solver[32];          /* --solver name, else the solver the daemon reported */
+    const char *file;         /* puzzle file, as given on the command line */
+    unsigned connections;     /* connections used at once */
+    unsigned depth;           /* requests in flight per connection, at most */
+    uint64_t puzzles;         /* puzzle lines read (comments, blank lines skipped) */
+    uint64_t requests;        /* solve requests answered (or lost with the connection) */
+    uint64_t solved;          /* answered with a solution that passed the rules */
+    uint64_t unsolvable;      /* answered "unsolvable" */
+    uint64_t wrong;           /* answered with a solution that broke the rules */
+    uint64_t errors;          /* error answers, lost requests and lines that do not parse */
+    double seconds;           /* wall time from the first send to the last answer */
+    double requests_per_s;    /* requests / seconds */
+    double us_p50;            /* median microseconds from send to answer */
+    double us_p99;            /* 99th percentile microseconds from send to answer */
+    double us_max;            /* slowest request */
+    long long daemon_rss_kib; /* daemon VmRSS after the run, -1 when unknown */
+    long long daemon_hwm_kib; /* daemon VmHWM after the run, -1 when unknown */
+};
+
+/* The daemon's footprint with idle connections open. */
+struct bench_idle_result {
+    unsigned connections;          /* idle connections held open */
+    long long daemon_pid;          /* from SO_PEERCRED */
+    long long daemon_rss_base_kib; /* VmRSS before opening them */
+    long long daemon_rss_kib;      /* VmRSS with all of them open */
+    long long daemon_hwm_kib;      /* VmHWM with all of them open */
+};
+
 /* Print the table header (once) and one row per result. */
 void bench_report_table_header(FILE *out);
 void bench_report_table_row(FILE *out, const struct bench_result *r);
 
 /* Print r as one JSON object on one line. */
 void bench_report_json(FILE *out, const struct bench_result *r);
+
+/* The same for daemon runs: table header, row, JSON line. */
+void bench_report_daemon_header(FILE *out);
+void bench_report_daemon_row(FILE *out, const struct bench_daemon_result *r);
+void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r);
+
+/* Nearest-rank percentile (0 < pct <= 100) of len sorted values; 0 when len is 0. */
+double bench_percentile(const double *sorted, size_t len, double pct);
+
+/* Print the idle-connections figures as text or as one JSON line. */
+void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json);
 
 #endif /* SUDOKU_BENCH_H */

@@ -1,13 +1,14 @@
 /* main.c -- sudoku-bench: time solver plugins over puzzle files.
  *
- * main() is the table of contents: parse the options, load the plugins,
- * pick the solvers, run every (solver, file) pair, report.  The work of
- * running puzzles lives in a runner (inproc.c runs them in this process); a
- * runner that goes through sudokud would take the same options and fill the
- * same struct bench_result, and slot in next to run_inproc().
+ * main() is the table of contents: parse the options, then either load the
+ * plugins and run every (solver, file) pair in this process (inproc.c), or,
+ * with --socket, send every file through a running sudokud (daemon.c), or,
+ * with --idle-connections, measure the daemon's memory with K connections
+ * open.  Both runners check every answer.
  *
  * Exit status: 0 when every answer was right, 1 when an answer was wrong or
- * something failed (unreadable file, no plugins), 2 on a usage error.
+ * something failed (unreadable file, no plugins, error answers), 2 on a usage
+ * error, 3 when the daemon cannot be reached or a connection to it broke.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,10 +18,14 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
+#include "bench/daemon.h"
 #include "bench/inproc.h"
+#include "client/sudoku_client.h"
 #include "daemon/host.h"
 
-#define BENCH_MAX_SOLVERS 32 /* --solver names at most */
+#define BENCH_MAX_SOLVERS 32     /* --solver names at most */
+#define BENCH_MAX_CONNS   1024   /* --connections at most */
+#define BENCH_MAX_IDLE    100000 /* --idle-connections at most */
 
 /* Everything the command line says. */
 struct bench_cfg {
@@ -29,6 +34,12 @@ struct bench_cfg {
     size_t solvers_len;                     /* 0 = every loaded plugin */
     char *solver_arg;                       /* owns the strings in solvers */
     struct inproc_opts run;                 /* limit, timeout, progress */
+    const char *socket;                     /* --socket: run through sudokud */
+    unsigned connections;                   /* --connections (default 1) */
+    unsigned depth;                         /* --depth (default 64) */
+    unsigned idle;                          /* --idle-connections, 0 = off */
+    unsigned repeat;                        /* --repeat (default 1) */
+    int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
     int verbose;                            /* --verbose: show info log lines */
     char **files;                           /* FILE... (points into argv) */
@@ -41,16 +52,35 @@ static int g_verbose; /* read by the log callback; set once before loading */
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: sudoku-bench [options] FILE...\n"
-                 "Time solver plugins over puzzle files (one puzzle a line, '#' comments).\n"
-                 "\n"
-                 "  --plugin-dir DIR   load plugins from DIR (default: next to the program)\n"
-                 "  --solver A,B       solvers to run (default: every loaded plugin)\n"
-                 "  --limit N          solutions to look for per puzzle (default 2)\n"
-                 "  --timeout-ms MS    per-puzzle timeout, 0 = none (default 10000)\n"
-                 "  --json             one JSON object per line per (solver, file)\n"
-                 "  --verbose          show every plugin loader message\n"
-                 "  --help, --version\n");
+    fprintf(out,
+            "usage: sudoku-bench [options] FILE...\n"
+            "       sudoku-bench --socket PATH [--connections C] [--depth D] [options] FILE...\n"
+            "       sudoku-bench --idle-connections K [--socket PATH] [--json]\n"
+            "Time solver plugins over puzzle files (one puzzle a line, '#' comments):\n"
+            "in this process, on one thread, or through a running sudokud.\n"
+            "\n"
+            "  --plugin-dir DIR   load plugins from DIR (default: next to the program)\n"
+            "  --solver A,B       solvers to run (default: every loaded plugin; with\n"
+            "                     --socket: the daemon's default solver)\n"
+            "  --limit N          solutions to look for per puzzle (default 2)\n"
+            "  --timeout-ms MS    per-puzzle timeout, 0 = none (default 10000; with\n"
+            "                     --socket: the daemon's default)\n"
+            "  --json             one JSON object per line per (solver, file)\n"
+            "  --verbose          show every plugin loader message\n"
+            "\n"
+            "Through the daemon (every answer is checked by the rules):\n"
+            "  --socket PATH      send the puzzles to the sudokud listening on PATH\n"
+            "  --connections C    connections at once, one thread each (default 1)\n"
+            "  --depth D          requests in flight per connection, 1..4096 (default 64;\n"
+            "                     1 = one at a time, the round-trip latency)\n"
+            "  --repeat N         send each file N times over (default 1), for more samples\n"
+            "  --idle-connections K\n"
+            "                     open K connections, ping each, and report the daemon's\n"
+            "                     resident memory (VmRSS, VmHWM); takes no FILE\n"
+            "  --help, --version\n"
+            "\n"
+            "Exit status: 0 all answers right, 1 wrong answers or failures, 2 usage,\n"
+            "3 the daemon cannot be reached.\n");
 }
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -85,6 +115,19 @@ static int split_solvers(struct bench_cfg *c, const char *arg)
     return c->solvers_len ? 0 : -EINVAL;
 }
 
+/* A count 1..max for option name.  Returns 0, or 2 after printing why. */
+static int parse_count(const char *arg, const char *name, unsigned max, unsigned *out)
+{
+    uint64_t v;
+
+    if (parse_u64(arg, 1, max, &v) == 0) {
+        *out = (unsigned)v;
+        return 0;
+    }
+    fprintf(stderr, "sudoku-bench: %s wants 1..%u: '%s'\n", name, max, arg);
+    return 2;
+}
+
 /* One option.  Returns 0, or 2 after printing a usage error. */
 static int parse_opt(struct bench_cfg *c, int opt, const char *arg)
 {
@@ -107,10 +150,22 @@ static int parse_opt(struct bench_cfg *c, int opt, const char *arg)
     case 't':
         if (parse_u64(arg, 0, 86400000, &v) == 0) {
             c->run.timeout_ms = (uint32_t)v;
+            c->is_timeout_set = 1;
             return 0;
         }
         fprintf(stderr, "sudoku-bench: --timeout-ms wants 0..86400000: '%s'\n", arg);
         return 2;
+    case 'S':
+        c->socket = arg;
+        return 0;
+    case 'C':
+        return parse_count(arg, "--connections", BENCH_MAX_CONNS, &c->connections);
+    case 'D':
+        return parse_count(arg, "--depth", SUDOKU_CLIENT_MAX_WINDOW, &c->depth);
+    case 'R':
+        return parse_count(arg, "--repeat", 10000, &c->repeat);
+    case 'I':
+        return parse_count(arg, "--idle-connections", BENCH_MAX_IDLE, &c->idle);
     case 'j':
         c->json = 1;
         return 0;
@@ -123,6 +178,32 @@ static int parse_opt(struct bench_cfg *c, int opt, const char *arg)
     }
 }
 
+/* Options that only make sense together.  Returns -1 to go on, else 2. */
+static int check_args(int argc, struct bench_cfg *c)
+{
+    if (c->idle) {
+        if (optind < argc) {
+            fprintf(stderr, "sudoku-bench: --idle-connections takes no FILE\n");
+            return 2;
+        }
+        return -1;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "sudoku-bench: no puzzle file given\n");
+        usage(stderr);
+        return 2;
+    }
+    if (!c->socket && (c->connections || c->depth || c->repeat)) {
+        fprintf(stderr, "sudoku-bench: --connections, --depth and --repeat need --socket\n");
+        return 2;
+    }
+    if (c->socket && c->run.limit > UINT32_MAX) {
+        fprintf(stderr, "sudoku-bench: --limit through the daemon is at most %u\n", UINT32_MAX);
+        return 2;
+    }
+    return -1;
+}
+
 /* Returns -1 to go on, else the exit status (0 after --help/--version). */
 static int parse_args(int argc, char **argv, struct bench_cfg *c)
 {
@@ -132,6 +213,11 @@ static int parse_args(int argc, char **argv, struct bench_cfg *c)
                                          {"timeout-ms", required_argument, NULL, 't'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"verbose", no_argument, NULL, 'v'},
+                                         {"socket", required_argument, NULL, 'S'},
+                                         {"connections", required_argument, NULL, 'C'},
+                                         {"depth", required_argument, NULL, 'D'},
+                                         {"idle-connections", required_argument, NULL, 'I'},
+                                         {"repeat", required_argument, NULL, 'R'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
@@ -150,11 +236,9 @@ static int parse_args(int argc, char **argv, struct bench_cfg *c)
         if (rc)
             return rc;
     }
-    if (optind >= argc) {
-        fprintf(stderr, "sudoku-bench: no puzzle file given\n");
-        usage(stderr);
-        return 2;
-    }
+    int rc = check_args(argc, c);
+    if (rc >= 0)
+        return rc;
     c->files = argv + optind;
     c->files_len = argc - optind;
     return -1;
@@ -275,6 +359,76 @@ static int run_inproc(const struct bench_cfg *c, const struct host *h)
     return status;
 }
 
+/* ---------------------------------------------------------------- through the daemon */
+
+/* Run one solver (NULL: the daemon's default) over every file through the
+ * daemon.  Returns 0, 1 (wrong answers, failures) or 3 (daemon unreachable). */
+static int run_daemon_solver(const struct bench_cfg *c, const char *solver, int *header_done)
+{
+    struct daemon_opts o = {.socket = c->socket,
+                            .solver = solver,
+                            .limit = c->run.limit,
+                            .timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0,
+                            .connections = c->connections ? c->connections : 1,
+                            .depth = c->depth ? c->depth : 64,
+                            .repeat = c->repeat ? c->repeat : 1};
+    struct bench_daemon_result r;
+    char err[512];
+    int status = 0;
+
+    for (int i = 0; i < c->files_len; i++) {
+        int rc = daemon_run_file(&o, c->files[i], &r, err, sizeof(err));
+        if (rc < 0) {
+            fprintf(stderr, "sudoku-bench: %s\n", err);
+            if (rc == DAEMON_UNREACHABLE)
+                return 3;
+            status = 1;
+            continue;
+        }
+        if (c->json) {
+            bench_report_daemon_json(stdout, &r);
+        } else {
+            if (!*header_done)
+                bench_report_daemon_header(stdout);
+            *header_done = 1;
+            bench_report_daemon_row(stdout, &r);
+        }
+        fflush(stdout);
+        if (r.wrong || r.errors)
+            status = 1;
+    }
+    return status;
+}
+
+static int run_daemon(const struct bench_cfg *c)
+{
+    int header_done = 0;
+    int status = 0;
+
+    if (c->solvers_len == 0)
+        return run_daemon_solver(c, NULL, &header_done);
+    for (size_t i = 0; i < c->solvers_len && status != 3; i++) {
+        int rc = run_daemon_solver(c, c->solvers[i], &header_done);
+        if (rc > status)
+            status = rc;
+    }
+    return status;
+}
+
+static int run_idle(const struct bench_cfg *c)
+{
+    struct bench_idle_result r;
+    char err[512];
+    int rc = daemon_idle(c->socket, c->idle, &r, err, sizeof(err));
+
+    if (rc < 0) {
+        fprintf(stderr, "sudoku-bench: %s\n", err);
+        return rc == DAEMON_UNREACHABLE ? 3 : 1;
+    }
+    bench_report_idle(stdout, &r, c->json);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct bench_cfg cfg = {.run = {.limit = 2, .timeout_ms = 10000}};
@@ -286,9 +440,17 @@ int main(int argc, char **argv)
         goto done;
     g_verbose = cfg.verbose;
     cfg.run.progress = isatty(STDERR_FILENO);
+    if (cfg.idle) {
+        status = run_idle(&cfg);
+        goto done;
+    }
     status = check_files(&cfg);
     if (status)
         goto done;
+    if (cfg.socket) {
+        status = run_daemon(&cfg);
+        goto done;
+    }
     status = 1;
     h = load_plugins(&cfg);
     if (!h)

@@ -68,3 +68,70 @@ void bench_report_table_row(FILE *out, const struct bench_result *r)
             (unsigned long long)r->timeouts, r->puzzles_per_s, r->us_median, r->us_p99,
             r->guesses_per_puzzle);
 }
+
+/* ---------------------------------------------------------------- daemon runs */
+
+void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r)
+{
+    fputs("{\"mode\":\"daemon\",\"solver\":", out);
+    json_string(out, r->solver);
+    fputs(",\"file\":", out);
+    json_string(out, r->file);
+    fprintf(out,
+            ",\"connections\":%u,\"depth\":%u,\"puzzles\":%llu,\"requests\":%llu"
+            ",\"solved\":%llu,\"unsolvable\":%llu,\"wrong\":%llu,\"errors\":%llu"
+            ",\"seconds\":%.6f,\"requests_per_s\":%.1f,\"us_p50\":%.2f,\"us_p99\":%.2f"
+            ",\"us_max\":%.2f,\"daemon_rss_kib\":%lld,\"daemon_hwm_kib\":%lld}\n",
+            r->connections, r->depth, (unsigned long long)r->puzzles,
+            (unsigned long long)r->requests, (unsigned long long)r->solved,
+            (unsigned long long)r->unsolvable, (unsigned long long)r->wrong,
+            (unsigned long long)r->errors, r->seconds, r->requests_per_s, r->us_p50, r->us_p99,
+            r->us_max, r->daemon_rss_kib, r->daemon_hwm_kib);
+}
+
+void bench_report_daemon_header(FILE *out)
+{
+    fprintf(out, "%-10s %-28s %5s %5s %8s %8s %5s %6s %11s %9s %9s %9s\n", "solver", "file",
+            "conns", "depth", "requests", "solved", "wrong", "errors", "requests/s", "p50_us",
+            "p99_us", "rss_kib");
+}
+
+void bench_report_daemon_row(FILE *out, const struct bench_daemon_result *r)
+{
+    fprintf(out, "%-10s %-28s %5u %5u %8llu %8llu %5llu %6llu %11.1f %9.1f %9.1f %9lld\n",
+            r->solver, short_name(r->file), r->connections, r->depth,
+            (unsigned long long)r->requests, (unsigned long long)r->solved,
+            (unsigned long long)r->wrong, (unsigned long long)r->errors, r->requests_per_s,
+            r->us_p50, r->us_p99, r->daemon_rss_kib);
+}
+
+void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json)
+{
+    if (json) {
+        fprintf(out,
+                "{\"mode\":\"idle\",\"connections\":%u,\"daemon_pid\":%lld"
+                ",\"daemon_rss_base_kib\":%lld,\"daemon_rss_kib\":%lld,\"daemon_hwm_kib\":%lld}\n",
+                r->connections, r->daemon_pid, r->daemon_rss_base_kib, r->daemon_rss_kib,
+                r->daemon_hwm_kib);
+        return;
+    }
+    fprintf(out,
+            "daemon pid %lld: VmRSS %lld KiB with %u idle connections open "
+            "(%lld KiB before), VmHWM %lld KiB\n",
+            r->daemon_pid, r->daemon_rss_kib, r->connections, r->daemon_rss_base_kib,
+            r->daemon_hwm_kib);
+}
+
+double bench_percentile(const double *sorted, size_t len, double pct)
+{
+    size_t rank;
+
+    if (len == 0)
+        return 0.0;
+    rank = (size_t)(pct / 100.0 * (double)len + 0.999999);
+    if (rank < 1)
+        rank = 1;
+    if (rank > len)
+        rank = len;
+    return sorted[rank - 1];
+}

@@ -5,12 +5,135 @@
 #   must have solved every puzzle with no wrong answer and no error.
 # MODE=usage: a bad option and a missing file argument exit with status 2,
 #   --help and --version exit with 0.
+# MODE=daemon: start the real sudokud (SUDOKUD, plugins from PLUGIN_DIR) on
+#   a temporary socket; `--socket --connections 2 --depth 8 --json DATA`
+#   must answer every puzzle of DATA with no wrong answer and no error, and
+#   `--idle-connections 32` must report a positive daemon RSS.  Once the
+#   daemon is stopped, both modes must exit 3.
 if(NOT MODE)
   set(MODE json)
 endif()
 
+# ---- MODE=daemon helpers.  The daemon runs under timeout(1), so it cannot
+# outlive a test that dies; every failure stops it before reporting.
+macro(daemon_stop)
+  if(daemon_pid)
+    execute_process(COMMAND kill -TERM ${daemon_pid} RESULT_VARIABLE _krc ERROR_QUIET)
+    # kill -0 fails once timeout(1) and sudokud are gone.
+    foreach(_i RANGE 100)
+      execute_process(COMMAND kill -0 ${daemon_pid} RESULT_VARIABLE _alive ERROR_QUIET)
+      if(NOT _alive EQUAL 0)
+        break()
+      endif()
+      execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 0.05)
+    endforeach()
+    set(daemon_pid "")
+  endif()
+endmacro()
+
+function(daemon_fail msg)
+  daemon_stop()
+  if(EXISTS "${tmp}/sudokud.log")
+    file(READ "${tmp}/sudokud.log" log)
+  endif()
+  file(REMOVE_RECURSE "${tmp}")
+  message(FATAL_ERROR "${msg}\nsudokud log:\n${log}")
+endfunction()
+
+# JSON value of key in line, or a failure naming the key.
+function(json_get out line key)
+  string(JSON v ERROR_VARIABLE jerr GET "${line}" ${key})
+  if(jerr)
+    daemon_fail("key ${key} missing in: ${line} (${jerr})")
+  endif()
+  set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "daemon")
+  # Puzzles in DATA: lines that are neither blank nor comments.
+  file(STRINGS ${DATA} data_lines)
+  set(want 0)
+  foreach(l IN LISTS data_lines)
+    if(NOT l MATCHES "^[ \t\r]*(#.*)?$")
+      math(EXPR want "${want} + 1")
+    endif()
+  endforeach()
+
+  execute_process(COMMAND mktemp -d /tmp/sudoku-bench.XXXXXX OUTPUT_VARIABLE tmp
+    OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "mktemp failed")
+  endif()
+  set(sock ${tmp}/sudokud.sock)
+  execute_process(COMMAND sh -c
+    "timeout 300 \"$0\" -P \"$1\" -s \"$2\" >\"$3\" 2>&1 </dev/null & echo $!"
+    ${SUDOKUD} ${PLUGIN_DIR} ${sock} ${tmp}/sudokud.log
+    OUTPUT_VARIABLE daemon_pid OUTPUT_STRIP_TRAILING_WHITESPACE)
+  foreach(i RANGE 200)
+    if(EXISTS ${sock})
+      break()
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 0.05)
+  endforeach()
+  if(NOT EXISTS ${sock})
+    daemon_fail("sudokud did not create ${sock}")
+  endif()
+
+  # Pipelined run over two connections.
+  execute_process(COMMAND ${BENCH} --socket ${sock} --connections 2 --depth 8 --json ${DATA}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    daemon_fail("sudoku-bench --socket exited ${rc}: ${err}")
+  endif()
+  string(STRIP "${out}" out)
+  foreach(key requests wrong errors requests_per_s us_p50 us_p99 connections depth solved)
+    json_get(val_${key} "${out}" ${key})
+  endforeach()
+  if(NOT val_requests EQUAL want OR NOT val_solved EQUAL want)
+    daemon_fail("requests ${val_requests}, solved ${val_solved}, want ${want}: ${out}")
+  endif()
+  if(NOT val_wrong EQUAL 0 OR NOT val_errors EQUAL 0)
+    daemon_fail("wrong/errors not 0: ${out}")
+  endif()
+  if(NOT val_connections EQUAL 2 OR NOT val_depth EQUAL 8)
+    daemon_fail("connections/depth not 2/8: ${out}")
+  endif()
+  if(NOT val_requests_per_s GREATER 0 OR NOT val_us_p99 GREATER 0
+      OR val_us_p50 GREATER val_us_p99)
+    daemon_fail("implausible figures: ${out}")
+  endif()
+  message(STATUS "daemon run: ${val_requests}/${want} requests, all right")
+
+  # Footprint with 32 idle connections.
+  execute_process(COMMAND ${BENCH} --socket ${sock} --idle-connections 32 --json
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    daemon_fail("sudoku-bench --idle-connections exited ${rc}: ${err}")
+  endif()
+  string(STRIP "${out}" out)
+  json_get(rss "${out}" daemon_rss_kib)
+  json_get(conns "${out}" connections)
+  if(NOT rss GREATER 0 OR NOT conns EQUAL 32)
+    daemon_fail("want a positive daemon_rss_kib with 32 connections: ${out}")
+  endif()
+  message(STATUS "idle: daemon_rss_kib ${rss} with ${conns} connections")
+
+  # No daemon: exit 3 from both modes.
+  daemon_stop()
+  foreach(args "--socket;${sock};${DATA}" "--socket;${sock};--idle-connections;2")
+    execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+    if(NOT rc EQUAL 3)
+      daemon_fail("sudoku-bench ${args} without a daemon: exit ${rc}, want 3 (${err})")
+    endif()
+  endforeach()
+  file(REMOVE_RECURSE "${tmp}")
+  return()
+endif()
+
 if(MODE STREQUAL "usage")
-  foreach(args "--bogus;x" "--limit;0;x" "--timeout-ms;-1;x" "--json")
+  foreach(args "--bogus;x" "--limit;0;x" "--timeout-ms;-1;x" "--json"
+      "--socket;s;--depth;0;x" "--socket;s;--connections;0;x" "--socket;s;--depth;5000;x"
+      "--connections;2;x" "--repeat;2;x" "--socket;s;--repeat;0;x" "--idle-connections;3;x" "--idle-connections;0")
     execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
     if(NOT rc EQUAL 2)
       message(FATAL_ERROR "sudoku-bench ${args}: exit ${rc}, want 2 (${err})")

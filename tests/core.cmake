@@ -54,4 +54,12 @@ if(TARGET sudoku-bench)
   add_test(NAME bench_usage COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
     -DMODE=usage -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_usage PROPERTIES LABELS core TIMEOUT 60)
+  # sudoku-bench --socket against the real daemon: every answer right, RSS read.
+  if(TARGET sudokud)
+    add_test(NAME bench_daemon COMMAND ${CMAKE_COMMAND}
+      -DBENCH=$<TARGET_FILE:sudoku-bench> -DSUDOKUD=$<TARGET_FILE:sudokud>
+      -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -DDATA=${SUDOKU_TEST_DATA_DIR}/daemon_17clue.txt
+      -DMODE=daemon -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
+    set_tests_properties(bench_daemon PROPERTIES LABELS "core;bench" TIMEOUT 300)
+  endif()
 endif()
