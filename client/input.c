@@ -40,25 +40,28 @@ const char *input_name(const struct input *in)
     return strcmp(in->name, "-") == 0 ? "<stdin>" : in->name;
 }
 
-/* Read one line into in->line without its newline.  Returns 1, 0 at EOF or
- * a negative errno. */
+/* Read one line into in->line without its newline.  Every byte is counted,
+ * NUL bytes too (they are flagged: no puzzle holds one); bytes beyond
+ * INPUT_LINE_MAX are counted and dropped.  Returns 1, 0 at EOF or a negative
+ * errno. */
 static int read_line(struct input *in)
 {
-    if (!fgets(in->line, sizeof(in->line), in->f))
-        return ferror(in->f) ? -EIO : 0;
-    size_t len = strlen(in->line);
-    in->bytes += len;
-    in->line_no++;
-    in->is_long = 0;
-    if (len > 0 && in->line[len - 1] == '\n') {
-        in->line[--len] = '\0';
-    } else if (len > INPUT_LINE_MAX) {
-        int ch;
-        in->is_long = 1;
-        while ((ch = getc(in->f)) != EOF && ch != '\n')
-            in->bytes++;
-        in->bytes += ch == '\n';
+    size_t len = 0, total = 0;
+    int ch, has_nul = 0;
+
+    while ((ch = getc_unlocked(in->f)) != EOF && ch != '\n') {
+        total++;
+        has_nul |= ch == '\0';
+        if (len <= INPUT_LINE_MAX)
+            in->line[len++] = (char)ch;
     }
+    if (ch == EOF && total == 0)
+        return ferror(in->f) ? -EIO : 0;
+    in->bytes += total + (ch == '\n');
+    in->line_no++;
+    in->is_long = total > INPUT_LINE_MAX;
+    in->has_nul = has_nul;
+    in->line[len] = '\0';
     while (len > 0 && isspace((unsigned char)in->line[len - 1]))
         in->line[--len] = '\0';
     in->line_len = len;
@@ -71,7 +74,7 @@ static const char *content(struct input *in)
     const char *p = in->line;
     while (isspace((unsigned char)*p))
         p++;
-    return (*p == '\0' || *p == '#') && !in->is_long ? NULL : p;
+    return (*p == '\0' || *p == '#') && !in->is_long && !in->has_nul ? NULL : p;
 }
 
 /* How many tokens a grid row has: -1 when one is not a decimal number. */
@@ -147,6 +150,10 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
             }
         }
         size_t l = strlen(p);
+        if (in->has_nul) {
+            snprintf(r->error, sizeof(r->error), "grid row %d holds a NUL byte", row + 1);
+            return 1;
+        }
         if (in->is_long || len + l + 2 > sizeof(text)) {
             snprintf(r->error, sizeof(r->error), "grid row %d is too long", row + 1);
             return 1;
@@ -175,6 +182,11 @@ int input_next(struct input *in, struct input_record *r)
     if (in->is_long) {
         r->format = in->format == INPUT_GRID ? INPUT_GRID : INPUT_LINE;
         snprintf(r->error, sizeof(r->error), "line longer than %d bytes", INPUT_LINE_MAX);
+        return 1;
+    }
+    if (in->has_nul) {
+        r->format = in->format == INPUT_GRID ? INPUT_GRID : INPUT_LINE;
+        snprintf(r->error, sizeof(r->error), "line holds a NUL byte");
         return 1;
     }
     if (in->format == INPUT_AUTO)

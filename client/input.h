@@ -42,6 +42,7 @@ struct input {
     char line[INPUT_LINE_MAX + 2];
     size_t line_len;
     int is_long; /* the last line was cut: longer than INPUT_LINE_MAX */
+    int has_nul; /* the last line held a NUL byte */
 };
 
 /* Open path ("-" for stdin) with format (INPUT_AUTO to detect).  Returns 0

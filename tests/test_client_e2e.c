@@ -401,6 +401,41 @@ static void test_mixed_good_and_bad(void **state)
     fclose(in);
 }
 
+/* A line holding a NUL byte is one bad record with its line number; the
+ * lines around it are still solved, in order. */
+static void test_nul_byte_line(void **state)
+{
+    static const char good[] =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    static struct tool_run r;
+    char path[] = "/tmp/sudoku-nul-XXXXXX";
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    (void)state;
+
+    assert_non_null(f);
+    fprintf(f, "%s\n", good);
+    fwrite(good, 1, 40, f);
+    fputc('\0', f); /* line 2: a NUL in the middle of a puzzle */
+    fprintf(f, "%s\n", good + 41);
+    fprintf(f, "%s\n", good);
+    assert_int_equal(fclose(f), 0);
+    run_tool(&r, NULL, argv);
+    unlink(path);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, ":2: "));
+    assert_non_null(strstr(r.err, "NUL byte"));
+    const char *nl = strchr(r.out, '\n');
+    assert_non_null(nl);
+    char got[128];
+    snprintf(got, sizeof(got), "%.*s", (int)(nl - r.out), r.out);
+    check_line_solution(good, got);
+    snprintf(got, sizeof(got), "%s", nl + 1);
+    got[strcspn(got, "\n")] = '\0';
+    check_line_solution(good, got);
+}
+
 /* Command lines and the exit code each must give. */
 #define SOCK_ARG "@sock" /* stands for the test daemon's socket */
 
@@ -566,13 +601,10 @@ static void test_library_calls(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_judge_example),
-        cmocka_unit_test(test_line_file_keeps_order),
-        cmocka_unit_test(test_mixed_good_and_bad),
-        cmocka_unit_test(test_exit_codes),
-        cmocka_unit_test(test_json_lines),
-        cmocka_unit_test(test_library_calls),
-        cmocka_unit_test(test_big_batch_bounded_memory),
+        cmocka_unit_test(test_judge_example),      cmocka_unit_test(test_line_file_keeps_order),
+        cmocka_unit_test(test_mixed_good_and_bad), cmocka_unit_test(test_nul_byte_line),
+        cmocka_unit_test(test_exit_codes),         cmocka_unit_test(test_json_lines),
+        cmocka_unit_test(test_library_calls),      cmocka_unit_test(test_big_batch_bounded_memory),
     };
     return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
 }
