@@ -42,7 +42,7 @@
 #include <string.h>
 
 #define F9_BAND_ALL 0x7ffffffu /* the 27 cells of a band */
-#define F9_POLL     1024u      /* guesses between two cancel/deadline polls */
+#define F9_POLL     16u        /* guesses between two polls: about 16 us of work */
 
 /* ------------------------------------------------------------------------ */
 /* Constant tables, built by the preprocessor so they read as their rule.     */
