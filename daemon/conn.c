@@ -24,6 +24,7 @@
 
 #include "daemon/dispatch.h"
 #include "daemon/log.h"
+#include "daemon/pool.h"
 #include "daemon/server.h"
 
 #define CONN_BUF_START 4096 /* first input buffer size */
@@ -226,10 +227,12 @@ static void process(struct conn *c)
             break;
         if (n < 0) {
             c->is_processing = 0;
+            pool_flush(c->srv->pool);
             fail_stream(c, n == -E2BIG ? RPC_TOO_LARGE : RPC_BAD_REQUEST, err);
             return;
         }
         off += (size_t)n;
+        c->has_more_input = off < c->len;
         dispatch_message(c, &req, err);
     }
     if (off > 0 && !c->is_closing && !c->is_draining) {
@@ -243,6 +246,7 @@ static void process(struct conn *c)
         c->cap = 0;
     }
     c->is_processing = 0;
+    pool_flush(c->srv->pool); /* the workers start on what this batch queued */
 }
 
 /* After EOF: did the peer close completely (POLLHUP), or only shut its
@@ -279,8 +283,10 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         return;
     }
     c->len += (size_t)nread;
-    if (nread > 0)
+    if (nread > 0) {
         c->last_active_ms = uv_now(c->srv->loop);
+        c->srv->activity++;
+    }
     if (c->len >= c->cap && c->cap >= c->srv->cfg->max_message + 65536) {
         fail_stream(c, RPC_TOO_LARGE, "message larger than the size limit");
         return;

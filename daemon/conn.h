@@ -30,29 +30,31 @@ struct server;
 struct solve_job;
 
 struct conn {
-    uv_pipe_t pipe;             /* the socket; first, so handle == conn */
-    struct server *srv;         /* owner */
-    struct conn *prev, *next;   /* server->conns */
-    struct conn *dirty_next;    /* server->dirty */
-    unsigned refs;              /* handle + jobs in flight */
-    uint64_t id;                /* for log lines */
-    uint64_t last_active_ms;    /* uv_now() when bytes last came in or went out */
-    pid_t pid;                  /* peer (SO_PEERCRED), -1 unknown */
-    uid_t uid;                  /* peer uid */
-    uint8_t *buf;               /* received, not yet parsed */
-    size_t len, cap;            /* bytes in buf, its size */
-    msgpack_sbuffer out;        /* responses not yet handed to uv_write */
-    size_t writing_size;        /* bytes in the uv_write in progress */
-    struct solve_job *jobs;     /* solves in flight (dispatch's list) */
-    size_t in_flight;           /* length of jobs */
-    unsigned is_dirty : 1;      /* on server->dirty */
-    unsigned is_writing : 1;    /* a uv_write is in progress */
-    unsigned is_reading : 1;    /* uv_read_start is active */
-    unsigned is_closing : 1;    /* uv_close called: send nothing more */
-    unsigned is_draining : 1;   /* close once everything is written */
-    unsigned is_served : 1;     /* counted in stats.connections */
-    unsigned is_processing : 1; /* inside process(): no re-entry */
-    unsigned is_eof : 1;        /* peer shut its write side: answer, then close */
+    uv_pipe_t pipe;               /* the socket; first, so handle == conn */
+    struct server *srv;           /* owner */
+    struct conn *prev, *next;     /* server->conns */
+    struct conn *dirty_next;      /* server->dirty */
+    unsigned refs;                /* handle + jobs in flight */
+    uint64_t id;                  /* for log lines */
+    uint64_t last_active_ms;      /* uv_now() when bytes last came in or went out */
+    uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() (dispatch) */
+    pid_t pid;                    /* peer (SO_PEERCRED), -1 unknown */
+    uid_t uid;                    /* peer uid */
+    uint8_t *buf;                 /* received, not yet parsed */
+    size_t len, cap;              /* bytes in buf, its size */
+    msgpack_sbuffer out;          /* responses not yet handed to uv_write */
+    size_t writing_size;          /* bytes in the uv_write in progress */
+    struct solve_job *jobs;       /* solves in flight (dispatch's list) */
+    size_t in_flight;             /* length of jobs */
+    unsigned is_dirty : 1;        /* on server->dirty */
+    unsigned is_writing : 1;      /* a uv_write is in progress */
+    unsigned is_reading : 1;      /* uv_read_start is active */
+    unsigned is_closing : 1;      /* uv_close called: send nothing more */
+    unsigned is_draining : 1;     /* close once everything is written */
+    unsigned is_served : 1;       /* counted in stats.connections */
+    unsigned is_processing : 1;   /* inside process(): no re-entry */
+    unsigned is_eof : 1;          /* peer shut its write side: answer, then close */
+    unsigned has_more_input : 1;  /* bytes after the message being dispatched (pipelining) */
 };
 
 /* Take the connection libuv has accepted on the server's listener (call once

@@ -12,12 +12,19 @@
  *
  * A job whose connection went away is an orphan: it is finished and freed
  * like any other, but nothing is sent.
+ *
+ * Fast path (--inline-us): with every worker idle and no other request
+ * buffered on the connection, a 9x9 or smaller solve is first tried on the
+ * loop thread under a deadline of a few tens of microseconds (try_inline);
+ * if it finishes, it is answered at once without any cross-thread wake-up,
+ * else it goes to the pool as above, its timeout still counted from arrival.
  */
 #include "daemon/dispatch.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +35,9 @@
 #include "daemon/pool.h"
 #include "daemon/server.h"
 #include "proto/grid.h"
+
+#define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
+#define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
 
 struct solve_job {
     struct pool_job pj;                  /* first: the pool hands this back */
@@ -150,6 +160,7 @@ static void finish(struct solve_job *job)
         job->next->prev = job->prev;
     c->in_flight--;
     s->stats.in_flight--;
+    s->activity++;
     count_job(s, job);
     if (!job->is_orphan && conn_can_send(c))
         answer_job(job);
@@ -161,24 +172,31 @@ static void finish(struct solve_job *job)
 
 /* ------------------------------------------------------------------ jobs */
 
-static void job_work(struct pool_job *pj)
+/* Run the solver on job until deadline_ns; the caller's thread. */
+static void run_job(struct solve_job *job, uint64_t deadline_ns)
 {
-    struct solve_job *job = (struct solve_job *)pj;
     struct sdk_job sj = {
         .size = sizeof(sj),
         .n = job->n,
         .cells = job->cells,
         .limit = job->limit,
         .cancel = &job->cancel,
-        .deadline_ns = job->deadline_ns,
+        .deadline_ns = deadline_ns,
         .solution = job->solution,
     };
     uint64_t t0 = sdk_now_ns();
 
     job->rc = host_solve(job->plugin, &sj);
-    job->elapsed_us = (sdk_now_ns() - t0) / 1000u;
+    job->elapsed_us += (sdk_now_ns() - t0) / 1000u;
     job->count = sj.count;
-    job->guesses = sj.guesses;
+    job->guesses += sj.guesses;
+}
+
+static void job_work(struct pool_job *pj)
+{
+    struct solve_job *job = (struct solve_job *)pj;
+
+    run_job(job, job->deadline_ns);
 }
 
 static void job_done(struct pool_job *pj)
@@ -216,11 +234,16 @@ static enum rpc_code check_solve(struct server *s, const struct rpc_solve_params
 static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgid,
                                  const struct rpc_solve_params *p, const struct host_plugin *plugin)
 {
-    struct solve_job *job = calloc(1, sizeof(*job));
+    struct solve_job *job = malloc(sizeof(*job));
     uint64_t t = s->cfg->timeout_ms;
 
     if (!job)
         return NULL;
+    /* Not calloc: the two cell arrays are most of the struct and are
+     * written before they are read. */
+    memset(job, 0, offsetof(struct solve_job, cells));
+    job->rc = 0;
+    job->count = job->guesses = job->elapsed_us = 0;
     if (p->timeout_ms && p->timeout_ms < t)
         t = p->timeout_ms;
     job->pj.work = job_work;
@@ -238,6 +261,39 @@ static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgi
     return job;
 }
 
+/* The bounded fast path: with every worker idle, a small puzzle is tried
+ * on the loop thread for at most cfg->inline_us (and at most INLINE_ROUND
+ * times that per loop iteration, over all connections), which saves the
+ * three cross-thread wake-ups of a pool round trip.  The solver enforces the
+ * budget only when it polls its deadline (bitmask 9x9: every 16 guesses),
+ * so one attempt can overrun it; a connection whose attempt overran or did
+ * not finish gets no inline solves for INLINE_BACKOFF_MS, and only 9x9 and
+ * smaller puzzles are tried.  Returns 1 when the job is finished, 0 when it
+ * must go to the pool (its work so far is counted in elapsed_us and
+ * guesses). */
+static int try_inline(struct server *s, struct conn *c, struct solve_job *job)
+{
+    uint64_t budget = (uint64_t)s->cfg->inline_us * 1000u;
+    uint64_t t0, cap, took;
+
+    if (budget == 0 || job->n > 9 || c->has_more_input ||
+        uv_now(s->loop) < c->inline_off_until_ms || s->inline_spent_ns >= budget * INLINE_ROUND ||
+        !pool_is_idle(s->pool))
+        return 0;
+    t0 = sdk_now_ns();
+    cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;
+    run_job(job, cap);
+    took = sdk_now_ns() - t0;
+    s->inline_spent_ns += took;
+    if (took > 2 * budget) /* hard puzzles: the solver polls its deadline too rarely */
+        c->inline_off_until_ms = uv_now(s->loop) + INLINE_BACKOFF_MS;
+    if (job->rc != SDK_TIMEDOUT || cap == job->deadline_ns)
+        return 1;
+    c->inline_off_until_ms = uv_now(s->loop) + INLINE_BACKOFF_MS;
+    job->rc = 0;
+    return 0;
+}
+
 static void start_solve(struct conn *c, uint32_t msgid, const struct rpc_solve_params *p)
 {
     struct server *s = c->srv;
@@ -245,13 +301,16 @@ static void start_solve(struct conn *c, uint32_t msgid, const struct rpc_solve_p
     struct solve_job *job;
     char msg[RPC_ERR_SIZE];
     enum rpc_code code = check_solve(s, p, &plugin, msg, sizeof(msg));
+    int is_done = 0;
 
     if (code != RPC_OK) {
         dispatch_error(c, msgid, "solve", code, msg);
         return;
     }
     job = new_job(s, c, msgid, p, plugin);
-    if (!job || pool_submit(s->pool, &job->pj) < 0) {
+    if (job)
+        is_done = try_inline(s, c, job);
+    if (!job || (!is_done && pool_submit(s->pool, &job->pj) < 0)) {
         free(job);
         snprintf(msg, sizeof(msg), "solve queue is full (%zu waiting)", s->cfg->max_queue);
         dispatch_error(c, msgid, "solve", RPC_OVERLOADED, msg);
@@ -264,6 +323,8 @@ static void start_solve(struct conn *c, uint32_t msgid, const struct rpc_solve_p
     c->in_flight++;
     c->refs++;
     s->stats.in_flight++;
+    if (is_done)
+        finish(job);
 }
 
 /* Take a job back from the queue for reason and finish it now.  Returns 1,

@@ -42,6 +42,8 @@ enum {
     OPT_MODE,
     OPT_MAX_QUEUE,
     OPT_GRACE,
+    OPT_SPIN,
+    OPT_INLINE,
     OPT_PLUGIN,
     OPT_HELP,
     OPT_VERSION
@@ -56,6 +58,8 @@ static const struct option long_options[] = {
     {"max-connections", required_argument, NULL, OPT_MAX_CONN},
     {"max-queue", required_argument, NULL, OPT_MAX_QUEUE},
     {"grace-ms", required_argument, NULL, OPT_GRACE},
+    {"spin-us", required_argument, NULL, OPT_SPIN},
+    {"inline-us", required_argument, NULL, OPT_INLINE},
     {"socket-mode", required_argument, NULL, OPT_MODE},
     {"plugin", required_argument, NULL, OPT_PLUGIN},
     {"verbose", no_argument, NULL, 'v'},
@@ -80,6 +84,11 @@ static void usage(FILE *f)
                "      --max-connections N  connections served at once (1000)\n"
                "      --max-queue N        solves waiting for a worker, in total (8192)\n"
                "      --grace-ms MS        on SIGTERM, running solves get this long (1500)\n"
+               "      --inline-us US       try a solve on the event loop for up to US\n"
+               "                           microseconds before handing it to a worker\n"
+               "                           (default 30; 0: always use the workers)\n"
+               "      --spin-us US         an idle worker polls for work this long before\n"
+               "                           it sleeps (default 50; 0: sleep at once)\n"
                "      --socket-mode MODE   octal permissions of the socket (0660)\n"
                "  -v, --verbose            log every request\n"
                "      --help               show this help and exit\n"
@@ -164,6 +173,16 @@ static int set_number(struct options *o, int opt, const char *arg)
             return bad_value("--grace-ms", arg);
         o->cfg.grace_ms = (unsigned)v;
         return 0;
+    case OPT_SPIN:
+        if (parse_num(arg, 10, 0, 10000, &v) < 0)
+            return bad_value("--spin-us", arg);
+        o->cfg.spin_us = (unsigned)v;
+        return 0;
+    case OPT_INLINE:
+        if (parse_num(arg, 10, 0, 1000, &v) < 0)
+            return bad_value("--inline-us", arg);
+        o->cfg.inline_us = (unsigned)v;
+        return 0;
     default:
         if (parse_num(arg, 8, 0, 0777, &v) < 0)
             return bad_value("--socket-mode", arg);
@@ -183,6 +202,8 @@ static void set_defaults(struct options *o)
     o->cfg.max_connections = 1000;
     o->cfg.max_queue = 8192;
     o->cfg.grace_ms = 1500;
+    o->cfg.spin_us = 50;
+    o->cfg.inline_us = 30;
     o->cfg.socket_mode = 0660;
     o->cfg.listen_fd = -1;
 }

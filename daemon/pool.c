@@ -1,39 +1,99 @@
 /* pool.c -- worker threads, a bounded FIFO and completions posted back.
  *
- *   loop thread                     workers
- *   pool_submit --> [queue] ------> work()
- *                                      |
- *   done() <----- on_async <-- [done list] + uv_async_send
+ *   loop thread                               workers
+ *   pool_submit --> [staged] --pool_flush--> [queue] --> work()
+ *                                                          |
+ *   done() <----- on_async <-------------- [done list] + uv_async_send
  *
- * One mutex guards the queue, the done list and every job's state; a job's
- * own fields belong to whoever holds it in that state (the worker while
- * RUNNING, the loop thread otherwise).
+ * Cross-thread wake-ups are the expensive part here (a futex wake of a
+ * sleeping vCPU costs more than a 9x9 solve), so the pool avoids them:
+ * jobs reach the queue in batches with one signal per batch, and only as
+ * many signals as there are sleeping workers; a worker posts its completion
+ * and takes its next job under one lock, and sends the async only when the
+ * done list was empty (else a wake-up is already on its way); an idle worker
+ * spins briefly before it sleeps, so a steady stream of jobs never parks it.
+ *
+ * One mutex guards the queue, the done list and every handed-over job's
+ * state; a job's own fields belong to whoever holds it in that state (the
+ * worker while RUNNING, the loop thread otherwise).  Staged jobs are the loop
+ * thread's alone.  `queued`, `active` and `stop` are written under the mutex
+ * and atomic so that spinning workers and the loop can peek without it.
  */
 #include "daemon/pool.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct pool {
     uv_async_t async;                       /* wakes the loop for completions */
-    pthread_mutex_t mu;                     /* guards everything below */
+    pthread_mutex_t mu;                     /* guards everything below but staging */
     pthread_cond_t cv;                      /* workers wait here for jobs */
     struct pool_job *head, *tail;           /* queued jobs, FIFO */
-    size_t queued, max_queued;              /* queue length and bound */
+    atomic_size_t queued;                   /* queue length */
+    atomic_size_t active;                   /* queued + running (not yet posted done) */
+    size_t max_queued;                      /* bound on queued + staged */
+    unsigned sleeping;                      /* workers in pthread_cond_wait */
     struct pool_job *done_head, *done_tail; /* finished, not yet delivered */
-    int stop;                               /* workers exit when set */
+    atomic_int stop;                        /* workers exit when set */
+    atomic_uint spinners;                   /* workers spinning now (at most one spins) */
+    uint64_t spin_ns;                       /* idle spin before sleeping */
+    struct pool_job *st_head, *st_tail;     /* staged jobs (loop thread only) */
+    size_t staged;                          /* their number */
     unsigned threads_len;                   /* started workers */
     pthread_t *threads;                     /* their ids */
 };
 
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Called and returns with p->mu unlocked: spin until a job shows up, stop is
+ * set or spin_ns passes. */
+static void spin_for_work(struct pool *p)
+{
+    uint64_t end = mono_ns() + p->spin_ns;
+
+    for (unsigned i = 1;; i++) {
+        if (atomic_load_explicit(&p->queued, memory_order_relaxed) > 0 ||
+            atomic_load_explicit(&p->stop, memory_order_relaxed))
+            return;
+        sched_yield(); /* the loop or the client may be waiting for this CPU */
+        if (i % 8 == 0 && mono_ns() >= end)
+            return;
+    }
+}
+
 static struct pool_job *take_next(struct pool *p)
 {
     struct pool_job *job;
+    int has_spun = p->spin_ns == 0;
 
-    while (!p->stop && !p->head)
+    while (!atomic_load(&p->stop) && !p->head) {
+        if (!has_spun && atomic_fetch_add(&p->spinners, 1) == 0) {
+            /* One spinner is enough to catch the next job; two would
+             * take both cores of a small machine from the loop. */
+            has_spun = 1;
+            pthread_mutex_unlock(&p->mu);
+            spin_for_work(p);
+            atomic_fetch_sub(&p->spinners, 1);
+            pthread_mutex_lock(&p->mu);
+            continue;
+        }
+        if (!has_spun)
+            atomic_fetch_sub(&p->spinners, 1);
+        has_spun = 1;
+        p->sleeping++;
         pthread_cond_wait(&p->cv, &p->mu);
-    if (p->stop)
+        p->sleeping--;
+    }
+    if (atomic_load(&p->stop))
         return NULL;
     job = p->head;
     p->head = job->next;
@@ -41,10 +101,26 @@ static struct pool_job *take_next(struct pool *p)
         p->head->prev = NULL;
     else
         p->tail = NULL;
-    p->queued--;
+    atomic_fetch_sub(&p->queued, 1);
     job->prev = job->next = NULL;
     job->state = POOL_RUNNING;
     return job;
+}
+
+/* Under p->mu: put job on the done list.  Returns 1 when the loop must be
+ * woken (the list was empty, so no wake-up is pending for it). */
+static int post_done(struct pool *p, struct pool_job *job)
+{
+    int was_empty = p->done_head == NULL;
+
+    job->state = POOL_DONE;
+    if (p->done_tail)
+        p->done_tail->next = job;
+    else
+        p->done_head = job;
+    p->done_tail = job;
+    atomic_fetch_sub(&p->active, 1);
+    return was_empty;
 }
 
 static void *worker_main(void *arg)
@@ -57,15 +133,11 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&p->mu);
         job->work(job);
         pthread_mutex_lock(&p->mu);
-        job->state = POOL_DONE;
-        if (p->done_tail)
-            p->done_tail->next = job;
-        else
-            p->done_head = job;
-        p->done_tail = job;
-        pthread_mutex_unlock(&p->mu);
-        uv_async_send(&p->async);
-        pthread_mutex_lock(&p->mu);
+        if (post_done(p, job)) {
+            pthread_mutex_unlock(&p->mu);
+            uv_async_send(&p->async);
+            pthread_mutex_lock(&p->mu);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -86,6 +158,7 @@ static void on_async(uv_async_t *handle)
         job->state = POOL_IDLE;
         job->done(job);
     }
+    pool_flush(p); /* done() may have started new jobs */
 }
 
 static void on_async_closed(uv_handle_t *handle)
@@ -100,7 +173,7 @@ static void on_async_closed(uv_handle_t *handle)
 static void stop_workers(struct pool *p)
 {
     pthread_mutex_lock(&p->mu);
-    p->stop = 1;
+    atomic_store(&p->stop, 1);
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     for (unsigned i = 0; i < p->threads_len; i++)
@@ -108,7 +181,8 @@ static void stop_workers(struct pool *p)
     p->threads_len = 0;
 }
 
-int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, struct pool **out)
+int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin_us,
+             struct pool **out)
 {
     struct pool *p = calloc(1, sizeof(*p));
     int rc = -ENOMEM;
@@ -116,6 +190,11 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, struct pool *
     if (!p || !(p->threads = calloc(threads, sizeof(pthread_t))))
         goto fail;
     p->max_queued = max_queued;
+    p->spin_ns = (uint64_t)spin_us * 1000u;
+    atomic_init(&p->queued, 0);
+    atomic_init(&p->active, 0);
+    atomic_init(&p->stop, 0);
+    atomic_init(&p->spinners, 0);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     p->async.data = p;
@@ -141,29 +220,74 @@ fail:
 
 int pool_submit(struct pool *p, struct pool_job *job)
 {
-    pthread_mutex_lock(&p->mu);
-    if (p->queued >= p->max_queued) {
-        pthread_mutex_unlock(&p->mu);
+    if (atomic_load_explicit(&p->queued, memory_order_relaxed) + p->staged >= p->max_queued)
         return -EAGAIN;
-    }
     job->next = NULL;
-    job->prev = p->tail;
-    if (p->tail)
-        p->tail->next = job;
+    job->prev = p->st_tail;
+    if (p->st_tail)
+        p->st_tail->next = job;
     else
-        p->head = job;
-    p->tail = job;
-    p->queued++;
+        p->st_head = job;
+    p->st_tail = job;
+    p->staged++;
+    job->is_staged = 1;
     job->state = POOL_QUEUED;
-    pthread_cond_signal(&p->cv);
-    pthread_mutex_unlock(&p->mu);
+    if (p->staged >= POOL_BATCH)
+        pool_flush(p);
     return 0;
+}
+
+void pool_flush(struct pool *p)
+{
+    size_t n = p->staged;
+
+    if (n == 0)
+        return;
+    pthread_mutex_lock(&p->mu);
+    for (struct pool_job *job = p->st_head; job; job = job->next)
+        job->is_staged = 0;
+    p->st_head->prev = p->tail;
+    if (p->tail)
+        p->tail->next = p->st_head;
+    else
+        p->head = p->st_head;
+    p->tail = p->st_tail;
+    atomic_fetch_add(&p->queued, n);
+    atomic_fetch_add(&p->active, n);
+    if (p->sleeping > 0 && n >= p->sleeping)
+        pthread_cond_broadcast(&p->cv);
+    else if (p->sleeping > 0)
+        for (size_t i = 0; i < n; i++)
+            pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    p->st_head = p->st_tail = NULL;
+    p->staged = 0;
+}
+
+static void unstage(struct pool *p, struct pool_job *job)
+{
+    if (job->prev)
+        job->prev->next = job->next;
+    else
+        p->st_head = job->next;
+    if (job->next)
+        job->next->prev = job->prev;
+    else
+        p->st_tail = job->prev;
+    p->staged--;
+    job->is_staged = 0;
 }
 
 int pool_remove(struct pool *p, struct pool_job *job)
 {
     int rc = -EBUSY;
 
+    if (job->is_staged) {
+        unstage(p, job);
+        job->prev = job->next = NULL;
+        job->state = POOL_IDLE;
+        return 0;
+    }
     pthread_mutex_lock(&p->mu);
     if (job->state == POOL_QUEUED) {
         if (job->prev)
@@ -176,7 +300,8 @@ int pool_remove(struct pool *p, struct pool_job *job)
             p->tail = job->prev;
         job->prev = job->next = NULL;
         job->state = POOL_IDLE;
-        p->queued--;
+        atomic_fetch_sub(&p->queued, 1);
+        atomic_fetch_sub(&p->active, 1);
         rc = 0;
     }
     pthread_mutex_unlock(&p->mu);
@@ -185,11 +310,12 @@ int pool_remove(struct pool *p, struct pool_job *job)
 
 size_t pool_queued(struct pool *p)
 {
-    size_t n;
-    pthread_mutex_lock(&p->mu);
-    n = p->queued;
-    pthread_mutex_unlock(&p->mu);
-    return n;
+    return atomic_load(&p->queued) + p->staged;
+}
+
+int pool_is_idle(struct pool *p)
+{
+    return p->staged == 0 && atomic_load(&p->active) == 0;
 }
 
 void pool_close(struct pool *p)

@@ -6,6 +6,11 @@
  * back (pool_remove) and the pool's size is ours, not UV_THREADPOOL_SIZE.
  * Running work is stopped by the job's own cancel flag, not by the pool.
  *
+ * Submitted jobs are staged on the loop thread and handed to the workers in
+ * batches (pool_flush, or automatically every POOL_BATCH jobs): one lock and
+ * at most one wake-up per batch instead of per job.  The caller must call
+ * pool_flush() before the loop next waits for I/O.
+ *
  * Thread safety: every function except the work callback runs on the loop
  * thread.
  */
@@ -16,9 +21,11 @@
 
 #include <uv.h>
 
+#define POOL_BATCH 16 /* staged jobs that are handed over without waiting for pool_flush */
+
 enum pool_state {
     POOL_IDLE = 0, /* not submitted, or removed */
-    POOL_QUEUED,   /* waiting for a worker */
+    POOL_QUEUED,   /* staged or waiting for a worker */
     POOL_RUNNING,  /* a worker is in work() */
     POOL_DONE      /* finished, waiting for done() on the loop */
 };
@@ -29,27 +36,36 @@ typedef void pool_fn(struct pool_job *job);
 /* Embed first in a job struct; the pool owns none of the memory. */
 struct pool_job {
     struct pool_job *prev, *next; /* queue / done list links (pool's) */
-    enum pool_state state;        /* under the pool's lock */
+    enum pool_state state;        /* under the pool's lock once handed over */
+    int is_staged;                /* on the loop thread's staging list (loop only) */
     pool_fn *work;                /* runs on a worker thread */
     pool_fn *done;                /* runs on the loop thread after work */
 };
 
 struct pool;
 
-/* Start threads workers on loop with room for max_queued waiting jobs.
+/* Start threads workers on loop with room for max_queued waiting jobs;
+ * an idle worker spins for spin_us microseconds before it sleeps (0: never).
  * Returns 0 and *out, or a negative errno.  Stop with pool_close(). */
-int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, struct pool **out);
+int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin_us,
+             struct pool **out);
 
 /* Queue job (work and done set).  Returns 0, or -EAGAIN when the queue is
  * full (nothing queued). */
 int pool_submit(struct pool *p, struct pool_job *job);
 
+/* Hand every staged job to the workers. */
+void pool_flush(struct pool *p);
+
 /* Take a queued job back before a worker starts it.  Returns 0 (job is idle
  * again and done() will not run) or -EBUSY when it is running or done. */
 int pool_remove(struct pool *p, struct pool_job *job);
 
-/* Jobs waiting for a worker. */
+/* Jobs waiting for a worker (staged ones included). */
 size_t pool_queued(struct pool *p);
+
+/* 1 when no job is staged, queued or running: a worker is free at once. */
+int pool_is_idle(struct pool *p);
 
 /* Stop the workers (they finish the job in hand; queued jobs are left
  * untouched), join them and close the async handle; memory is freed in its

@@ -26,6 +26,7 @@
 #include "daemon/server.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -221,6 +222,7 @@ static void close_all(struct server *s)
     close_handle((uv_handle_t *)&s->quiet);
     close_handle((uv_handle_t *)&s->accept_retry);
     close_handle((uv_handle_t *)&s->flusher);
+    close_handle((uv_handle_t *)&s->spinner);
     pool_close(s->pool);
     s->pool = NULL;
 }
@@ -333,9 +335,44 @@ static void on_signal(uv_signal_t *h, int signum)
 
 /* ----------------------------------------------------------------- setup */
 
+static void on_spin(uv_idle_t *h)
+{
+    /* Being active is its job (libuv does not sleep in poll then); yielding
+     * lets a thread that shares this CPU (the client, a worker) run. */
+    (void)h;
+    sched_yield();
+}
+
+/* After an iteration that did work with every worker idle (so the loop
+ * takes no CPU a solve needs), poll without sleeping for cfg->spin_us: a
+ * client doing one request at a time sends its next one within microseconds,
+ * and waking a sleeping vCPU costs more than that. */
+static void update_spin(struct server *s)
+{
+    uint64_t now;
+
+    if (s->cfg->spin_us == 0 || s->is_closed)
+        return;
+    now = sdk_now_ns();
+    if (s->activity != s->seen_activity && pool_is_idle(s->pool)) {
+        s->seen_activity = s->activity;
+        s->spin_until_ns = now + (uint64_t)s->cfg->spin_us * 1000u;
+        if (!uv_is_active((uv_handle_t *)&s->spinner))
+            uv_idle_start(&s->spinner, on_spin);
+    } else if (now >= s->spin_until_ns && uv_is_active((uv_handle_t *)&s->spinner)) {
+        uv_idle_stop(&s->spinner);
+    }
+}
+
 static void on_check(uv_check_t *h)
 {
-    conn_flush_dirty(h->data);
+    struct server *s = h->data;
+
+    if (s->pool)
+        pool_flush(s->pool);
+    s->inline_spent_ns = 0;
+    update_spin(s);
+    conn_flush_dirty(s);
 }
 
 static void on_watchdog(uv_timer_t *t)
@@ -353,8 +390,9 @@ static int init_handles(struct server *s)
     if (uv_signal_init(s->loop, &s->sig_term) < 0 || uv_signal_init(s->loop, &s->sig_int) < 0 ||
         uv_check_init(s->loop, &s->flusher) < 0 || uv_timer_init(s->loop, &s->grace) < 0 ||
         uv_timer_init(s->loop, &s->watchdog) < 0 || uv_timer_init(s->loop, &s->quiet) < 0 ||
-        uv_timer_init(s->loop, &s->accept_retry) < 0)
+        uv_timer_init(s->loop, &s->accept_retry) < 0 || uv_idle_init(s->loop, &s->spinner) < 0)
         return -ENOMEM;
+    uv_unref((uv_handle_t *)&s->spinner);
     uv_signal_start(&s->sig_term, on_signal, SIGTERM);
     uv_signal_start(&s->sig_int, on_signal, SIGINT);
     uv_check_start(&s->flusher, on_check);
@@ -398,7 +436,7 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (rc == 0)
         rc = open_listener(&s);
     if (rc == 0) {
-        rc = pool_new(&loop, cfg->threads, cfg->max_queue, &s.pool);
+        rc = pool_new(&loop, cfg->threads, cfg->max_queue, cfg->spin_us, &s.pool);
         if (rc < 0)
             log_msg(SDK_LOG_ERR, "cannot start workers: %s", strerror(-rc));
     }

@@ -27,6 +27,8 @@ struct server_config {
     unsigned socket_mode;               /* permission bits of the socket file */
     size_t max_queue;                   /* solves waiting for a worker, all connections */
     unsigned grace_ms;                  /* SIGTERM: running solves get this long */
+    unsigned spin_us;                   /* an idle worker spins this long before sleeping */
+    unsigned inline_us;                 /* budget of a solve tried on the loop thread, 0 none */
 };
 
 struct conn;
@@ -46,9 +48,14 @@ struct server {
     uv_timer_t quiet;                /* shutdown: closes connections gone quiet */
     uv_timer_t accept_retry;         /* out of memory accepting: try again later */
     uv_check_t flusher;              /* writes what callbacks queued this iteration */
+    uv_idle_t spinner;               /* active: the loop polls without sleeping */
+    uint64_t activity;               /* bumped per read and per finished solve */
+    uint64_t seen_activity;          /* activity at the last check */
+    uint64_t spin_until_ns;          /* keep the loop polling until then */
     struct conn *conns;              /* every open connection (list) */
     struct conn *dirty;              /* connections with output to flush */
     uint64_t next_conn_id;           /* ids for log lines */
+    uint64_t inline_spent_ns;        /* solving on the loop this iteration (dispatch) */
     uint64_t stop_ms;                /* uv_now() when SIGTERM/SIGINT was handled */
     int is_listening;                /* listener open */
     int is_accept_pending;           /* libuv holds an accepted fd we could not take */
