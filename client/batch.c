@@ -14,6 +14,10 @@
  * window slots however long the input.  When the connection breaks, every
  * undelivered puzzle is delivered as failed with the connection's error, so
  * each added puzzle gets exactly one callback.
+ *
+ * Requests are not sent one syscall each: an added request waits in the
+ * write buffer while the daemon still holds plenty of this batch's requests
+ * (should_send), and goes out with the others on the next wait for a slot.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,7 +25,9 @@
 
 #include "client/client_impl.h"
 
-#define MAX_PUZZLE_TEXT 4096 /* longer line-form text is refused locally */
+#define MAX_PUZZLE_TEXT      4096  /* longer line-form text is refused locally */
+#define BATCH_FLUSH_BYTES    16384 /* unsent request bytes that are sent without waiting */
+#define BATCH_SPIN_IN_FLIGHT 2     /* spin for answers with at most this many in flight */
 
 /* One puzzle in flight or waiting for its turn to be delivered. */
 struct batch_slot {
@@ -39,6 +45,7 @@ struct sudoku_batch {
     void *arg;                         /* for cb */
     uint64_t head;                     /* next seq to deliver */
     uint64_t tail;                     /* next seq to add */
+    uint64_t unsent;                   /* of [head, tail): still in c->wbuf (about) */
     uint32_t msgid_base;               /* msgid of seq 0 */
     struct batch_slot *slots;          /* window of them, owned */
 };
@@ -90,12 +97,27 @@ static int fail_all(struct sudoku_batch *b, struct sudoku_client_error *err)
     return b->c->failed;
 }
 
-/* Pump once and deliver; on a broken connection, fail the rest. */
+/* Pump once and deliver; on a broken connection, fail the rest.  With
+ * almost nothing in flight the answer is due within microseconds: spin. */
 static int step(struct sudoku_batch *b, int block, struct sudoku_client_error *err)
 {
-    int rc = client__pump(b->c, block);
+    unsigned spin = b->tail - b->head <= BATCH_SPIN_IN_FLIGHT ? CLIENT_SPIN_US : 0;
+    int rc = client__pump(b->c, block, spin);
+    if (b->c->wbuf.len == 0)
+        b->unsent = 0;
     deliver_ready(b);
     return rc < 0 ? fail_all(b, err) : 0;
+}
+
+/* After adding a request: send now, or keep it for a bigger write?  It is
+ * kept while the daemon still has plenty of this batch's requests to work
+ * on, so a burst of adds costs one send(); the next wait for a slot (or
+ * finish) flushes it. */
+static int should_send(const struct sudoku_batch *b)
+{
+    uint64_t pending = b->tail - b->head;
+    uint64_t on_wire = pending > b->unsent ? pending - b->unsent : 0;
+    return on_wire < (b->window + 3) / 4 || b->c->wbuf.len >= BATCH_FLUSH_BYTES;
 }
 
 int sudoku_batch_new(struct sudoku_client *c, unsigned window,
@@ -176,7 +198,8 @@ static int commit(struct sudoku_batch *b, int pack_rc, uint64_t tag,
     s->tag = tag;
     s->is_done = 0;
     b->tail++;
-    return step(b, 0, err);
+    b->unsent++;
+    return should_send(b) ? step(b, 0, err) : 0;
 }
 
 /* A puzzle refused without asking the daemon still answers in order. */

@@ -98,9 +98,15 @@ struct sudoku_client {
     void *on_response_arg;
 };
 
+/* How long a caller that expects an answer within microseconds polls
+ * before it sleeps in poll() (see client__pump). */
+#define CLIENT_SPIN_US 50
+
 /* Flush, wait (block: up to the I/O timeout, else not at all) and dispatch
- * what arrived.  Returns 0 or the connection's negative errno (c->failed). */
-int client__pump(struct sudoku_client *c, int block);
+ * what arrived.  With block and spin_us, first polls without sleeping for up
+ * to spin_us (for answers due at once).  Returns 0 or the connection's
+ * negative errno (c->failed). */
+int client__pump(struct sudoku_client *c, int block, unsigned spin_us);
 /* Mark c broken with rc, code and message (the first failure wins).  Returns rc. */
 int client__fail(struct sudoku_client *c, int rc, const char *code, const char *message);
 

@@ -268,8 +268,31 @@ int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err)
 }
 
 /* Fill res->solution and res->cells from the solution object (str or array). */
+/* The common case, 81 digits 1-9 (a solved 9x9 in line form), without the
+ * general parser: cells and text come straight from the bytes.  Returns 1
+ * when it applied. */
+static int decode_digits9(const msgpack_object *s, struct sudoku_client_result *res)
+{
+    const char *p = s->via.str.ptr;
+
+    if (s->via.str.size != 81)
+        return 0;
+    for (unsigned i = 0; i < 81; i++) {
+        unsigned v = (unsigned)(unsigned char)p[i] - '0';
+        if (v - 1u > 8u)
+            return 0;
+        res->cells[i] = (uint8_t)v;
+    }
+    res->n = 9;
+    memcpy(res->solution, p, 81);
+    res->solution[81] = '\0';
+    return 1;
+}
+
 static int decode_solution(const msgpack_object *s, struct sudoku_client_result *res)
 {
+    if (s->type == MSGPACK_OBJECT_STR && decode_digits9(s, res))
+        return 0;
     if (s->type == MSGPACK_OBJECT_STR) {
         if (s->via.str.size > SUDOKU_CLIENT_MAX_CELLS)
             return -EPROTO;
@@ -298,27 +321,76 @@ static int decode_solution(const msgpack_object *s, struct sudoku_client_result 
                : 0;
 }
 
+/* The values of a solve result map, found in one pass over its keys (the
+ * first of duplicate keys wins, as with map_get). */
+struct result_fields {
+    const msgpack_object *status, *solution, *solver, *count, *elapsed_us, *guesses;
+};
+
+static void take_field(const msgpack_object **slot, const msgpack_object *val)
+{
+    if (!*slot)
+        *slot = val;
+}
+
+static void find_result_fields(const msgpack_object *r, struct result_fields *f)
+{
+    memset(f, 0, sizeof(*f));
+    for (uint32_t i = 0; i < r->via.map.size; i++) {
+        const msgpack_object *k = &r->via.map.ptr[i].key;
+        const msgpack_object *v = &r->via.map.ptr[i].val;
+        if (k->type != MSGPACK_OBJECT_STR)
+            continue;
+        if (is_str(k, "status"))
+            take_field(&f->status, v);
+        else if (is_str(k, "solution"))
+            take_field(&f->solution, v);
+        else if (is_str(k, "solver"))
+            take_field(&f->solver, v);
+        else if (is_str(k, "count"))
+            take_field(&f->count, v);
+        else if (is_str(k, "elapsed_us"))
+            take_field(&f->elapsed_us, v);
+        else if (is_str(k, "guesses"))
+            take_field(&f->guesses, v);
+    }
+}
+
+/* An unsigned integer field; a missing one reads as 0 when optional. */
+static int field_u64(const msgpack_object *v, int optional, uint64_t *out)
+{
+    *out = 0;
+    if (!v)
+        return optional ? 0 : -EPROTO;
+    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return -EPROTO;
+    *out = v->via.u64;
+    return 0;
+}
+
 static int decode_result_map(const msgpack_object *r, struct sudoku_client_result *res)
 {
-    const msgpack_object *status = map_get(r, "status");
-    const msgpack_object *solution = map_get(r, "solution");
-    if (!status || !solution)
+    struct result_fields f;
+
+    if (r->type != MSGPACK_OBJECT_MAP)
         return -EPROTO;
-    if (is_str(status, "solved")) {
+    find_result_fields(r, &f);
+    if (!f.status || !f.solution)
+        return -EPROTO;
+    if (is_str(f.status, "solved")) {
         res->status = SUDOKU_CLIENT_SOLVED;
-        if (decode_solution(solution, res) < 0)
+        if (decode_solution(f.solution, res) < 0)
             return -EPROTO;
-    } else if (is_str(status, "unsolvable")) {
+    } else if (is_str(f.status, "unsolvable")) {
         res->status = SUDOKU_CLIENT_UNSOLVABLE;
     } else {
         return -EPROTO;
     }
-    const msgpack_object *solver = map_get(r, "solver");
-    if (solver && copy_str(solver, res->solver, sizeof(res->solver)) < 0)
+    if (f.solver && copy_str(f.solver, res->solver, sizeof(res->solver)) < 0)
         return -EPROTO;
-    if (get_u64(r, "count", 0, &res->count) < 0 ||
-        get_u64(r, "elapsed_us", 1, &res->elapsed_us) < 0 ||
-        get_u64(r, "guesses", 1, &res->guesses) < 0)
+    if (field_u64(f.count, 0, &res->count) < 0 ||
+        field_u64(f.elapsed_us, 1, &res->elapsed_us) < 0 ||
+        field_u64(f.guesses, 1, &res->guesses) < 0)
         return -EPROTO;
     return 0;
 }
