@@ -22,23 +22,36 @@
 #define SIZES_TEXT  "16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
 #define TOKEN_SHOWN 12 /* judge tokens longer than this are cut in messages */
 
+/* Byte classes of the line form, one table lookup per byte on the daemon's
+ * hot path: 0 not a symbol, SYM_SPACE whitespace, else the value plus one
+ * (1 blank, 2..26 for 1..25). */
+#define SYM_SPACE 0x80
+#define SYM_DIGITS(base)                                                                           \
+    [(base) + 0] = 2, [(base) + 1] = 3, [(base) + 2] = 4, [(base) + 3] = 5, [(base) + 4] = 6,      \
+              [(base) + 5] = 7, [(base) + 6] = 8, [(base) + 7] = 9, [(base) + 8] = 10
+#define SYM_LETTERS(base)                                                                          \
+    [(base) + 0] = 11, [(base) + 1] = 12, [(base) + 2] = 13, [(base) + 3] = 14, [(base) + 4] = 15, \
+              [(base) + 5] = 16, [(base) + 6] = 17, [(base) + 7] = 18, [(base) + 8] = 19,          \
+              [(base) + 9] = 20, [(base) + 10] = 21, [(base) + 11] = 22, [(base) + 12] = 23,       \
+              [(base) + 13] = 24, [(base) + 14] = 25, [(base) + 15] = 26
+
+static const uint8_t symbol_class[256] = {
+    [' '] = SYM_SPACE,  ['\t'] = SYM_SPACE, ['\n'] = SYM_SPACE, ['\r'] = SYM_SPACE,
+    ['\v'] = SYM_SPACE, ['\f'] = SYM_SPACE, ['.'] = 1,          ['0'] = 1,
+    SYM_DIGITS('1'),    SYM_LETTERS('A'),   SYM_LETTERS('a'),
+};
+
 static int is_space(char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    return symbol_class[(unsigned char)c] == SYM_SPACE;
 }
 
 /* Value of a symbol regardless of side: 0 blank, 1..25, or -1. */
 static int symbol_raw_value(char c)
 {
-    if (c == '.' || c == '0')
-        return 0;
-    if (c >= '1' && c <= '9')
-        return c - '0';
-    if (c >= 'A' && c <= 'P')
-        return c - 'A' + 10;
-    if (c >= 'a' && c <= 'p')
-        return c - 'a' + 10;
-    return -1;
+    unsigned k = symbol_class[(unsigned char)c];
+
+    return k == 0 || k == SYM_SPACE ? -1 : (int)k - 1;
 }
 
 int codec_symbol_value(unsigned n, char c)
@@ -55,13 +68,11 @@ int codec_symbol_value(unsigned n, char c)
 
 char codec_value_symbol(unsigned v, enum codec_blank blank)
 {
+    static const char symbols[] = "?123456789ABCDEFGHIJKLMNOP";
+
     if (v == 0)
         return (char)blank;
-    if (v <= 9)
-        return (char)('0' + v);
-    if (v <= 25)
-        return (char)('A' + v - 10);
-    return '?';
+    return v <= 25 ? symbols[v] : '?';
 }
 
 /* The symbols allowed for side n, for messages. */
@@ -137,6 +148,27 @@ static size_t line_count(const char *s, size_t len, size_t *bad_pos, char *bad_s
     return count;
 }
 
+/* The common case in one pass: every byte a symbol or whitespace, a valid
+ * cell count, every value within the side.  Returns the side, or 0 when the
+ * input needs the careful path (which also finds the error to report). */
+static unsigned line_fast(const char *s, size_t len, uint8_t *cells)
+{
+    size_t i, pos = 0;
+    unsigned k, top = 0, side;
+
+    for (i = 0; i < len; i++) {
+        k = symbol_class[(unsigned char)s[i]];
+        if (k == SYM_SPACE)
+            continue;
+        if (k == 0 || pos == SDK_MAX_CELLS)
+            return 0;
+        cells[pos++] = (uint8_t)(k - 1);
+        top = k > top ? k : top;
+    }
+    side = grid_side_for_cells(pos);
+    return side != 0 && top <= side + 1 ? side : 0;
+}
+
 int codec_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells, char *err,
                      size_t err_size)
 {
@@ -147,6 +179,11 @@ int codec_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells, cha
 
     if ((s == NULL && len > 0) || n == NULL || cells == NULL)
         return proto_fail(err, err_size, "no puzzle");
+    side = line_fast(s, len, cells);
+    if (side != 0) {
+        *n = side;
+        return 0;
+    }
     count = line_count(s, len, &bad_pos, &bad_sym);
     side = grid_side_for_cells(count);
     if (side == 0 && bad_pos != (size_t)-1)
