@@ -8,27 +8,14 @@
 
 #include <string.h>
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
+#include "proto/json.h"
 
 void bench_report_json(FILE *out, const struct bench_result *r)
 {
     fputs("{\"solver\":", out);
-    json_string(out, r->solver);
+    json_put_string(out, r->solver);
     fputs(",\"file\":", out);
-    json_string(out, r->file);
+    json_put_string(out, r->file);
     fprintf(out,
             ",\"puzzles\":%llu,\"solved\":%llu,\"unsolvable\":%llu,\"errors\":%llu"
             ",\"wrong\":%llu,\"timeouts\":%llu,\"unsupported\":%llu,\"seconds\":%.6f"
@@ -74,9 +61,9 @@ void bench_report_table_row(FILE *out, const struct bench_result *r)
 void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r)
 {
     fputs("{\"mode\":\"daemon\",\"solver\":", out);
-    json_string(out, r->solver);
+    json_put_string(out, r->solver);
     fputs(",\"file\":", out);
-    json_string(out, r->file);
+    json_put_string(out, r->file);
     fprintf(out,
             ",\"connections\":%u,\"depth\":%u,\"puzzles\":%llu,\"requests\":%llu"
             ",\"solved\":%llu,\"unsolvable\":%llu,\"wrong\":%llu,\"errors\":%llu"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "client/tool.h"
+#include "proto/json.h"
 
 #ifndef SUDOKU_VERSION
 #define SUDOKU_VERSION "0.0.0"
@@ -95,11 +96,11 @@ static void print_solver(const struct tool_opts *o, const struct sudoku_client_s
         return;
     }
     fputs(first ? "{\"name\":" : ",{\"name\":", stdout);
-    tool_json_str(stdout, s->name);
+    json_put_string(stdout, s->name);
     fputs(",\"version\":", stdout);
-    tool_json_str(stdout, s->version);
+    json_put_string(stdout, s->version);
     fputs(",\"description\":", stdout);
-    tool_json_str(stdout, s->description);
+    json_put_string(stdout, s->description);
     printf(",\"sizes\":[%s],\"default\":%s}", sizes, s->is_default ? "true" : "false");
 }
 
@@ -140,7 +141,7 @@ static void print_stats(const struct tool_opts *o, const struct sudoku_client_st
         const struct sudoku_client_solver_stats *s = &st->solvers[i];
         if (o->is_json) {
             fputs(i ? "," : "", stdout);
-            tool_json_str(stdout, s->name);
+            json_put_string(stdout, s->name);
         } else {
             printf("solver %s:", s->name);
         }

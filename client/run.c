@@ -21,6 +21,7 @@
 
 #include "client/tool.h"
 #include "proto/codec.h"
+#include "proto/json.h"
 
 #define TAG_LOWER      1u
 #define TAG_GRID       2u
@@ -105,21 +106,6 @@ static void maybe_progress(struct run *r)
 /* ------------------------------------------------------------------------ */
 /* Printing answers */
 
-void tool_json_str(FILE *f, const char *s)
-{
-    putc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            putc(ch, f);
-    }
-    putc('"', f);
-}
-
 static void json_grid(unsigned n, const uint8_t *cells)
 {
     putchar('[');
@@ -138,9 +124,9 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
            sudoku_client_status_name(res->status));
     if (res->status == SUDOKU_CLIENT_FAILED) {
         fputs(",\"code\":", stdout);
-        tool_json_str(stdout, res->error.code);
+        json_put_string(stdout, res->error.code);
         fputs(",\"message\":", stdout);
-        tool_json_str(stdout, res->error.message);
+        json_put_string(stdout, res->error.message);
         puts("}");
         return;
     }
@@ -150,9 +136,9 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
     else if (tag & TAG_GRID)
         json_grid(res->n, res->cells);
     else
-        tool_json_str(stdout, solution);
+        json_put_string(stdout, solution);
     printf(",\"count\":%llu,\"solver\":", (unsigned long long)res->count);
-    tool_json_str(stdout, res->solver);
+    json_put_string(stdout, res->solver);
     printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
 }
 

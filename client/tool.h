@@ -35,7 +35,4 @@ struct sudoku_client *tool_connect(const struct tool_opts *o);
  * answers.  Returns an exit code. */
 int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 
-/* Print s as a JSON string (quoted, escaped) to f. */
-void tool_json_str(FILE *f, const char *s);
-
 #endif /* SUDOKU_TOOL_H */
