@@ -8,6 +8,9 @@
 # bin/sudokud with a small script that execs the real binary under
 # valgrind --leak-check=full.  The tests find the daemon by its build path,
 # so every daemon they start runs under memcheck with no change to them.
+# --fair-sched=yes: valgrind runs one thread at a time, and without a fair
+# lock two workers grinding a dfs solve can starve the event loop for
+# seconds, which the tests (rightly) read as an unresponsive daemon.
 # Each daemon writes its own log (valgrind/vg.<pid>.log); the script fails
 # when any log reports an error or a definite, indirect or possible leak.
 # Logs without a summary belong to daemons a test killed on purpose (SIGKILL)
@@ -34,7 +37,8 @@ cat >"$build/bin/sudokud" <<WRAP
 #!/bin/sh
 exec valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect,possible \\
     --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \\
-    --track-fds=no --log-file=$logs/vg.%p.log "\$(dirname "\$0")/sudokud.real" "\$@"
+    --track-fds=no --fair-sched=yes --log-file=$logs/vg.%p.log \\
+    "\$(dirname "\$0")/sudokud.real" "\$@"
 WRAP
 chmod +x "$build/bin/sudokud"
 
