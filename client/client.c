@@ -276,10 +276,9 @@ static int do_read(struct sudoku_client *c)
 static int spin_read(struct sudoku_client *c, unsigned spin_us)
 {
     uint64_t end = now_us() + spin_us;
-    int rc;
 
     do {
-        rc = read_some(c);
+        int rc = read_some(c);
         if (rc != 0)
             return rc;
         sched_yield(); /* let the daemon run if it shares this CPU */

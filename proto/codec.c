@@ -154,10 +154,10 @@ static size_t line_count(const char *s, size_t len, size_t *bad_pos, char *bad_s
 static unsigned line_fast(const char *s, size_t len, uint8_t *cells)
 {
     size_t i, pos = 0;
-    unsigned k, top = 0, side;
+    unsigned top = 0, side;
 
     for (i = 0; i < len; i++) {
-        k = symbol_class[(unsigned char)s[i]];
+        unsigned k = symbol_class[(unsigned char)s[i]];
         if (k == SYM_SPACE)
             continue;
         if (k == 0 || pos == SDK_MAX_CELLS)
