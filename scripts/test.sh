@@ -2,6 +2,7 @@
 # test.sh -- install what is missing, build, and run the whole test suite.
 #
 # What CI runs (.ci/run), in order; any failure fails the whole run:
+#   0. lint:        clang-format and cppcheck (scripts/lint.sh);
 #   1. build/       normal build with -Werror, full ctest suite;
 #   2. build-asan/  AddressSanitizer + UBSan (gcc), full ctest suite;
 #   3. build-tsan/  ThreadSanitizer, the daemon's concurrency and load tests
@@ -28,6 +29,7 @@ run_suite() {
     ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
+sh scripts/lint.sh
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 CC=gcc run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSUDOKU_SANITIZE=ON
 if [ "${SUDOKU_QUICK:-0}" != 1 ]; then

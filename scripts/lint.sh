@@ -1,0 +1,22 @@
+#!/bin/sh
+# lint.sh -- the house style's static checks, run by test.sh.
+#
+# clang-format (settings in .clang-format) must leave every C file as it is,
+# and cppcheck with the STYLE.md settings must find nothing in the product
+# code (daemon, proto, plugins, client, bench).  Exit status non-zero on any
+# finding.
+set -eu
+cd "$(dirname "$0")/.."
+
+status=0
+unformatted=$(git ls-files '*.c' '*.h' | while read -r f; do
+    clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"
+done)
+if [ -n "$unformatted" ]; then
+    echo "lint: clang-format would change:" $unformatted >&2
+    status=1
+fi
+cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
+    -I include -I . --suppress=missingIncludeSystem daemon proto plugins client bench || status=1
+[ "$status" -eq 0 ] && echo "lint: clang-format and cppcheck clean"
+exit "$status"
