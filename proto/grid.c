@@ -54,11 +54,6 @@ unsigned grid_side_for_cells(size_t cells)
     }
 }
 
-static unsigned box_side(unsigned n)
-{
-    return n == 4 ? 2 : n == 9 ? 3 : n == 16 ? 4 : 5;
-}
-
 /* Index of the i-th cell (0..n-1) of unit u of the given kind. */
 static unsigned unit_cell(unsigned n, enum unit_kind kind, unsigned u, unsigned i)
 {
@@ -68,7 +63,7 @@ static unsigned unit_cell(unsigned n, enum unit_kind kind, unsigned u, unsigned 
         return u * n + i;
     if (kind == UNIT_COL)
         return i * n + u;
-    b = box_side(n);
+    b = sdk_box_side(n);
     return ((u / b) * b + i / b) * n + (u % b) * b + i % b;
 }
 
@@ -136,7 +131,7 @@ static int report_first_dup(unsigned n, const uint8_t *cells, char *err, size_t 
 static int givens_are_clean(unsigned n, const uint8_t *cells)
 {
     uint32_t rows[SDK_MAX_N] = {0}, cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
-    unsigned b = box_side(n);
+    unsigned b = sdk_box_side(n);
     const uint8_t *p = cells;
 
     for (unsigned r = 0; r < n; r++) {
