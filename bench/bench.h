@@ -71,8 +71,14 @@ void bench_report_daemon_header(FILE *out);
 void bench_report_daemon_row(FILE *out, const struct bench_daemon_result *r);
 void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r);
 
+/* Sort len latency samples ascending, ready for bench_percentile(). */
+void bench_sort(double *v, size_t len);
+
 /* Nearest-rank percentile (0 < pct <= 100) of len sorted values; 0 when len is 0. */
 double bench_percentile(const double *sorted, size_t len, double pct);
+
+/* 1 when a puzzle file's line is blank or a '#' comment, else 0. */
+int bench_is_skipped(const char *line);
 
 /* Print the idle-connections figures as text or as one JSON line. */
 void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json);

@@ -37,14 +37,6 @@
 
 #define DAEMON_LINE_MAX 8192 /* longest puzzle line, whitespace included */
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* ---------------------------------------------------------------- puzzles */
 
 /* One puzzle that parsed: its text and cells, by offset into the set's pools. */
@@ -129,12 +121,6 @@ static int set_add(struct puzzle_set *s, const char *line, size_t len)
     return 0;
 }
 
-static int is_skipped(const char *line)
-{
-    line += strspn(line, " \t\r\n");
-    return *line == '\0' || *line == '#';
-}
-
 /* Read the lines of f into s.  An overlong line counts as bad.  Returns 0 or -ENOMEM. */
 static int set_read(struct puzzle_set *s, FILE *f)
 {
@@ -153,7 +139,7 @@ static int set_read(struct puzzle_set *s, FILE *f)
                 ;
             continue;
         }
-        if (is_skipped(line))
+        if (bench_is_skipped(line))
             continue;
         len = strcspn(line, "\r\n");
         if (set_add(s, line, len) < 0)
@@ -243,7 +229,7 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     char why[128];
 
     (void)seq;
-    r->recv_ns[tag] = now_ns();
+    r->recv_ns[tag] = sdk_now_ns();
     if (r->solver[0] == '\0' && res->solver[0])
         snprintf(r->solver, sizeof(r->solver), "%s", res->solver);
     if (res->status == SUDOKU_CLIENT_UNSOLVABLE) {
@@ -290,10 +276,10 @@ static int conn_send_all(struct conn_run *r, struct sudoku_batch *b)
         /* A full window makes the add wait for an answer first; the request
          * leaves only then, so its clock starts after the add returns. */
         int is_full = sudoku_batch_pending(b) >= r->o->depth;
-        r->send_ns[i] = now_ns();
+        r->send_ns[i] = sdk_now_ns();
         rc = sudoku_batch_add(b, s->text + p->text_off, p->text_len, i, &r->err);
         if (is_full && r->recv_ns[i] == 0)
-            r->send_ns[i] = now_ns();
+            r->send_ns[i] = sdk_now_ns();
     }
     return rc ? rc : sudoku_batch_finish(b, &r->err);
 }
@@ -312,7 +298,7 @@ static void *conn_main(void *arg)
                  strerror(-r->rc));
     else
         r->rc = conn_send_all(r, b);
-    r->end_ns = now_ns();
+    r->end_ns = sdk_now_ns();
     sudoku_batch_free(b);
     return NULL;
 }
@@ -385,13 +371,6 @@ static void daemon_memory(const char *path, long long *rss, long long *hwm)
 
 /* ---------------------------------------------------------------- the run */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
 /* Percentiles of every answered request.  Returns 0 or -ENOMEM. */
 static int latencies(const struct puzzle_set *s, const uint64_t *send_ns, const uint64_t *recv_ns,
                      struct bench_daemon_result *out)
@@ -404,7 +383,7 @@ static int latencies(const struct puzzle_set *s, const uint64_t *send_ns, const 
     for (size_t i = 0; i < s->len; i++)
         if (recv_ns[i])
             us[len++] = (double)(recv_ns[i] - send_ns[i]) / 1e3;
-    qsort(us, len, sizeof(*us), cmp_double);
+    bench_sort(us, len);
     out->us_p50 = bench_percentile(us, len, 50.0);
     out->us_p99 = bench_percentile(us, len, 99.0);
     out->us_max = len ? us[len - 1] : 0.0;
@@ -460,7 +439,7 @@ static int run_threads(const struct daemon_opts *o, struct conn_run *runs, uint6
         if (rc < 0)
             break;
     }
-    *t0 = now_ns();
+    *t0 = sdk_now_ns();
     gate_open(&gate);
     for (unsigned k = 0; k < started; k++)
         pthread_join(tids[k], NULL);

@@ -41,34 +41,6 @@ static int samples_push(struct samples *s, double us)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile (0 < pct <= 100) of sorted samples. */
-static double percentile(const struct samples *s, double pct)
-{
-    size_t rank;
-
-    if (s->len == 0)
-        return 0.0;
-    rank = (size_t)(pct / 100.0 * (double)s->len + 0.999999);
-    if (rank < 1)
-        rank = 1;
-    if (rank > s->len)
-        rank = s->len;
-    return s->us[rank - 1];
-}
-
-static int is_skipped(const char *line)
-{
-    line += strspn(line, " \t\r\n");
-    return *line == '\0' || *line == '#';
-}
-
 /* Solve one parsed puzzle and account for it in r. */
 static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, unsigned n,
                      const uint8_t *cells, struct bench_result *r, struct samples *s,
@@ -150,7 +122,7 @@ static int run_stream(const struct host_plugin *p, FILE *f, const struct inproc_
             skip_rest(f);
             continue;
         }
-        if (is_skipped(line))
+        if (bench_is_skipped(line))
             continue;
         rc = run_line(p, o, line, r, s, guesses);
         if (o->progress && (r->puzzles & 63) == 0 && sdk_now_ns() >= next) {
@@ -165,10 +137,9 @@ static int run_stream(const struct host_plugin *p, FILE *f, const struct inproc_
 
 static void finish(struct bench_result *r, struct samples *s, uint64_t guesses)
 {
-    if (s->len)
-        qsort(s->us, s->len, sizeof(*s->us), cmp_double);
-    r->us_median = percentile(s, 50.0);
-    r->us_p99 = percentile(s, 99.0);
+    bench_sort(s->us, s->len);
+    r->us_median = bench_percentile(s->us, s->len, 50.0);
+    r->us_p99 = bench_percentile(s->us, s->len, 99.0);
     r->puzzles_per_s = r->seconds > 0 ? (double)s->len / r->seconds : 0.0;
     r->guesses_per_puzzle = s->len ? (double)guesses / (double)s->len : 0.0;
 }

@@ -2,10 +2,13 @@
  *
  * One JSON object per line per (solver, file), so the output can be read by
  * line-oriented tools and by a JSON parser alike.  The file name is the only
- * free text and is escaped.
+ * free text and is escaped.  Also the small pieces both runners (in process
+ * and through the daemon) share: sorting latency samples, percentiles, and
+ * which lines of a puzzle file to skip.
  */
 #include "bench/bench.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "proto/json.h"
@@ -109,6 +112,19 @@ void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json)
             r->daemon_hwm_kib);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+void bench_sort(double *v, size_t len)
+{
+    if (len > 1)
+        qsort(v, len, sizeof(*v), cmp_double);
+}
+
 double bench_percentile(const double *sorted, size_t len, double pct)
 {
     size_t rank;
@@ -121,4 +137,10 @@ double bench_percentile(const double *sorted, size_t len, double pct)
     if (rank > len)
         rank = len;
     return sorted[rank - 1];
+}
+
+int bench_is_skipped(const char *line)
+{
+    line += strspn(line, " \t\r\n");
+    return *line == '\0' || *line == '#';
 }
