@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -323,8 +324,10 @@ static void test_systemd_notify(void **state)
  * that does not exist (the inherited socket must win).  Without, it runs
  * like a DynamicUser= service: no -s, no $SUDOKUD_SOCKET, no
  * $XDG_RUNTIME_DIR, and not root (nobody, when the test runs as root), so no
- * default path can be computed and none is needed.  Never returns. */
-static void exec_activated(int fd, const char *log, int with_path)
+ * default path can be computed and none is needed.  bin and plugins say
+ * where the daemon and its plugins are.  Never returns. */
+static void exec_activated(int fd, const char *log, int with_path, const char *bin,
+                           const char *plugins)
 {
     char pid[32];
 
@@ -340,16 +343,15 @@ static void exec_activated(int fd, const char *log, int with_path)
     setenv("LISTEN_FDS", "1", 1);
     setenv("LISTEN_PID", pid, 1);
     if (with_path)
-        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-s", "/nonexistent/sudokud.sock", "-P",
-              SUDOKU_BUILD_PLUGIN_DIR, (char *)NULL);
+        execl(bin, "sudokud", "-s", "/nonexistent/sudokud.sock", "-P", plugins, (char *)NULL);
     else
-        execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-P", SUDOKU_BUILD_PLUGIN_DIR, (char *)NULL);
+        execl(bin, "sudokud", "-P", plugins, (char *)NULL);
     _exit(127);
 }
 
 /* Socket activation: the daemon serves the inherited listener and, not
  * having created the file, leaves it on exit. */
-static void run_activation(int with_path)
+static void run_activation(int with_path, const char *bin, const char *plugins)
 {
     struct dh d;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
@@ -364,7 +366,7 @@ static void run_activation(int with_path)
     d.pid = fork();
     assert_true(d.pid >= 0);
     if (d.pid == 0)
-        exec_activated(fd, d.log, with_path);
+        exec_activated(fd, d.log, with_path, bin, plugins);
     close(fd);
     for (int i = 0; i < 2000 && dh_ping(d.sock, 1000) != 0; i++) {
         int status;
@@ -384,14 +386,88 @@ static void run_activation(int with_path)
 static void test_socket_activation(void **state)
 {
     (void)state;
-    run_activation(1);
+    run_activation(1, SUDOKU_BIN_DIR "/sudokud", SUDOKU_BUILD_PLUGIN_DIR);
+}
+
+/* Copy src to dst with the given mode.  Returns 0 or -1. */
+static int copy_file(const char *src, const char *dst, mode_t mode)
+{
+    char buf[65536];
+    size_t got;
+    int rc = 0;
+    FILE *in = fopen(src, "rb");
+    FILE *out = fopen(dst, "wb");
+
+    if (!in || !out) {
+        rc = -1;
+        goto done;
+    }
+    while ((got = fread(buf, 1, sizeof(buf), in)) > 0) {
+        if (fwrite(buf, 1, got, out) != got)
+            rc = -1;
+    }
+done:
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    return rc == 0 ? chmod(dst, mode) : rc;
+}
+
+/* The build tree may sit below a directory only root can enter (a clone in
+ * a mktemp -d folder), so the daemon that runs as nobody is first copied,
+ * with the plugins, into a fresh directory anyone can read: dir/sudokud
+ * (and dir/sudokud.real under scripts/valgrind.sh) and dir/plugins/.
+ * Returns 0 or -1. */
+static int stage_for_nobody(const char *dir)
+{
+    char src[512], dst[512];
+    struct dirent *e;
+    DIR *d;
+    int rc = 0;
+
+    snprintf(dst, sizeof(dst), "%s/plugins", dir);
+    if (chmod(dir, 0755) < 0 || mkdir(dst, 0755) < 0)
+        return -1;
+    snprintf(dst, sizeof(dst), "%s/sudokud", dir);
+    if (copy_file(SUDOKU_BIN_DIR "/sudokud", dst, 0755) < 0)
+        return -1;
+    /* scripts/valgrind.sh makes bin/sudokud a wrapper of bin/sudokud.real */
+    snprintf(dst, sizeof(dst), "%s/sudokud.real", dir);
+    if (access(SUDOKU_BIN_DIR "/sudokud.real", X_OK) == 0 &&
+        copy_file(SUDOKU_BIN_DIR "/sudokud.real", dst, 0755) < 0)
+        return -1;
+    d = opendir(SUDOKU_BUILD_PLUGIN_DIR);
+    if (!d)
+        return -1;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(src, sizeof(src), "%s/%s", SUDOKU_BUILD_PLUGIN_DIR, e->d_name);
+        snprintf(dst, sizeof(dst), "%s/plugins/%s", dir, e->d_name);
+        rc = copy_file(src, dst, 0644);
+    }
+    closedir(d);
+    return rc;
 }
 
 /* A DynamicUser= service has no $XDG_RUNTIME_DIR and needs no path. */
 static void test_socket_activation_no_path(void **state)
 {
+    char dir[] = "/tmp/sudokud-nobody-XXXXXX", cmd[64], bin[64], plugins[64];
     (void)state;
-    run_activation(0);
+
+    if (geteuid() != 0) {
+        run_activation(0, SUDOKU_BIN_DIR "/sudokud", SUDOKU_BUILD_PLUGIN_DIR);
+        return;
+    }
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(stage_for_nobody(dir), 0);
+    snprintf(bin, sizeof(bin), "%s/sudokud", dir);
+    snprintf(plugins, sizeof(plugins), "%s/plugins", dir);
+    run_activation(0, bin, plugins);
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
