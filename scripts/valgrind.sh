@@ -11,7 +11,9 @@
 # --fair-sched=yes: valgrind runs one thread at a time, and without a fair
 # lock two workers grinding a dfs solve can starve the event loop for
 # seconds, which the tests (rightly) read as an unresponsive daemon.
-# Each daemon writes its own log (valgrind/vg.<pid>.log); the script fails
+# Each daemon writes its own log (vg.<pid>.log) into a fresh directory under
+# /tmp that anyone may write, since some tests run the daemon as nobody and
+# the build tree may sit below a folder only root can enter; the script fails
 # when any log reports an error or a definite, indirect or possible leak.
 # Logs without a summary belong to daemons a test killed on purpose (SIGKILL)
 # and are counted, not judged.  Rebuilding the sudokud target in this tree
@@ -28,9 +30,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 rm -f "$build/bin/sudokud.real"
 cmake --build "$build" -j "$jobs" >/dev/null
 
-logs="$(pwd)/$build/valgrind"
-rm -rf "$logs"
-mkdir -p "$logs"
+logs=$(mktemp -d /tmp/sudokud-vg.XXXXXX)
 chmod 1777 "$logs" # some tests run the daemon as nobody
 mv "$build/bin/sudokud" "$build/bin/sudokud.real"
 cat >"$build/bin/sudokud" <<WRAP
@@ -65,4 +65,9 @@ done
 mv "$build/bin/sudokud.real" "$build/bin/sudokud"
 echo "valgrind: $runs daemon runs, $clean with 0 errors and 0 leaks, $killed killed before exit"
 [ "$runs" -gt 0 ] || { echo "== valgrind: no daemon ran" >&2; status=1; }
+if [ "$status" -eq 0 ]; then
+    rm -rf "$logs"
+else
+    echo "== valgrind: logs kept in $logs"
+fi
 exit $status
