@@ -31,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/sudoku_client.h"
+#include "core/grid.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
+#include <sudoku/client.h>
 
 #define DAEMON_LINE_MAX 8192 /* longest puzzle line, whitespace included */
 

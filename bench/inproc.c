@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grid.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 #define INPROC_LINE_MAX    8192       /* longest puzzle line, whitespace included */
 #define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "bench/bench.h"
-#include "daemon/host.h"
+#include "core/host.h"
 
 /* How to run each puzzle. */
 struct inproc_opts {

@@ -20,8 +20,8 @@
 #include "bench/bench.h"
 #include "bench/daemon.h"
 #include "bench/inproc.h"
-#include "client/sudoku_client.h"
-#include "daemon/host.h"
+#include "core/host.h"
+#include <sudoku/client.h>
 
 #define BENCH_MAX_SOLVERS 32     /* --solver names at most */
 #define BENCH_MAX_CONNS   1024   /* --connections at most */

@@ -14,7 +14,7 @@
 
 #include <msgpack.h>
 
-#include "client/sudoku_client.h"
+#include <sudoku/client.h>
 
 /* A growable byte buffer with a ceiling, so that nothing the daemon sends
  * can grow it without bound. */

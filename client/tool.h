@@ -8,7 +8,7 @@
 #define SUDOKU_TOOL_H
 
 #include "client/input.h"
-#include "client/sudoku_client.h"
+#include <sudoku/client.h>
 
 #define EXIT_ALL_SOLVED  0  /* every puzzle solved */
 #define EXIT_SOME_FAILED 1  /* some puzzle unsolvable or failed */

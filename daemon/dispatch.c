@@ -29,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grid.h"
+#include "core/host.h"
 #include "daemon/conn.h"
-#include "daemon/host.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/server.h"
-#include "proto/grid.h"
 
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */

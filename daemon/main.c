@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/host.h"
+#include "core/host.h"
 #include "daemon/log.h"
 #include "daemon/sdnotify.h"
 #include "daemon/server.h"

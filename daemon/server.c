@@ -35,9 +35,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/host.h"
 #include "daemon/conn.h"
 #include "daemon/dispatch.h"
-#include "daemon/host.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/sdnotify.h"

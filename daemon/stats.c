@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "daemon/host.h"
+#include "core/host.h"
 #include "proto/rpc.h"
 
 int stats_init(struct stats *st, const struct host *host)

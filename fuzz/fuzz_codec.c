@@ -11,9 +11,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/grid.h"
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 /* After a failed call the message is NUL-terminated and non-empty. */
 static void check_err(int rc, const char *err, size_t err_size)

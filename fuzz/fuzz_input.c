@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "client/input.h"
+#include "core/grid.h"
 #include "fuzz/fuzz_check.h"
-#include "proto/grid.h"
 
 static void check_record(const struct input *in, const struct input_record *r, uint64_t prev)
 {

@@ -17,9 +17,9 @@
 
 #include <msgpack.h>
 
+#include "core/grid.h"
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 #include "proto/mpscan.h"
 #include "proto/rpc.h"
 

@@ -7,7 +7,7 @@
  * a symbol that is bad for every side is reported first (it is usually the
  * real mistake, e.g. commas between cells), else the count.
  *
- * What is not here: the rules (grid_check_givens() in grid.c) and the wire
+ * What is not here: the rules (grid_check_givens() in core/grid.c) and the wire
  * forms (msgpack strings and arrays, handled by the protocol code).
  */
 #include "proto/codec.h"
@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "proto/grid.h"
+#include "proto/side.h"
 
 #define SIZES_TEXT  "16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
 #define TOKEN_SHOWN 12 /* judge tokens longer than this are cut in messages */

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "proto/codec.h"
-#include "proto/grid.h"
 #include "proto/mpscan.h"
+#include "proto/side.h"
 
 static const char *const code_names[] = {
     [RPC_OK] = "ok",

@@ -12,7 +12,7 @@ if(TARGET sudoku_client_static)
   endif()
   if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
     sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
-      LIBS sudoku_client_static LABELS client TIMEOUT 300)
+      LIBS sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
     add_dependencies(test_client_e2e sudoku sudokud)
   endif()
 endif()

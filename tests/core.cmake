@@ -36,13 +36,13 @@ set_target_properties(tp_notplugin PROPERTIES PREFIX "" OUTPUT_NAME j_notplugin
 file(WRITE ${SUDOKU_BADPLUGIN_DIR}/k_garbage.so "this is not a shared object\n")
 
 sudoku_add_test(NAME test_host SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_host.c
-  LIBS sudoku_host sudoku_proto LABELS core TIMEOUT 60)
+  LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 60)
 target_compile_definitions(test_host PRIVATE SUDOKU_BADPLUGIN_DIR="${SUDOKU_BADPLUGIN_DIR}")
 get_property(_tplugins GLOBAL PROPERTY SUDOKU_TEST_PLUGINS)
 add_dependencies(test_host ${_tplugins} tp_notplugin)
 
 sudoku_add_test(NAME test_plugins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_plugins.c
-  LIBS sudoku_host sudoku_proto Threads::Threads LABELS core TIMEOUT 600)
+  LIBS sudoku_core sudoku_proto Threads::Threads LABELS core TIMEOUT 600)
 
 # sudoku-bench --json on a small file: every key present, every answer right.
 if(TARGET sudoku-bench)
@@ -63,3 +63,6 @@ if(TARGET sudoku-bench)
     set_tests_properties(bench_daemon PROPERTIES LABELS "core;bench" TIMEOUT 300)
   endif()
 endif()
+
+# The grid rules (core/grid.c).
+sudoku_add_test(NAME test_grid SOURCES test_grid.c LIBS sudoku_core LABELS core)

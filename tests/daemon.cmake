@@ -11,7 +11,7 @@ set_target_properties(test_liar9 PROPERTIES
 target_link_options(test_liar9 PRIVATE -Wl,-z,defs)
 
 add_library(daemon_harness STATIC daemon_harness.c)
-target_link_libraries(daemon_harness PUBLIC sudoku_proto)
+target_link_libraries(daemon_harness PUBLIC sudoku_core)
 target_compile_definitions(daemon_harness PUBLIC
   SUDOKU_BUILD_PLUGIN_DIR="${SUDOKU_BUILD_PLUGIN_DIR}"
   SUDOKU_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}"

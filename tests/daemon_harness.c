@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/grid.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 uint64_t dh_now_ms(void)
 {

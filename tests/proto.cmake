@@ -1,5 +1,4 @@
-# tests/proto.cmake -- tests of proto/: grid rules, puzzle codec, msgpack scanner.
+# tests/proto.cmake -- tests of proto/: puzzle codec, msgpack scanner.
 # Included by tests/CMakeLists.txt; each module has one cmocka executable.
-sudoku_add_test(NAME test_grid SOURCES test_grid.c LIBS sudoku_proto LABELS proto)
-sudoku_add_test(NAME test_codec SOURCES test_codec.c LIBS sudoku_proto LABELS proto)
+sudoku_add_test(NAME test_codec SOURCES test_codec.c LIBS sudoku_core LABELS proto)
 sudoku_add_test(NAME test_mpscan SOURCES test_mpscan.c LIBS sudoku_proto LABELS proto)

@@ -25,9 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/sudoku_client.h"
+#include "core/grid.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
+#include <sudoku/client.h>
 
 #define DATA(name) SUDOKU_TEST_DATA_DIR "/" name
 #define OUT_MAX    (1 << 20) /* largest stdout/stderr a test reads into memory */

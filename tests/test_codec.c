@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grid.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 #define SIZES "a puzzle has 16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
 

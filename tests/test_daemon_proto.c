@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/grid.h"
 #include "daemon_harness.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 #define MAX_MESSAGE 4096
 

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/grid.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 static const unsigned sides[] = {4, 9, 16, 25};
 

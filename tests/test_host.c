@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "daemon/host.h"
-#include "proto/grid.h"
+#include "core/grid.h"
+#include "core/host.h"
 
 #define LOG_LINES_MAX 64
 

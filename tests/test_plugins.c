@@ -24,9 +24,9 @@
 
 #include <cmocka.h>
 
-#include "daemon/host.h"
+#include "core/grid.h"
+#include "core/host.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 #define GOLDEN_MAX    256        /* entries in golden.txt at most */
 #define HARD_MS       1000       /* deadline for puzzles flagged 'h' */

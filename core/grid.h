@@ -1,6 +1,6 @@
 /* grid.h -- rules of the game: checking givens and solutions.
  *
- * Shared by the daemon, the plugin host, the client, the bench tool and the
+ * Part of core/: shared by the plugin host, the daemon, the bench tool and the
  * tests, so that every "is this grid right?" question has one answer.  Grids
  * are n*n bytes, row-major, 0 = blank, 1..n = a value; n is 4, 9, 16 or 25.
  * Nothing here allocates; error text goes into a buffer the caller supplies.
@@ -11,11 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Returns 1 when n is a supported side (4, 9, 16, 25), else 0. */
-int grid_side_ok(unsigned n);
-
-/* Returns the side n whose n*n equals cells (16, 81, 256, 625), or 0. */
-unsigned grid_side_for_cells(size_t cells);
+#include "proto/side.h" /* grid_side_ok, grid_side_for_cells */
 
 /* Check that the givens of a puzzle break no rule: every cell is 0..n and no
  * value repeats in a row, column or box.  Returns 0, or -EINVAL with a message

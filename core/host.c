@@ -11,7 +11,7 @@
  * Every answer a plugin gives is checked by the rules (grid_check_solution)
  * before host_solve() returns it; a wrong one is wiped and becomes -EIO.
  */
-#include "daemon/host.h"
+#include "core/host.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "proto/grid.h"
+#include "core/grid.h"
 
 #define HOST_LOG_LINE     512 /* longest log line, longer ones are cut */
 #define HOST_NAME_MAX_LEN 31  /* sdk_plugin.name: [a-z0-9_-]{1,31} */

@@ -14,7 +14,7 @@
  * top left.  Values are printed as numbers, even for 16x16 and 25x25.
  * Thread-safe: the only static data is constant.
  */
-#include "proto/grid.h"
+#include "core/grid.h"
 #include "proto/errtext.h"
 
 #include <errno.h>
@@ -32,27 +32,6 @@ struct dup {
     unsigned first;
     unsigned second;
 };
-
-int grid_side_ok(unsigned n)
-{
-    return n == 4 || n == 9 || n == 16 || n == 25;
-}
-
-unsigned grid_side_for_cells(size_t cells)
-{
-    switch (cells) {
-    case 16:
-        return 4;
-    case 81:
-        return 9;
-    case 256:
-        return 16;
-    case 625:
-        return 25;
-    default:
-        return 0;
-    }
-}
 
 /* Index of the i-th cell (0..n-1) of unit u of the given kind. */
 static unsigned unit_cell(unsigned n, enum unit_kind kind, unsigned u, unsigned i)

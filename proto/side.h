@@ -1,0 +1,36 @@
+/* side.h -- the supported grid sides, as pure arithmetic.
+ *
+ * The puzzle text forms (codec.c) and the wire decoder (rpc.c) need to know
+ * which sides exist before any rule is checked; the rules themselves live in
+ * core/grid.h.  Header-only so that both halves of the protocol, and the
+ * client library, share it without linking anything.
+ */
+#ifndef SUDOKU_SIDE_H
+#define SUDOKU_SIDE_H
+
+#include <stddef.h>
+
+/* Returns 1 when n is a supported side (4, 9, 16, 25), else 0. */
+static inline int grid_side_ok(unsigned n)
+{
+    return n == 4 || n == 9 || n == 16 || n == 25;
+}
+
+/* Returns the side n whose n*n equals cells (16, 81, 256, 625), or 0. */
+static inline unsigned grid_side_for_cells(size_t cells)
+{
+    switch (cells) {
+    case 16:
+        return 4;
+    case 81:
+        return 9;
+    case 256:
+        return 16;
+    case 625:
+        return 25;
+    default:
+        return 0;
+    }
+}
+
+#endif /* SUDOKU_SIDE_H */
