@@ -63,3 +63,7 @@ if(TARGET sudoku-bench)
     set_tests_properties(bench_daemon PROPERTIES LABELS "core;bench" TIMEOUT 300)
   endif()
 endif()
+
+# dfs keeps the classic tree: same guesses as a scanning search written in the test.
+sudoku_add_test(NAME test_dfs_tree SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_dfs_tree.c
+  LIBS sudoku_host sudoku_proto LABELS core TIMEOUT 120)
