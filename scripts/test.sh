@@ -3,7 +3,7 @@
 #
 # What CI runs (.ci/run), in order; any failure fails the whole run:
 #   0. lint:        clang-format and cppcheck (scripts/lint.sh);
-#   1. build/       normal build with -Werror, full ctest suite;
+#   1. build/       Release build (-O3) with -Werror, full ctest suite;
 #   2. build-asan/  AddressSanitizer + UBSan (gcc), full ctest suite;
 #   3. build-tsan/  ThreadSanitizer, the daemon's concurrency and load tests
 #                   (scripts/tsan.sh);
@@ -30,7 +30,7 @@ run_suite() {
 }
 
 sh scripts/lint.sh
-run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run_suite build -DCMAKE_BUILD_TYPE=Release
 CC=gcc run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSUDOKU_SANITIZE=ON
 if [ "${SUDOKU_QUICK:-0}" != 1 ]; then
     TSAN_LABELS="daemon load" sh scripts/tsan.sh

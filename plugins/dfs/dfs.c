@@ -2,20 +2,30 @@
  *
  * This is the algorithm the project starts from and every other solver is
  * measured against: visit the blank cells in row-major order, try 1..n in
- * each, check the row, the column and the box by scanning the grid, and
+ * each, keep the first value the row, the column and the box allow, and
  * backtrack when nothing fits.  It deliberately has no heuristics (no
- * candidate sets, no most-constrained cell, no propagation), so it is slow in
- * the well-known way: brute_force.txt costs it about 69 million nodes.
+ * most-constrained cell, no propagation), so its search tree is exactly the
+ * textbook one: brute_force.txt costs it about 69 million nodes.
  *
- * The search is iterative: blank[k] is the k-th blank cell and the grid itself
- * holds the value currently tried there, so the "stack" is the pair
- * (blank[], k).  All working memory lives on the stack (a few KB even for
- * 25x25), so solve() never calls malloc.  There is no mutable global state;
- * solve() is reentrant.  The cancel flag and the deadline are polled after
- * every DFS_POLL_TRIES values checked (a bound on time for every size, which
- * a count of placed values is not: on 25x25 one placement may check 25).
+ * What makes it fast for what it is: each row, column and box keeps the set
+ * of values still free in it as a bit mask (bit v-1 for value v), so the
+ * values a blank may take are one AND of three words, and trying the next
+ * value is taking the lowest bit left.  The order of the values tried is
+ * still 1..n, so the tree (the guesses, and their order) is the one a
+ * scanning program makes; tests/test_dfs_tree.c checks that against a
+ * scanning search.
  *
- * job->guesses counts nodes: every value placed in a cell.
+ * The search is iterative.  Level k is the k-th blank cell (row-major);
+ * level[k] holds its row, column and box, the value tried there and the
+ * values not tried yet; the grid is written only when a solution is found,
+ * from the levels.  All working memory
+ * lives on the stack (about 7 KB for 25x25), so solve() never calls malloc.
+ * There is no mutable global state; solve() is reentrant.  The cancel flag
+ * and the deadline are polled every DFS_POLL_STEPS backtracks (each move is
+ * O(1) for every size and at most n*n forward moves separate two backtracks,
+ * so this bounds the time between polls).
+ *
+ * job->guesses counts nodes: every value placed in a blank cell.
  */
 #include <sudoku/plugin.h>
 
@@ -24,60 +34,28 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DFS_POLL_TRIES 1024u /* poll sdk_job_should_stop() after this many values checked */
+#define DFS_POLL_STEPS 16384u /* poll sdk_job_should_stop() after this many backtracks */
+
+/* One blank cell, in search order. */
+struct dfs_level {
+    uint16_t cell; /* row-major index */
+    uint8_t row;   /* its row, column and box */
+    uint8_t col;
+    uint8_t box;
+    uint32_t untried; /* values still to try here (bit v-1), set on arrival */
+    uint32_t tried;   /* the value being tried (one bit) */
+};
 
 /* The working state of one solve call. */
 struct dfs {
-    uint32_t n;                    /* side */
-    uint32_t box;                  /* box side */
-    uint8_t grid[SDK_MAX_CELLS];   /* givens plus the values being tried */
-    uint16_t blank[SDK_MAX_CELLS]; /* blank cells, row-major */
-    uint32_t blank_len;            /* entries in blank[] */
+    uint32_t n;                            /* side */
+    uint32_t blank_len;                    /* entries in level[] */
+    uint32_t row_free[SDK_MAX_N];          /* values not yet in row r */
+    uint32_t col_free[SDK_MAX_N];          /* ... column c */
+    uint32_t box_free[SDK_MAX_N];          /* ... box b */
+    uint8_t grid[SDK_MAX_CELLS];           /* givens; blanks filled in on a solution */
+    struct dfs_level level[SDK_MAX_CELLS]; /* blank cells, row-major */
 };
-
-/* ------------------------------------------------------------------------ */
-/* Rule checks by scanning                                                    */
-/* ------------------------------------------------------------------------ */
-
-/* Returns true when value v can go at cell (r, c): no other cell of the row,
- * the column or the box holds v.  The cell itself is skipped, so this also
- * checks a given against the others. */
-static bool dfs_fits(const struct dfs *s, uint32_t r, uint32_t c, uint8_t v)
-{
-    const uint32_t n = s->n;
-    const uint8_t *row = s->grid + (size_t)r * n;
-    for (uint32_t i = 0; i < n; i++)
-        if (i != c && row[i] == v)
-            return false;
-    for (uint32_t i = 0; i < n; i++)
-        if (i != r && s->grid[(size_t)i * n + c] == v)
-            return false;
-    const uint32_t r0 = r - r % s->box, c0 = c - c % s->box;
-    for (uint32_t i = r0; i < r0 + s->box; i++) {
-        const uint8_t *brow = s->grid + (size_t)i * n;
-        for (uint32_t j = c0; j < c0 + s->box; j++)
-            if ((i != r || j != c) && brow[j] == v)
-                return false;
-    }
-    return true;
-}
-
-/* The same check for a blank cell during the search: nothing to skip, so
- * the scans are straight loops. */
-static inline bool dfs_fits_blank(const struct dfs *s, uint32_t r, uint32_t c, uint8_t v)
-{
-    const uint32_t n = s->n, bs = s->box;
-    const uint8_t *row = s->grid + (size_t)r * n, *column = s->grid + c;
-    for (uint32_t i = 0; i < n; i++)
-        if (row[i] == v || column[(size_t)i * n] == v)
-            return false;
-    const uint8_t *box = s->grid + (size_t)(r - r % bs) * n + (c - c % bs);
-    for (uint32_t i = 0; i < bs; i++, box += n)
-        for (uint32_t j = 0; j < bs; j++)
-            if (box[j] == v)
-                return false;
-    return true;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Setup                                                                     */
@@ -91,24 +69,35 @@ static bool dfs_job_ok(const struct sdk_job *job)
     return sdk_box_side(job->n) != 0 && job->cells && job->solution && job->limit >= 1;
 }
 
-/* Copy the puzzle into s and list its blanks.  Returns SDK_SOLVED when the
- * givens are consistent, SDK_UNSOLVABLE when two givens clash, SDK_FAILED
- * when a cell holds a value above n. */
+/* Copy the puzzle into s, take the givens out of the free masks and list the
+ * blanks.  Returns SDK_SOLVED when the givens are consistent, SDK_UNSOLVABLE
+ * when two givens clash, SDK_FAILED when a cell holds a value above n. */
 static int dfs_load(struct dfs *s, const struct sdk_job *job)
 {
-    s->n = job->n;
-    s->box = sdk_box_side(job->n);
+    const uint32_t n = job->n, bs = sdk_box_side(n), all = (uint32_t)((1ull << n) - 1);
+
+    s->n = n;
     s->blank_len = 0;
-    memcpy(s->grid, job->cells, (size_t)s->n * s->n);
-    for (uint32_t i = 0; i < s->n * s->n; i++) {
-        if (s->grid[i] > s->n)
+    for (uint32_t i = 0; i < n; i++)
+        s->row_free[i] = s->col_free[i] = s->box_free[i] = all;
+    memcpy(s->grid, job->cells, (size_t)n * n);
+    for (uint32_t i = 0; i < n * n; i++) {
+        const uint32_t r = i / n, c = i % n, b = (r / bs) * bs + c / bs;
+        const uint8_t v = s->grid[i];
+        if (v > n)
             return SDK_FAILED;
-        if (s->grid[i] == 0)
-            s->blank[s->blank_len++] = (uint16_t)i;
+        if (v == 0) {
+            s->level[s->blank_len++] = (struct dfs_level){
+                .cell = (uint16_t)i, .row = (uint8_t)r, .col = (uint8_t)c, .box = (uint8_t)b};
+            continue;
+        }
+        const uint32_t bit = 1u << (v - 1);
+        if (!(s->row_free[r] & s->col_free[c] & s->box_free[b] & bit))
+            return SDK_UNSOLVABLE; /* v is already in this row, column or box */
+        s->row_free[r] &= ~bit;
+        s->col_free[c] &= ~bit;
+        s->box_free[b] &= ~bit;
     }
-    for (uint32_t i = 0; i < s->n * s->n; i++)
-        if (s->grid[i] && !dfs_fits(s, i / s->n, i % s->n, s->grid[i]))
-            return SDK_UNSOLVABLE;
     return SDK_SOLVED;
 }
 
@@ -116,50 +105,91 @@ static int dfs_load(struct dfs *s, const struct sdk_job *job)
 /* Search                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Run the backtracking search.  Returns 0 when the search space is exhausted
- * or the limit was reached, else SDK_CANCELLED / SDK_TIMEDOUT. */
+/* Flip value bit in the free masks of l's row, column and box: takes it out
+ * when placing, puts it back when undoing. */
+static inline void dfs_flip(struct dfs *s, const struct dfs_level *l, uint32_t bit)
+{
+    s->row_free[l->row] ^= bit;
+    s->col_free[l->col] ^= bit;
+    s->box_free[l->box] ^= bit;
+}
+
+/* Try the smallest value left in l->untried (which must not be empty). */
+static inline void dfs_try_next(struct dfs *s, struct dfs_level *l)
+{
+    const uint32_t bit = l->untried & (0u - l->untried);
+
+    l->untried ^= bit;
+    l->tried = bit;
+    dfs_flip(s, l, bit);
+}
+
+/* Back up from *k blanks holding a value to the deepest one with a value
+ * left to try, undoing the values on the way; *k becomes its index.  Returns
+ * false when there is none: the search space is exhausted. */
+static inline bool dfs_back(struct dfs *s, uint32_t *k)
+{
+    uint32_t i = *k;
+
+    do {
+        if (i == 0)
+            return false;
+        i--;
+        dfs_flip(s, &s->level[i], s->level[i].tried);
+    } while (!s->level[i].untried);
+    *k = i;
+    return true;
+}
+
+/* Record a complete grid: the givens plus every level's value.  Returns
+ * true when the limit is reached. */
+static bool dfs_found(struct dfs *s, struct sdk_job *job)
+{
+    if (job->count++ == 0) {
+        for (uint32_t k = 0; k < s->blank_len; k++)
+            s->grid[s->level[k].cell] = (uint8_t)(__builtin_ctz(s->level[k].tried) + 1);
+        memcpy(job->solution, s->grid, (size_t)s->n * s->n);
+    }
+    return job->count >= job->limit;
+}
+
+/* Run the backtracking search.  Each turn of the outer loop goes down while
+ * some value fits, records a solution if it reached the bottom, then backs
+ * up to the deepest blank with a value left and tries it.  Returns 0 when
+ * the search space is exhausted or the limit was reached, else
+ * SDK_CANCELLED / SDK_TIMEDOUT. */
 static int dfs_search(struct dfs *s, struct sdk_job *job)
 {
-    const uint32_t n = s->n;
+    const uint32_t len = s->blank_len;
     uint64_t nodes = 0;
-    uint32_t tries = 0; /* values checked since the last poll */
-    int64_t k = 0;
+    uint32_t steps = 0; /* levels backed out of since the last poll */
+    uint32_t k = 0;     /* blanks holding a value */
+    int rc = 0;
 
-    while (k >= 0) {
-        if ((uint64_t)k == s->blank_len) {
-            if (job->count++ == 0)
-                memcpy(job->solution, s->grid, (size_t)n * n);
-            if (job->count >= job->limit)
+    for (;;) {
+        for (; k < len; k++, nodes++) {
+            struct dfs_level *l = &s->level[k];
+            l->untried = s->row_free[l->row] & s->col_free[l->col] & s->box_free[l->box];
+            if (!l->untried)
                 break;
-            k--; /* resume with the next value in the last blank */
-            continue;
+            dfs_try_next(s, l);
         }
-        const uint16_t cell = s->blank[k];
-        const uint32_t r = cell / n, c = cell % n;
-        const uint8_t last = s->grid[cell];
-        uint8_t v = (uint8_t)(last + 1);
-        s->grid[cell] = 0;
-        while (v <= n && !dfs_fits_blank(s, r, c, v))
-            v++;
-        tries += (uint32_t)(v - last);
-        if (tries >= DFS_POLL_TRIES) {
-            tries = 0;
-            int stop = sdk_job_should_stop(job);
-            if (stop) {
-                job->guesses = nodes;
-                return stop;
-            }
-        }
-        if (v > n) {
-            k--; /* nothing fits: back up, this cell is blank again */
-            continue;
-        }
-        s->grid[cell] = v;
+        if (k == len && dfs_found(s, job))
+            break;
+        if (!dfs_back(s, &k))
+            break;
+        dfs_try_next(s, &s->level[k]);
         k++;
         nodes++;
+        if (++steps == DFS_POLL_STEPS) {
+            steps = 0;
+            rc = sdk_job_should_stop(job);
+            if (rc)
+                break;
+        }
     }
     job->guesses = nodes;
-    return 0;
+    return rc;
 }
 
 /* The plugin's solve(): see include/sudoku/plugin.h for the contract. */
@@ -189,7 +219,7 @@ static const struct sdk_plugin dfs_plugin = {
     .abi_minor = SDK_ABI_MINOR,
     .struct_size = sizeof(struct sdk_plugin),
     .name = "dfs",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .description = "plain row-major backtracking, no heuristics (the baseline)",
     .sizes = SDK_SIZE_ALL,
     .caps = SDK_CAP_COUNT | SDK_CAP_REENTRANT | SDK_CAP_CANCEL,
