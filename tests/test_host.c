@@ -263,6 +263,55 @@ static void test_wrong_answers_never_leave(void **state)
     }
 }
 
+/* Lies that tamper with the job (see tplugin.c): a check that read the job
+ * back after the call would pass each of them. */
+static const struct tamper {
+    uint64_t limit;
+    uint32_t n;
+    uint8_t given; /* cell 0, or 0 for an empty grid */
+    const char *log;
+} tampers[] = {
+    {9, 4, 2, "wrong solution"},             /* writes the pattern into the givens */
+    {10, 4, 2, "wrong solution"},            /* points cells at an empty grid */
+    {11, 9, 0, "wrong solution"},            /* sets n to 4 on a 9x9 job */
+    {12, 4, 0, "found 50 solutions, limit"}, /* raises limit to 100 */
+};
+
+static void test_job_tampering_caught(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *liar = host_find(f->host, "liar");
+    uint8_t puzzle[81], before[81], solution[81], zero[81] = {0};
+
+    assert_non_null(liar);
+    for (size_t i = 0; i < sizeof(tampers) / sizeof(tampers[0]); i++) {
+        const struct tamper *t = &tampers[i];
+        struct sdk_job job = {.size = sizeof(job),
+                              .n = t->n,
+                              .cells = puzzle,
+                              .limit = t->limit,
+                              .solution = solution};
+        size_t log_before = f->log.len;
+        memset(puzzle, 0, sizeof(puzzle));
+        puzzle[0] = t->given;
+        memcpy(before, puzzle, sizeof(puzzle));
+        assert_int_equal(host_solve(liar, &job), -EIO);
+        /* The caller's job and givens are as they were; nothing leaked out. */
+        assert_int_equal(job.n, t->n);
+        assert_ptr_equal(job.cells, puzzle);
+        assert_int_equal(job.limit, t->limit);
+        assert_memory_equal(puzzle, before, sizeof(puzzle));
+        assert_int_equal(job.count, 0);
+        assert_memory_equal(solution, zero, (size_t)t->n * t->n);
+        assert_int_equal(f->log.len, log_before + 1);
+        if (!strstr(f->log.lines[log_before], t->log))
+            print_error("limit %u: log \"%s\", want \"%s\"\n", (unsigned)t->limit,
+                        f->log.lines[log_before], t->log);
+        assert_non_null(strstr(f->log.lines[log_before], t->log));
+        assert_non_null(strstr(f->log.lines[log_before], "liar"));
+    }
+}
+
 static void test_honest_unsolvable_passes(void **state)
 {
     struct fixture *f = *state;
@@ -352,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_default_plugin_dir),
         cmocka_unit_test_setup_teardown(test_good_solve, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_answers_never_leave, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_job_tampering_caught, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_unsolvable_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_modes, setup, teardown),
     };

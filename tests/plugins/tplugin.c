@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <sudoku/plugin.h>
@@ -96,10 +97,52 @@ TP_UNUSED static int fail_init(const struct sdk_host *host, void **state)
  *   1 wrong values     2 count > limit      3 status 42
  *   4 SOLVED, count 0  5 UNSOLVABLE, count 1  6 SDK_FAILED
  *   7 a valid grid that ignores the givens
- *   8 honest UNSOLVABLE, after logging one line */
+ *   8 honest UNSOLVABLE, after logging one line
+ * and four that tamper with the job so that the answer would pass a check
+ * that read the job back after the call:
+ *   9 writes the pattern grid into the givens (cells is const only by
+ *     declaration) and returns it
+ *  10 points cells at an empty grid and returns the pattern grid
+ *  11 sets n to 4 and returns a 4x4 pattern grid for a larger puzzle
+ *  12 raises limit to 100 and reports 50 solutions */
+/* The pattern grid: row r is 1..n shifted by (r % b) * b + r / b. */
+TP_UNUSED static void tp_pattern(uint8_t *g, uint32_t n)
+{
+    uint32_t b = sdk_box_side(n);
+
+    for (uint32_t r = 0; r < n; r++)
+        for (uint32_t c = 0; c < n; c++)
+            g[r * n + c] = (uint8_t)((c + (r % b) * b + r / b) % n + 1);
+}
+
+TP_UNUSED static const uint8_t tp_empty[SDK_MAX_CELLS]; /* constant, all blank */
+
+/* Lies 9..12 (see liar_solve).  Returns the status to report. */
+TP_UNUSED static int tamper_solve(struct sdk_job *job)
+{
+    switch (job->limit) {
+    case 9:
+        tp_pattern((uint8_t *)(uintptr_t)job->cells, job->n);
+        break;
+    case 10:
+        job->cells = tp_empty;
+        break;
+    case 11:
+        job->n = 4;
+        break;
+    default:
+        job->limit = 100;
+        tp_pattern(job->solution, job->n);
+        job->count = 50;
+        return SDK_SOLVED;
+    }
+    tp_pattern(job->solution, job->n);
+    return SDK_SOLVED;
+}
+
 TP_UNUSED static int liar_solve(void *state, const struct sdk_host *host, struct sdk_job *job)
 {
-    uint32_t n = job->n, b = sdk_box_side(n);
+    uint32_t n = job->n;
 
     (void)state;
     memset(job->solution, 1, (size_t)n * n);
@@ -120,11 +163,13 @@ TP_UNUSED static int liar_solve(void *state, const struct sdk_host *host, struct
     case 6:
         return SDK_FAILED;
     case 7:
-        /* The pattern grid: row r is 1..n shifted by (r % b) * b + r / b. */
-        for (uint32_t r = 0; r < n; r++)
-            for (uint32_t c = 0; c < n; c++)
-                job->solution[r * n + c] = (uint8_t)((c + (r % b) * b + r / b) % n + 1);
+        tp_pattern(job->solution, n);
         return SDK_SOLVED;
+    case 9:
+    case 10:
+    case 11:
+    case 12:
+        return tamper_solve(job);
     default:
         job->count = 0;
         host->log(host->ctx, SDK_LOG_WARNING, "nothing to say");
