@@ -24,9 +24,9 @@
 
 #include <cmocka.h>
 
-#include "daemon/host.h"
+#include "core/grid.h"
+#include "core/host.h"
 #include "proto/codec.h"
-#include "proto/grid.h"
 
 /* ------------------------------------------------------------------ */
 /* The reference: the classic scanning backtracker                     */
