@@ -7,7 +7,9 @@
  * log lines come out prefixed with its name.
  *
  * Invariants: after loading, nothing in a host or an entry changes until
- * host_free(), so host_solve() reads only constant data and is thread-safe.
+ * host_free(), so host_solve() reads only constant data and is thread-safe;
+ * the exceptions are each entry's lock, which serialises the calls to a
+ * plugin that does not declare SDK_CAP_REENTRANT, and a logged-once flag.
  * Every answer a plugin gives is checked by the rules (grid_check_solution)
  * before host_solve() returns it; a wrong one is wiped and becomes -EIO.
  */
@@ -17,17 +19,22 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/grid.h"
 
-#define HOST_LOG_LINE     512 /* longest log line, longer ones are cut */
-#define HOST_NAME_MAX_LEN 31  /* sdk_plugin.name: [a-z0-9_-]{1,31} */
+#define HOST_LOG_LINE     512        /* longest log line, longer ones are cut */
+#define HOST_NAME_MAX_LEN 31         /* sdk_plugin.name: [a-z0-9_-]{1,31} */
+#define HOST_LOCK_POLL_NS 10000000u  /* serialised calls look at cancel this often */
+#define HOST_LATE_NS      100000000u /* SDK_CAP_CANCEL broken: this late past a deadline */
 
 /* Smallest descriptor the host can use: ABI 1.0 ends with solve. */
 #define HOST_MIN_DESC_SIZE (offsetof(struct sdk_plugin, solve) + sizeof(void (*)(void)))
@@ -36,6 +43,8 @@ struct host_entry {
     struct host_plugin pub; /* what callers see; must stay the first member */
     struct sdk_host api;    /* table handed to this plugin, ctx = this entry */
     struct host *host;      /* owner, for logging */
+    pthread_mutex_t lock;   /* one call at a time, unless SDK_CAP_REENTRANT */
+    atomic_int late_logged; /* 1 once a late return past a deadline was logged */
 };
 
 struct host {
@@ -94,6 +103,7 @@ static void entry_free(struct host_entry *e)
         e->pub.desc->fini(e->pub.state);
     if (e->pub.dl)
         dlclose(e->pub.dl);
+    pthread_mutex_destroy(&e->lock);
     free(e->pub.path);
     free(e);
 }
@@ -284,6 +294,7 @@ int host_load_file(struct host *h, const char *path)
     e = calloc(1, sizeof(*e));
     if (!e)
         goto fail;
+    pthread_mutex_init(&e->lock, NULL);
     e->pub.path = strdup(path);
     if (!e->pub.path)
         goto fail;
@@ -298,8 +309,10 @@ int host_load_file(struct host *h, const char *path)
     if (rc < 0)
         goto fail;
     h->entries[h->len++] = e;
-    host_logf(h, SDK_LOG_INFO, "plugin %s loaded from %s (version %s)", e->pub.desc->name, path,
-              e->pub.desc->version ? e->pub.desc->version : "?");
+    host_logf(h, SDK_LOG_INFO, "plugin %s loaded from %s (version %s%s%s)", e->pub.desc->name, path,
+              e->pub.desc->version ? e->pub.desc->version : "?",
+              e->pub.desc->caps & SDK_CAP_REENTRANT ? "" : "; not reentrant: one call at a time",
+              e->pub.desc->caps & SDK_CAP_CANCEL ? "" : "; cannot be cancelled");
     return 0;
 fail:
     if (rc == -ENOMEM)
@@ -510,9 +523,70 @@ static int check_answer(const struct host_entry *e, const struct sdk_job *job, i
     return 0;
 }
 
+/* Wait for e's lock, for a plugin that is not reentrant, while the job may
+ * still run: the wait ends at the job's deadline or (looked at every
+ * HOST_LOCK_POLL_NS) its cancel flag.  Returns 0 (locked) or the status. */
+static int entry_lock(struct host_entry *e, const struct sdk_job *job)
+{
+    int stop;
+
+    if (pthread_mutex_trylock(&e->lock) == 0)
+        return 0;
+    if (!job->cancel && !job->deadline_ns)
+        return pthread_mutex_lock(&e->lock) == 0 ? 0 : SDK_FAILED;
+    while ((stop = sdk_job_should_stop(job)) == 0) {
+        /* timedlock takes CLOCK_REALTIME; the deadline is CLOCK_MONOTONIC. */
+        uint64_t wait = HOST_LOCK_POLL_NS, now = sdk_now_ns();
+        struct timespec ts;
+        if (job->deadline_ns && now >= job->deadline_ns)
+            continue; /* sdk_job_should_stop() now says so */
+        if (job->deadline_ns && job->deadline_ns - now < wait)
+            wait = job->deadline_ns - now;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)wait;
+        ts.tv_sec += ts.tv_nsec / 1000000000L;
+        ts.tv_nsec %= 1000000000L;
+        if (pthread_mutex_timedlock(&e->lock, &ts) == 0)
+            return 0;
+    }
+    return stop;
+}
+
+/* Run the plugin on pj, serialised when it is not reentrant.  Returns its
+ * status, or the stop status when the job ended before it could start. */
+static int entry_call(struct host_entry *e, struct sdk_job *pj)
+{
+    const struct sdk_plugin *d = e->pub.desc;
+    int serial = !(d->caps & SDK_CAP_REENTRANT);
+    int status = sdk_job_should_stop(pj);
+
+    if (status == 0 && serial)
+        status = entry_lock(e, pj);
+    if (status != 0)
+        return status;
+    status = d->solve(e->pub.state, &e->api, pj);
+    if (serial)
+        pthread_mutex_unlock(&e->lock);
+    return status;
+}
+
+/* A plugin that declares SDK_CAP_CANCEL and returns well past the deadline
+ * broke its promise: say so, once per plugin. */
+static void check_late(struct host_entry *e, uint64_t deadline_ns)
+{
+    if (!deadline_ns || !(e->pub.desc->caps & SDK_CAP_CANCEL))
+        return;
+    if (sdk_now_ns() > deadline_ns + HOST_LATE_NS && !atomic_exchange(&e->late_logged, 1))
+        host_logf(e->host, SDK_LOG_WARNING,
+                  "%s: returned more than %u ms past its deadline although it declares "
+                  "SDK_CAP_CANCEL (logged once)",
+                  e->pub.desc->name, HOST_LATE_NS / 1000000u);
+}
+
 int host_solve(const struct host_plugin *p, struct sdk_job *job)
 {
-    const struct host_entry *e = (const struct host_entry *)p;
+    /* The entry is the host's own heap object; only callers see it const. */
+    struct host_entry *e = (struct host_entry *)(uintptr_t)p;
     uint8_t givens[SDK_MAX_CELLS];
     struct sdk_job pj;
     int status;
@@ -530,7 +604,8 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
     pj.cells = givens;
     pj.count = 0;
     pj.guesses = 0;
-    status = p->desc->solve(p->state, &e->api, &pj);
+    status = entry_call(e, &pj);
+    check_late(e, job->deadline_ns);
     job->count = pj.count;
     job->guesses = pj.guesses;
     if (check_answer(e, job, status) < 0) {

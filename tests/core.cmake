@@ -35,9 +35,22 @@ set_target_properties(tp_notplugin PROPERTIES PREFIX "" OUTPUT_NAME j_notplugin
 # Not an ELF file at all.
 file(WRITE ${SUDOKU_BADPLUGIN_DIR}/k_garbage.so "this is not a shared object\n")
 
+# tests/threadplugins: plugins for how the host calls them (tthreads.c).
+set(SUDOKU_THREADPLUGIN_DIR ${CMAKE_BINARY_DIR}/tests/threadplugins)
+foreach(kind serial meet late)
+  string(TOUPPER ${kind} _kind)
+  add_library(tt_${kind} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/tthreads.c)
+  set_target_properties(tt_${kind} PROPERTIES PREFIX "" OUTPUT_NAME ${kind}
+    C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${SUDOKU_THREADPLUGIN_DIR})
+  target_compile_definitions(tt_${kind} PRIVATE TT_KIND=TT_KIND_${_kind})
+  target_link_options(tt_${kind} PRIVATE -Wl,-z,defs)
+  set_property(GLOBAL APPEND PROPERTY SUDOKU_TEST_PLUGINS tt_${kind})
+endforeach()
+
 sudoku_add_test(NAME test_host SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_host.c
   LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 60)
-target_compile_definitions(test_host PRIVATE SUDOKU_BADPLUGIN_DIR="${SUDOKU_BADPLUGIN_DIR}")
+target_compile_definitions(test_host PRIVATE SUDOKU_BADPLUGIN_DIR="${SUDOKU_BADPLUGIN_DIR}"
+  SUDOKU_THREADPLUGIN_DIR="${SUDOKU_THREADPLUGIN_DIR}")
 get_property(_tplugins GLOBAL PROPERTY SUDOKU_TEST_PLUGINS)
 add_dependencies(test_host ${_tplugins} tp_notplugin)
 

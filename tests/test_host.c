@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +325,166 @@ static void test_honest_unsolvable_passes(void **state)
     assert_int_equal(count_lines(&f->log, "liar: nothing to say", NULL), 1);
 }
 
+/* ------------------------------------------------------ threads and cancel */
+
+/* One thread's calls to host_solve on the empty 4x4 grid. */
+struct caller {
+    pthread_t thread;
+    const struct host_plugin *plugin;
+    int calls;         /* how many */
+    uint64_t limit;    /* job.limit */
+    atomic_int cancel; /* job.cancel */
+    int solved;        /* out: calls that returned SDK_SOLVED */
+    int last;          /* out: the last result */
+};
+
+static void *caller_run(void *arg)
+{
+    struct caller *c = arg;
+    uint8_t puzzle[16] = {0}, solution[16];
+
+    for (int i = 0; i < c->calls; i++) {
+        struct sdk_job job = {.size = sizeof(job),
+                              .n = 4,
+                              .cells = puzzle,
+                              .limit = c->limit,
+                              .cancel = &c->cancel,
+                              .solution = solution};
+        c->last = host_solve(c->plugin, &job);
+        if (c->last == SDK_SOLVED && grid_check_solution(4, puzzle, solution, NULL, 0) == 0)
+            c->solved++;
+    }
+    return NULL;
+}
+
+/* Load one plugin of tests/threadplugins into f's host. */
+static const struct host_plugin *load_thread_plugin(struct fixture *f, const char *name)
+{
+    char path[512];
+
+    snprintf(path, sizeof(path), "%s/%s.so", SUDOKU_THREADPLUGIN_DIR, name);
+    assert_int_equal(host_load_file(f->host, path), 0);
+    return host_find(f->host, name);
+}
+
+/* "serial" does not declare SDK_CAP_REENTRANT and fails whenever it sees a
+ * second call of itself running: four threads at once must never cause one. */
+static void test_not_reentrant_is_serialised(void **state)
+{
+    struct fixture *f = *state;
+    struct caller c[4];
+
+    memset(c, 0, sizeof(c));
+    c[0].plugin = load_thread_plugin(f, "serial");
+    c[0].calls = 20;
+    c[0].limit = 1;
+    for (int i = 1; i < 4; i++)
+        c[i] = c[0];
+    assert_non_null(strstr(f->log.lines[f->log.len - 1], "one call at a time"));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&c[i].thread, NULL, caller_run, &c[i]), 0);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(c[i].thread, NULL);
+        assert_int_equal(c[i].solved, 20);
+    }
+}
+
+/* "meet" declares SDK_CAP_REENTRANT and solves only when a second call of
+ * itself runs at the same time: the host must not serialise it. */
+static void test_reentrant_runs_in_parallel(void **state)
+{
+    struct fixture *f = *state;
+    struct caller c[2];
+
+    memset(c, 0, sizeof(c));
+    c[0].plugin = load_thread_plugin(f, "meet");
+    c[0].calls = 1;
+    c[0].limit = 1;
+    c[1] = c[0];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&c[i].thread, NULL, caller_run, &c[i]), 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(c[i].thread, NULL);
+        assert_int_equal(c[i].solved, 1);
+    }
+}
+
+/* Waiting for a serialised plugin ends with the job: while "serial" holds
+ * its lock (limit 3: until cancelled), another job times out at its
+ * deadline instead of queueing behind it. */
+static void test_lock_wait_ends_with_job(void **state)
+{
+    struct fixture *f = *state;
+    struct caller holder;
+    uint8_t puzzle[16] = {0}, solution[16];
+    struct sdk_job job = {.size = sizeof(job), .n = 4, .cells = puzzle, .limit = 1};
+
+    memset(&holder, 0, sizeof(holder));
+    holder.plugin = load_thread_plugin(f, "serial");
+    holder.calls = 1;
+    holder.limit = 3;
+    assert_int_equal(pthread_create(&holder.thread, NULL, caller_run, &holder), 0);
+    for (;;) {
+        pthread_mutex_lock(&f->log.lock);
+        int held = count_lines(&f->log, "serial: holding", NULL);
+        pthread_mutex_unlock(&f->log.lock);
+        if (held)
+            break;
+        usleep(1000);
+    }
+    job.solution = solution;
+    job.deadline_ns = sdk_now_ns() + 20000000u;
+    assert_int_equal(host_solve(holder.plugin, &job), SDK_TIMEDOUT);
+    assert_int_equal(job.count, 0);
+    atomic_store(&holder.cancel, 1);
+    pthread_join(holder.thread, NULL);
+    assert_int_equal(holder.last, SDK_CANCELLED);
+}
+
+/* A job already cancelled or past its deadline is not started: the liar
+ * (limit 1: a wrong answer) is never asked. */
+static void test_stopped_job_not_started(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *liar = host_find(f->host, "liar");
+    uint8_t puzzle[16] = {0}, solution[16];
+    atomic_int cancel = 1;
+    struct sdk_job job = {.size = sizeof(job),
+                          .n = 4,
+                          .cells = puzzle,
+                          .limit = 1,
+                          .cancel = &cancel,
+                          .solution = solution};
+    size_t before = f->log.len;
+
+    assert_int_equal(host_solve(liar, &job), SDK_CANCELLED);
+    assert_int_equal(job.count, 0);
+    job.cancel = NULL;
+    job.deadline_ns = 1; /* long past */
+    assert_int_equal(host_solve(liar, &job), SDK_TIMEDOUT);
+    assert_int_equal(f->log.len, before);
+}
+
+/* "late" declares SDK_CAP_CANCEL and returns 150 ms past its deadline: the
+ * broken promise is logged, once however often it happens. */
+static void test_late_return_logged_once(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *late = load_thread_plugin(f, "late");
+    uint8_t puzzle[16] = {0}, solution[16];
+
+    for (int i = 0; i < 2; i++) {
+        struct sdk_job job = {.size = sizeof(job),
+                              .n = 4,
+                              .cells = puzzle,
+                              .limit = 1,
+                              .deadline_ns = sdk_now_ns() + 1000000u,
+                              .solution = solution};
+        assert_int_equal(host_solve(late, &job), SDK_TIMEDOUT);
+    }
+    assert_int_equal(count_lines(&f->log, "late: returned more than", "SDK_CAP_CANCEL"), 1);
+}
+
 /* ------------------------------------------------------------ strict modes */
 
 /* Copy src to dst with mode 0644.  Returns 0 or -1. */
@@ -403,6 +564,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wrong_answers_never_leave, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_tampering_caught, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_unsolvable_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_reentrant_is_serialised, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reentrant_runs_in_parallel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lock_wait_ends_with_job, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stopped_job_not_started, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_late_return_logged_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_modes, setup, teardown),
     };
 
