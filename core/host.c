@@ -35,6 +35,8 @@
 #define HOST_NAME_MAX_LEN 31         /* sdk_plugin.name: [a-z0-9_-]{1,31} */
 #define HOST_LOCK_POLL_NS 10000000u  /* serialised calls look at cancel this often */
 #define HOST_LATE_NS      100000000u /* SDK_CAP_CANCEL broken: this late past a deadline */
+#define HOST_VERSION_MAX  31         /* sdk_plugin.version: bytes (a client keeps 31) */
+#define HOST_DESC_MAX     159        /* sdk_plugin.description: bytes (a client keeps 159) */
 
 /* Smallest descriptor the host can use: ABI 1.0 ends with solve. */
 #define HOST_MIN_DESC_SIZE (offsetof(struct sdk_plugin, solve) + sizeof(void (*)(void)))
@@ -169,6 +171,55 @@ static int name_is_valid(const char *name)
     return 1;
 }
 
+/* Length of the UTF-8 sequence starting at s, or 0 when it is not valid
+ * (overlong, surrogate, above U+10FFFF, truncated) or is a control
+ * character (C0, DEL, C1). */
+static size_t utf8_printable_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t len = c < 0x80             ? 1
+                 : (c & 0xe0) == 0xc0 ? 2
+                 : (c & 0xf0) == 0xe0 ? 3
+                 : (c & 0xf8) == 0xf0 ? 4
+                                      : 0;
+    uint32_t cp;
+
+    if (len == 0)
+        return 0;
+    cp = len == 1 ? c : c & (0x7fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))
+        return 0; /* overlong */
+    if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return 0;
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+        return 0;
+    return len;
+}
+
+/* Free text from a plugin reaches clients and log lines: it must be NULL
+ * (none) or at most max bytes of valid UTF-8 without control characters. */
+static int text_is_valid(const char *text, size_t max)
+{
+    size_t len, step;
+
+    if (!text)
+        return 1;
+    len = strlen(text);
+    if (len > max)
+        return 0;
+    for (size_t i = 0; i < len; i += step) {
+        step = utf8_printable_len((const unsigned char *)text + i);
+        if (step == 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* Check a descriptor against ABI 1.  Returns 0, or -EPROTO with the reason in
  * why (a static string). */
 static int desc_check(const struct sdk_plugin *d, const char **why)
@@ -187,6 +238,14 @@ static int desc_check(const struct sdk_plugin *d, const char **why)
     }
     if (!name_is_valid(d->name)) {
         *why = "bad or empty name (want [a-z0-9_-]{1,31})";
+        return -EPROTO;
+    }
+    if (!text_is_valid(d->version, HOST_VERSION_MAX)) {
+        *why = "bad version (want at most 31 bytes of UTF-8, no control characters)";
+        return -EPROTO;
+    }
+    if (!text_is_valid(d->description, HOST_DESC_MAX)) {
+        *why = "bad description (want at most 159 bytes of UTF-8, no control characters)";
         return -EPROTO;
     }
     if ((d->sizes & SDK_SIZE_ALL) == 0) {

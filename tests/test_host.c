@@ -114,6 +114,11 @@ static const struct refusal {
     {"/i_small.so", "descriptor too small"}, /* struct_size 8 */
     {"/j_notplugin.so", "not a plugin"},     /* no entry symbol */
     {"/k_garbage.so", "not a plugin"},       /* not ELF at all */
+    {"/l_escdesc.so", "bad description"},    /* ESC [ 3 1 m */
+    {"/m_crver.so", "bad version"},          /* "1.0\r" */
+    {"/n_latin1.so", "bad description"},     /* 0xe9 alone */
+    {"/o_c1desc.so", "bad description"},     /* U+0085 */
+    {"/p_longver.so", "bad version"},        /* 32 bytes */
 };
 
 static void test_refusals_logged_rest_load(void **state)

@@ -13,15 +13,20 @@
 
 #include <sudoku/plugin.h>
 
-#define TP_KIND_GOOD      1 /* a correct 4x4 solver named TP_NAME */
-#define TP_KIND_BADABI    2 /* abi_major 99 */
-#define TP_KIND_NOSOLVE   3 /* solve == NULL */
-#define TP_KIND_BADNAME   4 /* name with a space and capitals */
-#define TP_KIND_NOSIZES   5 /* sizes == 0 */
-#define TP_KIND_NULLENTRY 6 /* entry returns NULL */
-#define TP_KIND_INITFAIL  7 /* init returns -EIO */
-#define TP_KIND_SMALL     8 /* struct_size too small */
-#define TP_KIND_LIAR      9 /* loads, then lies (see liar_solve) */
+#define TP_KIND_GOOD      1  /* a correct 4x4 solver named TP_NAME */
+#define TP_KIND_BADABI    2  /* abi_major 99 */
+#define TP_KIND_NOSOLVE   3  /* solve == NULL */
+#define TP_KIND_BADNAME   4  /* name with a space and capitals */
+#define TP_KIND_NOSIZES   5  /* sizes == 0 */
+#define TP_KIND_NULLENTRY 6  /* entry returns NULL */
+#define TP_KIND_INITFAIL  7  /* init returns -EIO */
+#define TP_KIND_SMALL     8  /* struct_size too small */
+#define TP_KIND_LIAR      9  /* loads, then lies (see liar_solve) */
+#define TP_KIND_ESCDESC   10 /* description with an ANSI escape */
+#define TP_KIND_CRVER     11 /* version with a carriage return */
+#define TP_KIND_LATIN1    12 /* description in Latin-1, not UTF-8 */
+#define TP_KIND_C1DESC    13 /* description with U+0085 (NEL), a C1 control */
+#define TP_KIND_LONGVER   14 /* version of 32 bytes */
 
 /* Every kind uses only some of the functions below. */
 #define TP_UNUSED __attribute__((unused))
@@ -198,8 +203,15 @@ static const struct sdk_plugin tp_desc = {
             : TP_KIND == TP_KIND_LIAR     ? "liar"
             : TP_KIND == TP_KIND_INITFAIL ? "initfail"
                                           : TP_NAME,
-    .version = "0",
-    .description = "test plugin",
+    .version = TP_KIND == TP_KIND_CRVER     ? "1.0\r"
+               : TP_KIND == TP_KIND_LONGVER ? "0123456789abcdef0123456789abcdef"
+                                            : "0",
+    /* The good one's has a multiplication sign: valid UTF-8 is welcome. */
+    .description = TP_KIND == TP_KIND_ESCDESC  ? "test \x1b[31mplugin"
+                   : TP_KIND == TP_KIND_LATIN1 ? "caf\xe9 plugin"
+                   : TP_KIND == TP_KIND_C1DESC ? "test\xc2\x85plugin"
+                                               : "test plugin, 4\xc3\x97"
+                                                 "4 only",
     .sizes = TP_SIZES,
     .caps = SDK_CAP_COUNT | SDK_CAP_REENTRANT,
     .init = TP_KIND == TP_KIND_INITFAIL ? fail_init : good_init,
