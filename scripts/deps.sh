@@ -7,7 +7,8 @@
 set -eu
 
 pkgs="gcc make cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev libsystemd-dev \
-systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git ${SUDOKU_DEPS_EXTRA:-}"
+systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git \
+debootstrap systemd-container ${SUDOKU_DEPS_EXTRA:-}"
 
 missing=""
 for p in $pkgs; do

@@ -42,3 +42,12 @@ if(TARGET sudokud)
   sudoku_add_script_test(NAME systemd_install_sdk SCRIPT install.sh
     ARGS ${_sd_src} ${CMAKE_BINARY_DIR} TIMEOUT 300)
 endif()
+# The units under a real systemd PID 1 in a Debian 12 container (pid1.sh):
+# root and systemd-nspawn only; not under sanitizers (the installed daemon
+# would need their run-time libraries in the container).  Cold (first
+# debootstrap) about 80 s, warm about 10 s.
+if(TARGET sudokud AND TARGET sudoku AND NOT SUDOKU_SANITIZE AND NOT SUDOKU_TSAN)
+  sudoku_add_script_test(NAME systemd_pid1_nspawn SCRIPT pid1.sh
+    ARGS ${_sd_src} ${CMAKE_BINARY_DIR} TIMEOUT 600)
+  set_tests_properties(systemd_pid1_nspawn PROPERTIES LABELS "systemd;nspawn")
+endif()
