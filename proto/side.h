@@ -10,10 +10,13 @@
 
 #include <stddef.h>
 
-/* Returns 1 when n is a supported side (4, 9, 16, 25), else 0. */
+#include <sudoku/plugin.h>
+
+/* Returns 1 when n is a supported side (4, 9, 16, 25), else 0: the sides
+ * that have a box side in the ABI's own table. */
 static inline int grid_side_ok(unsigned n)
 {
-    return n == 4 || n == 9 || n == 16 || n == 25;
+    return sdk_box_side(n) != 0;
 }
 
 /* Returns the side n whose n*n equals cells (16, 81, 256, 625), or 0. */
