@@ -32,10 +32,10 @@
 #include <unistd.h>
 
 #include "core/grid.h"
+#include "proto/clock.h"
 #include "proto/codec.h"
+#include "proto/input.h"
 #include <sudoku/client.h>
-
-#define DAEMON_LINE_MAX 8192 /* longest puzzle line, whitespace included */
 
 /* ---------------------------------------------------------------- puzzles */
 
@@ -121,31 +121,37 @@ static int set_add(struct puzzle_set *s, const char *line, size_t len)
     return 0;
 }
 
-/* Read the lines of f into s.  An overlong line counts as bad.  Returns 0 or -ENOMEM. */
-static int set_read(struct puzzle_set *s, FILE *f)
+/* Keep one record of the reader: a line as it is, a grid as its line form.
+ * A bad record counts as bad.  Returns 0 or -ENOMEM. */
+static int set_add_record(struct puzzle_set *s, const struct input_record *rec)
 {
-    char line[DAEMON_LINE_MAX];
-    int c;
+    char line[SUDOKU_CLIENT_MAX_CELLS + 1];
+    int len;
 
-    while (fgets(line, sizeof(line), f)) {
-        size_t len = strlen(line);
-        s->lineno++;
-        if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-            s->lines++;
-            if (s->bad++ == 0)
-                snprintf(s->first_bad, sizeof(s->first_bad), "line %llu: longer than %d bytes",
-                         (unsigned long long)s->lineno, DAEMON_LINE_MAX - 2);
-            while ((c = getc(f)) != EOF && c != '\n')
-                ;
-            continue;
-        }
-        if (bench_is_skipped(line))
-            continue;
-        len = strcspn(line, "\r\n");
-        if (set_add(s, line, len) < 0)
-            return -ENOMEM;
+    s->lineno = rec->line;
+    if (rec->error[0]) {
+        s->lines++;
+        if (s->bad++ == 0)
+            snprintf(s->first_bad, sizeof(s->first_bad), "line %llu: %.160s",
+                     (unsigned long long)rec->line, rec->error);
+        return 0;
     }
-    return ferror(f) ? -EIO : 0;
+    if (rec->format == INPUT_LINE)
+        return set_add(s, rec->text, rec->len);
+    len = codec_format_line(rec->n, rec->cells, CODEC_BLANK_DOT, line, sizeof(line));
+    return set_add(s, line, len < 0 ? 0 : (size_t)len);
+}
+
+/* Read every record of in into s.  Returns 0 or a negative errno. */
+static int set_read(struct puzzle_set *s, struct input *in)
+{
+    struct input_record rec;
+    int rc;
+
+    while ((rc = input_next(in, &rec)) > 0)
+        if (set_add_record(s, &rec) < 0)
+            return -ENOMEM;
+    return rc;
 }
 
 /* Repeat the puzzles of s times times over (the pools are shared).
@@ -171,18 +177,17 @@ static int set_repeat(struct puzzle_set *s, unsigned times)
 /* Load file into s (zeroed first).  Returns 0 or a negative errno with err set. */
 static int set_load(struct puzzle_set *s, const char *file, char *err, size_t err_size)
 {
-    FILE *f;
+    struct input in;
     int rc;
 
     memset(s, 0, sizeof(*s));
-    f = fopen(file, "r");
-    if (!f) {
-        rc = -errno;
-        snprintf(err, err_size, "%s: %s", file, strerror(errno));
+    rc = input_open(&in, file, INPUT_AUTO);
+    if (rc < 0) {
+        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
         return rc;
     }
-    rc = set_read(s, f);
-    fclose(f);
+    rc = set_read(s, &in);
+    input_close(&in);
     if (rc < 0)
         snprintf(err, err_size, "%s: %s", file, strerror(-rc));
     return rc;
@@ -229,7 +234,7 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     char why[128];
 
     (void)seq;
-    r->recv_ns[tag] = sdk_now_ns();
+    r->recv_ns[tag] = clock_now_ns();
     if (r->solver[0] == '\0' && res->solver[0])
         snprintf(r->solver, sizeof(r->solver), "%s", res->solver);
     if (res->status == SUDOKU_CLIENT_UNSOLVABLE) {
@@ -276,10 +281,10 @@ static int conn_send_all(struct conn_run *r, struct sudoku_batch *b)
         /* A full window makes the add wait for an answer first; the request
          * leaves only then, so its clock starts after the add returns. */
         int is_full = sudoku_batch_pending(b) >= r->o->depth;
-        r->send_ns[i] = sdk_now_ns();
+        r->send_ns[i] = clock_now_ns();
         rc = sudoku_batch_add(b, s->text + p->text_off, p->text_len, i, &r->err);
         if (is_full && r->recv_ns[i] == 0)
-            r->send_ns[i] = sdk_now_ns();
+            r->send_ns[i] = clock_now_ns();
     }
     return rc ? rc : sudoku_batch_finish(b, &r->err);
 }
@@ -298,7 +303,7 @@ static void *conn_main(void *arg)
                  strerror(-r->rc));
     else
         r->rc = conn_send_all(r, b);
-    r->end_ns = sdk_now_ns();
+    r->end_ns = clock_now_ns();
     sudoku_batch_free(b);
     return NULL;
 }
@@ -439,7 +444,7 @@ static int run_threads(const struct daemon_opts *o, struct conn_run *runs, uint6
         if (rc < 0)
             break;
     }
-    *t0 = sdk_now_ns();
+    *t0 = clock_now_ns();
     gate_open(&gate);
     for (unsigned k = 0; k < started; k++)
         pthread_join(tids[k], NULL);

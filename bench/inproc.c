@@ -1,8 +1,8 @@
 /* inproc.c -- the in-process benchmark runner: one thread, one puzzle at a time.
  *
- * Reads a puzzle file line by line with a fixed-size buffer (an overlong line
- * is an error, never a bigger allocation), parses each line with
- * codec_parse_line(), rejects givens that break a rule, and times
+ * Reads a puzzle file with the tool's reader (proto/input.c: line or grid
+ * form, fixed buffer, an overlong line is an error record, never a bigger
+ * allocation), parses each record, rejects givens that break a rule, and times
  * host_solve() alone: parsing and checking the givens are not counted.  The
  * answer check inside host_solve() is counted, since every answer is checked
  * in production too.  Per-call times are kept (8 bytes a puzzle) for the
@@ -15,9 +15,10 @@
 #include <string.h>
 
 #include "core/grid.h"
+#include "proto/clock.h"
 #include "proto/codec.h"
+#include "proto/input.h"
 
-#define INPROC_LINE_MAX    8192       /* longest puzzle line, whitespace included */
 #define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */
 
 /* Per-call solver times, growable. */
@@ -49,13 +50,13 @@ static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, u
     uint8_t solution[SDK_MAX_CELLS];
     struct sdk_job job = {
         .size = sizeof(job), .n = n, .cells = cells, .limit = o->limit, .solution = solution};
-    uint64_t t0 = sdk_now_ns();
+    uint64_t t0 = clock_now_ns();
     int rc;
 
     if (o->timeout_ms)
         job.deadline_ns = t0 + (uint64_t)o->timeout_ms * 1000000u;
     rc = host_solve(p, &job);
-    t0 = sdk_now_ns() - t0;
+    t0 = clock_now_ns() - t0;
     if (rc == -ENOTSUP) {
         r->unsupported++;
         return 0;
@@ -73,16 +74,28 @@ static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, u
     return samples_push(s, (double)t0 / 1e3);
 }
 
-/* Parse one line and run it.  Returns 0 or -ENOMEM. */
-static int run_line(const struct host_plugin *p, const struct inproc_opts *o, const char *line,
-                    struct bench_result *r, struct samples *s, uint64_t *guesses)
+/* Parse one record and run it.  Returns 0 or -ENOMEM. */
+static int run_record(const struct host_plugin *p, const struct inproc_opts *o,
+                      const struct input_record *rec, struct bench_result *r, struct samples *s,
+                      uint64_t *guesses)
 {
     uint8_t cells[SDK_MAX_CELLS];
-    unsigned n;
+    unsigned n = rec->n;
 
     r->puzzles++;
-    if (codec_parse_line(line, strlen(line), &n, cells, NULL, 0) != 0 ||
-        grid_check_givens(n, cells, NULL, 0) != 0) {
+    if (rec->error[0]) {
+        r->errors++;
+        return 0;
+    }
+    if (rec->format == INPUT_LINE) {
+        if (codec_parse_line(rec->text, rec->len, &n, cells, NULL, 0) != 0) {
+            r->errors++;
+            return 0;
+        }
+    } else {
+        memcpy(cells, rec->cells, (size_t)n * n);
+    }
+    if (grid_check_givens(n, cells, NULL, 0) != 0) {
         r->errors++;
         return 0;
     }
@@ -97,39 +110,22 @@ static void progress(const struct bench_result *r, int done)
     fflush(stderr);
 }
 
-/* Consume the rest of an overlong line.  Returns 0 at EOF. */
-static int skip_rest(FILE *f)
-{
-    int c;
-
-    while ((c = getc(f)) != EOF && c != '\n')
-        ;
-    return c != EOF;
-}
-
-static int run_stream(const struct host_plugin *p, FILE *f, const struct inproc_opts *o,
+static int run_stream(const struct host_plugin *p, struct input *in, const struct inproc_opts *o,
                       struct bench_result *r, struct samples *s, uint64_t *guesses)
 {
-    char line[INPROC_LINE_MAX];
-    uint64_t next = sdk_now_ns() + INPROC_PROGRESS_NS;
-    int rc = 0;
+    struct input_record rec;
+    uint64_t next = clock_now_ns() + INPROC_PROGRESS_NS;
+    int rc = 0, more;
 
-    while (rc == 0 && fgets(line, sizeof(line), f)) {
-        size_t len = strlen(line);
-        if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
-            r->puzzles++;
-            r->errors++;
-            skip_rest(f);
-            continue;
-        }
-        if (bench_is_skipped(line))
-            continue;
-        rc = run_line(p, o, line, r, s, guesses);
-        if (o->progress && (r->puzzles & 63) == 0 && sdk_now_ns() >= next) {
+    while (rc == 0 && (more = input_next(in, &rec)) > 0) {
+        rc = run_record(p, o, &rec, r, s, guesses);
+        if (o->progress && (r->puzzles & 63) == 0 && clock_now_ns() >= next) {
             progress(r, 0);
-            next = sdk_now_ns() + INPROC_PROGRESS_NS;
+            next = clock_now_ns() + INPROC_PROGRESS_NS;
         }
     }
+    if (rc == 0 && more < 0)
+        rc = more;
     if (o->progress)
         progress(r, 1);
     return rc;
@@ -148,27 +144,22 @@ int inproc_run_file(const struct host_plugin *p, const char *file, const struct 
                     struct bench_result *out, char *err, size_t err_size)
 {
     struct samples s = {0};
+    struct input in;
     uint64_t guesses = 0;
-    FILE *f;
     int rc;
 
     memset(out, 0, sizeof(*out));
     snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
     out->file = file;
-    f = fopen(file, "r");
-    if (!f) {
-        rc = -errno;
-        snprintf(err, err_size, "%s: %s", file, strerror(errno));
+    rc = input_open(&in, file, INPUT_AUTO);
+    if (rc < 0) {
+        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
         return rc;
     }
-    rc = run_stream(p, f, o, out, &s, &guesses);
-    if (rc == 0 && ferror(f)) {
-        rc = -EIO;
-        snprintf(err, err_size, "%s: read error", file);
-    } else if (rc < 0) {
+    rc = run_stream(p, &in, o, out, &s, &guesses);
+    if (rc < 0)
         snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-    }
-    fclose(f);
+    input_close(&in);
     finish(out, &s, guesses);
     free(s.us);
     return rc;

@@ -27,16 +27,10 @@
 #include <unistd.h>
 
 #include "client/client_impl.h"
+#include "proto/clock.h"
 #include "proto/mpscan.h"
 
 #define READ_CHUNK 65536u /* bytes asked of one recv() */
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Socket path and connecting */
@@ -275,14 +269,14 @@ static int do_read(struct sudoku_client *c)
  * bytes came, 0 when the time ran out, or the negative errno. */
 static int spin_read(struct sudoku_client *c, unsigned spin_us)
 {
-    uint64_t end = now_us() + spin_us;
+    uint64_t end = clock_now_us() + spin_us;
 
     do {
         int rc = read_some(c);
         if (rc != 0)
             return rc;
         sched_yield(); /* let the daemon run if it shares this CPU */
-    } while (now_us() < end);
+    } while (clock_now_us() < end);
     return 0;
 }
 
@@ -413,12 +407,12 @@ static void decode_ping(struct sync_wait *w, const struct wire_msg *m)
 int sudoku_client_ping(struct sudoku_client *c, uint64_t *rtt_us, struct sudoku_client_error *err)
 {
     struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_ping, .err = err};
-    uint64_t t0 = now_us();
+    uint64_t t0 = clock_now_us();
     int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "ping"), err);
     if (rc == 0)
         rc = sync_call(c, &w);
     if (rc == 0 && rtt_us)
-        *rtt_us = now_us() - t0;
+        *rtt_us = clock_now_us() - t0;
     return rc;
 }
 

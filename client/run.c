@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client/tool.h"
+#include "proto/clock.h"
 #include "proto/codec.h"
 #include "proto/json.h"
 
@@ -44,13 +45,6 @@ struct run {
     struct input in;          /* the input being read */
     int is_reading;           /* in is open */
 };
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static const char *file_name(const struct run *r, uint64_t tag)
 {
@@ -98,7 +92,7 @@ static void maybe_progress(struct run *r)
 {
     if (!r->has_bar)
         return;
-    uint64_t now = now_us();
+    uint64_t now = clock_now_us();
     if (now - r->t0_us >= PROGRESS_AFTER && now - r->drawn_us >= PROGRESS_EVERY)
         draw_bar(r, now);
 }
@@ -276,7 +270,7 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
 
 static void summary(const struct run *r)
 {
-    double secs = (double)(now_us() - r->t0_us) / 1e6;
+    double secs = (double)(clock_now_us() - r->t0_us) / 1e6;
     uint64_t done = r->solved + r->unsolvable + r->failed;
     fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu errors",
             (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
@@ -318,7 +312,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     memset(&r, 0, sizeof(r));
     r.o = o;
     r.files = files;
-    r.t0_us = now_us();
+    r.t0_us = clock_now_us();
     r.has_bar = isatty(2);
     struct sudoku_client_error err;
     struct sudoku_batch *b = NULL;

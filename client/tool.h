@@ -7,7 +7,7 @@
 #ifndef SUDOKU_TOOL_H
 #define SUDOKU_TOOL_H
 
-#include "client/input.h"
+#include "proto/input.h"
 #include <sudoku/client.h>
 
 #define EXIT_ALL_SOLVED  0  /* every puzzle solved */

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "core/grid.h"
+#include "proto/clock.h"
 
 #define HOST_LOG_LINE     512        /* longest log line, longer ones are cut */
 #define HOST_NAME_MAX_LEN 31         /* sdk_plugin.name: [a-z0-9_-]{1,31} */
@@ -595,7 +596,7 @@ static int entry_lock(struct host_entry *e, const struct sdk_job *job)
         return pthread_mutex_lock(&e->lock) == 0 ? 0 : SDK_FAILED;
     while ((stop = sdk_job_should_stop(job)) == 0) {
         /* timedlock takes CLOCK_REALTIME; the deadline is CLOCK_MONOTONIC. */
-        uint64_t wait = HOST_LOCK_POLL_NS, now = sdk_now_ns();
+        uint64_t wait = HOST_LOCK_POLL_NS, now = clock_now_ns();
         struct timespec ts;
         if (job->deadline_ns && now >= job->deadline_ns)
             continue; /* sdk_job_should_stop() now says so */
@@ -635,7 +636,7 @@ static void check_late(struct host_entry *e, uint64_t deadline_ns)
 {
     if (!deadline_ns || !(e->pub.desc->caps & SDK_CAP_CANCEL))
         return;
-    if (sdk_now_ns() > deadline_ns + HOST_LATE_NS && !atomic_exchange(&e->late_logged, 1))
+    if (clock_now_ns() > deadline_ns + HOST_LATE_NS && !atomic_exchange(&e->late_logged, 1))
         host_logf(e->host, SDK_LOG_WARNING,
                   "%s: returned more than %u ms past its deadline although it declares "
                   "SDK_CAP_CANCEL (logged once)",

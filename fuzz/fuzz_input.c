@@ -1,5 +1,5 @@
 /* fuzz_input.c -- fuzz target for the sudoku tool's input reader
- * (client/input.c).
+ * (proto/input.c).
  *
  * The first byte forces a format (auto, line or grid); the rest is the file,
  * read through fmemopen() exactly as the tool reads a real file.  Checks:
@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "client/input.h"
 #include "core/grid.h"
 #include "fuzz/fuzz_check.h"
+#include "proto/input.h"
 
 static void check_record(const struct input *in, const struct input_record *r, uint64_t prev)
 {

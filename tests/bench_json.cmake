@@ -10,6 +10,9 @@
 #   must answer every puzzle of DATA with no wrong answer and no error, and
 #   `--idle-connections 32` must report a positive daemon RSS.  Once the
 #   daemon is stopped, both modes must exit 3.
+# MODE=reader: the bench reads files with the tool's reader (proto/input.c):
+#   a grid-form (judge) file DATA solves, and a line holding a NUL byte is
+#   one error, not the puzzle before the NUL, while the line after it still solves.
 if(NOT MODE)
   set(MODE json)
 endif()
@@ -124,6 +127,38 @@ if(MODE STREQUAL "daemon")
     execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
     if(NOT rc EQUAL 3)
       daemon_fail("sudoku-bench ${args} without a daemon: exit ${rc}, want 3 (${err})")
+    endif()
+  endforeach()
+  file(REMOVE_RECURSE "${tmp}")
+  return()
+endif()
+
+if(MODE STREQUAL "reader")
+  execute_process(COMMAND mktemp -d /tmp/sudoku-bench.XXXXXX OUTPUT_VARIABLE tmp
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(p 004300209005009001070060043006002087190007400050083000600000105003508690042910300)
+  # A whole puzzle, a NUL, then junk: a reader that stops at the NUL would
+  # take the puzzle.  cmake strings cannot hold NUL: printf writes the file.
+  execute_process(COMMAND printf "%s\\000junk\\n%s\\n" ${p} ${p} OUTPUT_FILE ${tmp}/nul.txt)
+  foreach(run "${tmp}/nul.txt;2;1" "${DATA};1;0")
+    list(GET run 0 file)
+    list(GET run 1 want_puzzles)
+    list(GET run 2 want_errors)
+    execute_process(COMMAND ${BENCH} --json --solver bitmask --plugin-dir ${PLUGIN_DIR} ${file}
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    string(STRIP "${out}" out)
+    foreach(key puzzles errors solved)
+      string(JSON val_${key} ERROR_VARIABLE jerr GET "${out}" ${key})
+      if(jerr)
+        file(REMOVE_RECURSE "${tmp}")
+        message(FATAL_ERROR "${file}: key ${key} missing in '${out}' (exit ${rc}: ${err})")
+      endif()
+    endforeach()
+    math(EXPR want_solved "${want_puzzles} - ${want_errors}")
+    if(NOT val_puzzles EQUAL want_puzzles OR NOT val_errors EQUAL want_errors
+        OR NOT val_solved EQUAL want_solved)
+      file(REMOVE_RECURSE "${tmp}")
+      message(FATAL_ERROR "${file}: ${out}; want ${want_puzzles} puzzles, ${want_errors} errors")
     endif()
   endforeach()
   file(REMOVE_RECURSE "${tmp}")

@@ -72,6 +72,11 @@ if(TARGET sudoku-bench)
   add_test(NAME bench_usage COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
     -DMODE=usage -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_usage PROPERTIES LABELS core TIMEOUT 60)
+  # The bench reads files as the tool does: grid form, and a NUL byte in a line.
+  add_test(NAME bench_reader COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
+    -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -DDATA=${SUDOKU_TEST_DATA_DIR}/client_judge.txt
+    -DMODE=reader -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
+  set_tests_properties(bench_reader PROPERTIES LABELS core TIMEOUT 60)
   # sudoku-bench --socket against the real daemon: every answer right, RSS read.
   if(TARGET sudokud)
     add_test(NAME bench_daemon COMMAND ${CMAKE_COMMAND}

@@ -21,13 +21,12 @@
 #include <unistd.h>
 
 #include "core/grid.h"
+#include "proto/clock.h"
 #include "proto/codec.h"
 
 uint64_t dh_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return clock_now_ms();
 }
 
 static void sleep_ms(int ms)

@@ -19,11 +19,7 @@ endif()
 
 set(_fuzz_dir ${CMAKE_SOURCE_DIR}/fuzz)
 foreach(target codec mpscan rpc input)
-  set(_extra)
-  if(target STREQUAL "input")
-    set(_extra ${CMAKE_SOURCE_DIR}/client/input.c)
-  endif()
-  add_executable(replay_${target} ${_fuzz_dir}/replay.c ${_fuzz_dir}/fuzz_${target}.c ${_extra})
+  add_executable(replay_${target} ${_fuzz_dir}/replay.c ${_fuzz_dir}/fuzz_${target}.c)
   target_link_libraries(replay_${target} PRIVATE sudoku_core)
   set_target_properties(replay_${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   add_test(NAME replay_${target}

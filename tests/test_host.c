@@ -24,6 +24,7 @@
 
 #include "core/grid.h"
 #include "core/host.h"
+#include "proto/clock.h"
 
 #define LOG_LINES_MAX 64
 
@@ -557,6 +558,16 @@ static void test_strict_modes(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* The host's clock is the plugins' clock: deadlines mean the same to both. */
+static void test_clock_is_the_abi_clock(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t a = sdk_now_ns(), b = clock_now_ns(), c = sdk_now_ns();
+        assert_true(a <= b && b <= c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -565,6 +576,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_load_file_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_find_and_default, setup, teardown),
         cmocka_unit_test(test_default_plugin_dir),
+        cmocka_unit_test(test_clock_is_the_abi_clock),
         cmocka_unit_test_setup_teardown(test_good_solve, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_answers_never_leave, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_tampering_caught, setup, teardown),

@@ -1,13 +1,14 @@
-/* input.h -- the sudoku tool's puzzle reader: line and grid (judge) formats.
+/* input.h -- the puzzle-file reader of the sudoku tool and sudoku-bench:
+ * line and grid (judge) formats.
  *
  * Reads one input (a file or stdin) as a stream of records, each a puzzle
  * with the number of the line it starts on.  Memory is constant: lines are
  * read into a fixed buffer (an overlong line becomes a failed record, not a
  * bigger buffer).  The format is detected from the first puzzle line unless
- * forced.  Not part of the library.
+ * forced.  Linked into the tools, not into libsudoku-client.
  */
-#ifndef SUDOKU_TOOL_INPUT_H
-#define SUDOKU_TOOL_INPUT_H
+#ifndef SUDOKU_PROTO_INPUT_H
+#define SUDOKU_PROTO_INPUT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -59,4 +60,4 @@ int input_next(struct input *in, struct input_record *r);
 /* Human name of the input for messages. */
 const char *input_name(const struct input *in);
 
-#endif /* SUDOKU_TOOL_INPUT_H */
+#endif /* SUDOKU_PROTO_INPUT_H */

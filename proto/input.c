@@ -1,4 +1,4 @@
-/* input.c -- read puzzles for the sudoku tool, in line or grid form.
+/* input.c -- read puzzles for the sudoku tool and the bench, line or grid form.
  *
  * Lines come through a fixed buffer; a line longer than INPUT_LINE_MAX is
  * skipped to its end and reported as a bad record, so a hostile input cannot
@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "client/input.h"
 #include "proto/codec.h"
+#include "proto/input.h"
 
 int input_open(struct input *in, const char *path, enum input_format format)
 {
