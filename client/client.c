@@ -29,6 +29,7 @@
 #include "client/client_impl.h"
 #include "proto/clock.h"
 #include "proto/mpscan.h"
+#include "proto/protocol.h"
 
 #define READ_CHUNK 65536u /* bytes asked of one recv() */
 
@@ -162,9 +163,9 @@ const char *sudoku_client_status_name(enum sudoku_client_status status)
 {
     switch (status) {
     case SUDOKU_CLIENT_SOLVED:
-        return "solved";
+        return proto_key(PROTO_K_SOLVED);
     case SUDOKU_CLIENT_UNSOLVABLE:
-        return "unsolvable";
+        return proto_key(PROTO_K_UNSOLVABLE);
     default:
         return "error";
     }
@@ -187,7 +188,7 @@ static int on_notification(struct sudoku_client *c, const struct wire_msg *m)
 {
     struct sudoku_client_error e;
     const msgpack_object *p = m->params;
-    if (m->method->via.str.size != 5 || memcmp(m->method->via.str.ptr, "error", 5) != 0)
+    if (proto_method_of(m->method) != RPC_M_ERROR)
         return 0; /* other notifications carry nothing we need */
     if (p->via.array.size < 1 || wire_decode_error(&p->via.array.ptr[0], &e) < 0)
         return client__fail(c, -EPROTO, "protocol", "malformed error notification");
@@ -397,8 +398,7 @@ static void decode_ping(struct sync_wait *w, const struct wire_msg *m)
     if (sync_error(w, m) < 0)
         return;
     const msgpack_object *r = m->result;
-    if (r->type != MSGPACK_OBJECT_STR || r->via.str.size != 4 ||
-        memcmp(r->via.str.ptr, "pong", 4) != 0)
+    if (!proto_is(r, PROTO_K_PONG))
         w->rc = -EPROTO;
     if (w->rc < 0)
         client__set_error(w->err, "protocol", "ping was not answered with \"pong\"");
@@ -408,7 +408,7 @@ int sudoku_client_ping(struct sudoku_client *c, uint64_t *rtt_us, struct sudoku_
 {
     struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_ping, .err = err};
     uint64_t t0 = clock_now_us();
-    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "ping"), err);
+    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, RPC_M_PING), err);
     if (rc == 0)
         rc = sync_call(c, &w);
     if (rc == 0 && rtt_us)
@@ -479,7 +479,7 @@ int sudoku_client_solvers(struct sudoku_client *c, struct sudoku_client_solver *
     struct sync_wait w = {
         .msgid = c->next_msgid++, .decode = decode_solvers, .out = &so, .err = err};
     *len = 0;
-    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "solvers"), err);
+    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, RPC_M_SOLVERS), err);
     return rc ? rc : sync_call(c, &w);
 }
 
@@ -497,6 +497,6 @@ int sudoku_client_stats(struct sudoku_client *c, struct sudoku_client_stats *out
                         struct sudoku_client_error *err)
 {
     struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_stats, .out = out, .err = err};
-    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, "stats"), err);
+    int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, RPC_M_STATS), err);
     return rc ? rc : sync_call(c, &w);
 }

@@ -16,6 +16,8 @@
 
 #include <sudoku/client.h>
 
+#include "proto/protocol.h"
+
 /* A growable byte buffer with a ceiling, so that nothing the daemon sends
  * can grow it without bound. */
 struct cbuf {
@@ -51,7 +53,7 @@ struct wire_msg {
 };
 
 /* Append [0, msgid, method, []] to b.  Returns 0 or a negative errno. */
-int wire_pack_call(struct cbuf *b, uint32_t msgid, const char *method);
+int wire_pack_call(struct cbuf *b, uint32_t msgid, enum rpc_method method);
 /* Append a solve request with a line-form puzzle and the set options. */
 int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                         const struct sudoku_client_options *o);

@@ -14,6 +14,7 @@
 
 #include "client/client_impl.h"
 #include "proto/codec.h"
+#include "proto/protocol.h"
 
 /* ------------------------------------------------------------------------ */
 /* Byte buffers */
@@ -101,8 +102,10 @@ static void pack_str(msgpack_packer *pk, const char *s, size_t len)
 }
 
 /* Header of [0, msgid, method, params] up to the params array's header. */
-static void pack_head(msgpack_packer *pk, uint32_t msgid, const char *method, size_t nparams)
+static void pack_head(msgpack_packer *pk, uint32_t msgid, enum rpc_method m, size_t nparams)
 {
+    const char *method = proto_method_name(m);
+
     msgpack_pack_array(pk, 4);
     msgpack_pack_uint8(pk, 0);
     msgpack_pack_uint32(pk, msgid);
@@ -121,15 +124,15 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_options 
 {
     msgpack_pack_map(pk, options_len(o));
     if (o->solver) {
-        pack_str(pk, "solver", 6);
+        proto_pack_key(pk, PROTO_K_SOLVER);
         pack_str(pk, o->solver, strlen(o->solver));
     }
     if (o->limit) {
-        pack_str(pk, "limit", 5);
+        proto_pack_key(pk, PROTO_K_LIMIT);
         msgpack_pack_unsigned_int(pk, o->limit);
     }
     if (o->timeout_ms) {
-        pack_str(pk, "timeout_ms", 10);
+        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
         msgpack_pack_unsigned_int(pk, o->timeout_ms);
     }
 }
@@ -149,7 +152,7 @@ static int pack_end(struct pack_target *t, size_t start)
     return t->rc;
 }
 
-int wire_pack_call(struct cbuf *b, uint32_t msgid, const char *method)
+int wire_pack_call(struct cbuf *b, uint32_t msgid, enum rpc_method method)
 {
     PACK_BEGIN(b);
     pack_head(&pk, msgid, method, 0);
@@ -160,7 +163,7 @@ int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size
                         const struct sudoku_client_options *o)
 {
     PACK_BEGIN(b);
-    pack_head(&pk, msgid, "solve", options_len(o) ? 2 : 1);
+    pack_head(&pk, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
     pack_str(&pk, puzzle, len);
     if (options_len(o))
         pack_options(&pk, o);
@@ -173,7 +176,7 @@ int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint
     if (n == 0 || n > 25)
         return -EINVAL;
     PACK_BEGIN(b);
-    pack_head(&pk, msgid, "solve", options_len(o) ? 2 : 1);
+    pack_head(&pk, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
     msgpack_pack_array(&pk, (size_t)n * n);
     for (size_t i = 0; i < (size_t)n * n; i++)
         msgpack_pack_uint8(&pk, cells[i]);
@@ -184,24 +187,6 @@ int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint
 
 /* ------------------------------------------------------------------------ */
 /* Decoding helpers */
-
-static int is_str(const msgpack_object *o, const char *s)
-{
-    size_t len = strlen(s);
-    return o->type == MSGPACK_OBJECT_STR && o->via.str.size == len &&
-           memcmp(o->via.str.ptr, s, len) == 0;
-}
-
-/* The value of key in map o, or NULL. */
-static const msgpack_object *map_get(const msgpack_object *o, const char *key)
-{
-    if (o->type != MSGPACK_OBJECT_MAP)
-        return NULL;
-    for (uint32_t i = 0; i < o->via.map.size; i++)
-        if (is_str(&o->via.map.ptr[i].key, key))
-            return &o->via.map.ptr[i].val;
-    return NULL;
-}
 
 /* Copy a str object into out, truncating.  Returns 0 or -EPROTO. */
 static int copy_str(const msgpack_object *o, char *out, size_t out_size)
@@ -215,9 +200,9 @@ static int copy_str(const msgpack_object *o, char *out, size_t out_size)
 }
 
 /* Read an unsigned integer; a missing key reads as 0 when optional. */
-static int get_u64(const msgpack_object *map, const char *key, int optional, uint64_t *out)
+static int get_u64(const msgpack_object *map, enum proto_key key, int optional, uint64_t *out)
 {
-    const msgpack_object *v = map_get(map, key);
+    const msgpack_object *v = proto_map_get(map, key);
     *out = 0;
     if (!v)
         return optional ? 0 : -EPROTO;
@@ -260,9 +245,9 @@ int wire_classify(const msgpack_object *o, struct wire_msg *m)
 int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err)
 {
     memset(err, 0, sizeof(*err));
-    if (copy_str(map_get(o, "code"), err->code, sizeof(err->code)) < 0)
+    if (copy_str(proto_map_get(o, PROTO_K_CODE), err->code, sizeof(err->code)) < 0)
         return -EPROTO;
-    if (copy_str(map_get(o, "message"), err->message, sizeof(err->message)) < 0)
+    if (copy_str(proto_map_get(o, PROTO_K_MESSAGE), err->message, sizeof(err->message)) < 0)
         snprintf(err->message, sizeof(err->message), "%s", err->code);
     return 0;
 }
@@ -341,17 +326,17 @@ static void find_result_fields(const msgpack_object *r, struct result_fields *f)
         const msgpack_object *v = &r->via.map.ptr[i].val;
         if (k->type != MSGPACK_OBJECT_STR)
             continue;
-        if (is_str(k, "status"))
+        if (proto_is(k, PROTO_K_STATUS))
             take_field(&f->status, v);
-        else if (is_str(k, "solution"))
+        else if (proto_is(k, PROTO_K_SOLUTION))
             take_field(&f->solution, v);
-        else if (is_str(k, "solver"))
+        else if (proto_is(k, PROTO_K_SOLVER))
             take_field(&f->solver, v);
-        else if (is_str(k, "count"))
+        else if (proto_is(k, PROTO_K_COUNT))
             take_field(&f->count, v);
-        else if (is_str(k, "elapsed_us"))
+        else if (proto_is(k, PROTO_K_ELAPSED_US))
             take_field(&f->elapsed_us, v);
-        else if (is_str(k, "guesses"))
+        else if (proto_is(k, PROTO_K_GUESSES))
             take_field(&f->guesses, v);
     }
 }
@@ -377,11 +362,11 @@ static int decode_result_map(const msgpack_object *r, struct sudoku_client_resul
     find_result_fields(r, &f);
     if (!f.status || !f.solution)
         return -EPROTO;
-    if (is_str(f.status, "solved")) {
+    if (proto_is(f.status, PROTO_K_SOLVED)) {
         res->status = SUDOKU_CLIENT_SOLVED;
         if (decode_solution(f.solution, res) < 0)
             return -EPROTO;
-    } else if (is_str(f.status, "unsolvable")) {
+    } else if (proto_is(f.status, PROTO_K_UNSOLVABLE)) {
         res->status = SUDOKU_CLIENT_UNSOLVABLE;
     } else {
         return -EPROTO;
@@ -442,12 +427,12 @@ int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solve
         const msgpack_object *m = &result->via.array.ptr[i];
         struct sudoku_client_solver *s = &out[i];
         memset(s, 0, sizeof(*s));
-        if (copy_str(map_get(m, "name"), s->name, sizeof(s->name)) < 0)
+        if (copy_str(proto_map_get(m, PROTO_K_NAME), s->name, sizeof(s->name)) < 0)
             return -EPROTO;
-        copy_str(map_get(m, "version"), s->version, sizeof(s->version));
-        copy_str(map_get(m, "description"), s->description, sizeof(s->description));
-        s->sizes = sizes_mask(map_get(m, "sizes"));
-        const msgpack_object *d = map_get(m, "default");
+        copy_str(proto_map_get(m, PROTO_K_VERSION), s->version, sizeof(s->version));
+        copy_str(proto_map_get(m, PROTO_K_DESCRIPTION), s->description, sizeof(s->description));
+        s->sizes = sizes_mask(proto_map_get(m, PROTO_K_SIZES));
+        const msgpack_object *d = proto_map_get(m, PROTO_K_DEFAULT);
         s->is_default = d && d->type == MSGPACK_OBJECT_BOOLEAN && d->via.boolean;
     }
     return 0;
@@ -463,11 +448,11 @@ static int decode_solver_stats(const msgpack_object *solvers, struct sudoku_clie
         const msgpack_object_kv *kv = &solvers->via.map.ptr[i];
         struct sudoku_client_solver_stats *s = &out->solvers[out->solvers_len];
         if (copy_str(&kv->key, s->name, sizeof(s->name)) < 0 ||
-            get_u64(&kv->val, "solved", 1, &s->solved) < 0 ||
-            get_u64(&kv->val, "unsolvable", 1, &s->unsolvable) < 0 ||
-            get_u64(&kv->val, "timeouts", 1, &s->timeouts) < 0 ||
-            get_u64(&kv->val, "errors", 1, &s->errors) < 0 ||
-            get_u64(&kv->val, "busy_us", 1, &s->busy_us) < 0)
+            get_u64(&kv->val, PROTO_K_SOLVED, 1, &s->solved) < 0 ||
+            get_u64(&kv->val, PROTO_K_UNSOLVABLE, 1, &s->unsolvable) < 0 ||
+            get_u64(&kv->val, PROTO_K_TIMEOUTS, 1, &s->timeouts) < 0 ||
+            get_u64(&kv->val, PROTO_K_ERRORS, 1, &s->errors) < 0 ||
+            get_u64(&kv->val, PROTO_K_BUSY_US, 1, &s->busy_us) < 0)
             return -EPROTO;
         out->solvers_len++;
     }
@@ -479,11 +464,11 @@ int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *
     memset(out, 0, sizeof(*out));
     if (result->type != MSGPACK_OBJECT_MAP)
         return -EPROTO;
-    if (get_u64(result, "uptime_s", 1, &out->uptime_s) < 0 ||
-        get_u64(result, "connections", 1, &out->connections) < 0 ||
-        get_u64(result, "requests", 1, &out->requests) < 0 ||
-        get_u64(result, "errors", 1, &out->errors) < 0 ||
-        get_u64(result, "in_flight", 1, &out->in_flight) < 0)
+    if (get_u64(result, PROTO_K_UPTIME_S, 1, &out->uptime_s) < 0 ||
+        get_u64(result, PROTO_K_CONNECTIONS, 1, &out->connections) < 0 ||
+        get_u64(result, PROTO_K_REQUESTS, 1, &out->requests) < 0 ||
+        get_u64(result, PROTO_K_ERRORS, 1, &out->errors) < 0 ||
+        get_u64(result, PROTO_K_IN_FLIGHT, 1, &out->in_flight) < 0)
         return -EPROTO;
-    return decode_solver_stats(map_get(result, "solvers"), out);
+    return decode_solver_stats(proto_map_get(result, PROTO_K_SOLVERS), out);
 }

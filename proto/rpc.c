@@ -18,27 +18,6 @@
 #include "proto/mpscan.h"
 #include "proto/side.h"
 
-static const char *const code_names[] = {
-    [RPC_OK] = "ok",
-    [RPC_BAD_REQUEST] = "bad_request",
-    [RPC_UNKNOWN_METHOD] = "unknown_method",
-    [RPC_BAD_PUZZLE] = "bad_puzzle",
-    [RPC_UNKNOWN_SOLVER] = "unknown_solver",
-    [RPC_UNSUPPORTED] = "unsupported",
-    [RPC_TIMEOUT] = "timeout",
-    [RPC_CANCELLED] = "cancelled",
-    [RPC_OVERLOADED] = "overloaded",
-    [RPC_TOO_LARGE] = "too_large",
-    [RPC_INTERNAL] = "internal",
-};
-
-const char *rpc_code_name(enum rpc_code code)
-{
-    if ((unsigned)code >= sizeof(code_names) / sizeof(code_names[0]))
-        return "internal";
-    return code_names[code];
-}
-
 /* ---------------------------------------------------------------- reading */
 
 static enum rpc_code fail(char *err, size_t err_size, enum rpc_code code, const char *msg)
@@ -46,13 +25,6 @@ static enum rpc_code fail(char *err, size_t err_size, enum rpc_code code, const 
     if (err && err_size)
         snprintf(err, err_size, "%s", msg);
     return code;
-}
-
-static int str_is(const msgpack_object *o, const char *s)
-{
-    size_t len = strlen(s);
-    return o->type == MSGPACK_OBJECT_STR && o->via.str.size == len &&
-           memcmp(o->via.str.ptr, s, len) == 0;
 }
 
 /* A non-negative integer that fits max, else -1. */
@@ -63,20 +35,11 @@ static int64_t uint_of(const msgpack_object *o, uint64_t max)
     return (int64_t)o->via.u64;
 }
 
+/* The method a request names; "error" is the daemon's own notification. */
 static enum rpc_method method_of(const msgpack_object *name)
 {
-    static const struct {
-        const char *name;
-        enum rpc_method method;
-    } table[] = {{"solve", RPC_M_SOLVE},
-                 {"solvers", RPC_M_SOLVERS},
-                 {"stats", RPC_M_STATS},
-                 {"ping", RPC_M_PING},
-                 {"cancel", RPC_M_CANCEL}};
-    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-        if (str_is(name, table[i].name))
-            return table[i].method;
-    return RPC_M_UNKNOWN;
+    enum rpc_method m = proto_method_of(name);
+    return m == RPC_M_ERROR ? RPC_M_UNKNOWN : m;
 }
 
 static void copy_name(char *out, size_t out_size, const msgpack_object *o)
@@ -179,12 +142,19 @@ static enum rpc_code decode_options(const msgpack_object *o, struct rpc_solve_pa
         const msgpack_object *k = &o->via.map.ptr[i].key;
         const msgpack_object *v = &o->via.map.ptr[i].val;
         enum rpc_code code = RPC_OK;
-        if (str_is(k, "solver"))
+        switch (proto_key_of(k)) {
+        case PROTO_K_SOLVER:
             code = decode_solver(v, s, err, err_size);
-        else if (str_is(k, "limit"))
+            break;
+        case PROTO_K_LIMIT:
             code = decode_limit(v, s, err, err_size);
-        else if (str_is(k, "timeout_ms"))
+            break;
+        case PROTO_K_TIMEOUT_MS:
             code = decode_timeout(v, s, err, err_size);
+            break;
+        default: /* unknown keys are ignored: the protocol may grow */
+            break;
+        }
         if (code != RPC_OK)
             return code;
     }
@@ -314,8 +284,8 @@ int rpc_pack_cstr(msgpack_packer *pk, const char *s)
 
 static int pack_error_map(msgpack_packer *pk, enum rpc_code code, const char *message)
 {
-    if (msgpack_pack_map(pk, 2) < 0 || rpc_pack_cstr(pk, "code") < 0 ||
-        rpc_pack_cstr(pk, rpc_code_name(code)) < 0 || rpc_pack_cstr(pk, "message") < 0 ||
+    if (msgpack_pack_map(pk, 2) < 0 || proto_pack_key(pk, PROTO_K_CODE) < 0 ||
+        rpc_pack_cstr(pk, rpc_code_name(code)) < 0 || proto_pack_key(pk, PROTO_K_MESSAGE) < 0 ||
         rpc_pack_cstr(pk, message ? message : rpc_code_name(code)) < 0)
         return -ENOMEM;
     return 0;
@@ -339,7 +309,7 @@ int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *mes
 
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     if (msgpack_pack_array(&pk, 3) < 0 || msgpack_pack_int(&pk, RPC_MSG_NOTIFY) < 0 ||
-        rpc_pack_cstr(&pk, "error") < 0 || msgpack_pack_array(&pk, 1) < 0 ||
+        rpc_pack_cstr(&pk, proto_method_name(RPC_M_ERROR)) < 0 || msgpack_pack_array(&pk, 1) < 0 ||
         pack_error_map(&pk, code, message) < 0)
         return -ENOMEM;
     return 0;
@@ -358,7 +328,7 @@ int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid)
     msgpack_packer pk;
 
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    if (rpc_pack_result_head(&pk, msgid) < 0 || rpc_pack_cstr(&pk, "pong") < 0)
+    if (rpc_pack_result_head(&pk, msgid) < 0 || proto_pack_key(&pk, PROTO_K_PONG) < 0)
         return -ENOMEM;
     return 0;
 }
@@ -394,13 +364,14 @@ int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_
 
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     if (rpc_pack_result_head(&pk, msgid) < 0 || msgpack_pack_map(&pk, 6) < 0 ||
-        rpc_pack_cstr(&pk, "status") < 0 ||
-        rpc_pack_cstr(&pk, r->solved ? "solved" : "unsolvable") < 0 ||
-        rpc_pack_cstr(&pk, "solution") < 0 || pack_solution(&pk, r) < 0 ||
-        rpc_pack_cstr(&pk, "count") < 0 || msgpack_pack_uint64(&pk, r->count) < 0 ||
-        rpc_pack_cstr(&pk, "solver") < 0 || rpc_pack_cstr(&pk, r->solver) < 0 ||
-        rpc_pack_cstr(&pk, "elapsed_us") < 0 || msgpack_pack_uint64(&pk, r->elapsed_us) < 0 ||
-        rpc_pack_cstr(&pk, "guesses") < 0 || msgpack_pack_uint64(&pk, r->guesses) < 0)
+        proto_pack_key(&pk, PROTO_K_STATUS) < 0 ||
+        proto_pack_key(&pk, r->solved ? PROTO_K_SOLVED : PROTO_K_UNSOLVABLE) < 0 ||
+        proto_pack_key(&pk, PROTO_K_SOLUTION) < 0 || pack_solution(&pk, r) < 0 ||
+        proto_pack_key(&pk, PROTO_K_COUNT) < 0 || msgpack_pack_uint64(&pk, r->count) < 0 ||
+        proto_pack_key(&pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(&pk, r->solver) < 0 ||
+        proto_pack_key(&pk, PROTO_K_ELAPSED_US) < 0 ||
+        msgpack_pack_uint64(&pk, r->elapsed_us) < 0 || proto_pack_key(&pk, PROTO_K_GUESSES) < 0 ||
+        msgpack_pack_uint64(&pk, r->guesses) < 0)
         return -ENOMEM;
     return 0;
 }

@@ -19,37 +19,14 @@
 #include <msgpack.h>
 #include <sudoku/plugin.h>
 
+#include "proto/protocol.h"
+
 #define RPC_ERR_SIZE     256 /* room for any error message this module writes */
 #define RPC_MAX_DEPTH    16  /* nesting accepted on the wire (a request needs 3) */
 #define RPC_SOLVER_SIZE  32  /* a solver name is at most 31 bytes */
 #define RPC_MSG_REQUEST  0   /* [0, msgid, method, params] */
 #define RPC_MSG_RESPONSE 1   /* [1, msgid, error, result] */
 #define RPC_MSG_NOTIFY   2   /* [2, method, params] */
-
-/* The error codes of protocol v1, in the order of the spec. */
-enum rpc_code {
-    RPC_OK = 0,         /* not an error */
-    RPC_BAD_REQUEST,    /* wrong shape or types, missing puzzle, limit < 1 */
-    RPC_UNKNOWN_METHOD, /* method name not known */
-    RPC_BAD_PUZZLE,     /* cell count, symbol range or givens break a rule */
-    RPC_UNKNOWN_SOLVER, /* no plugin of that name */
-    RPC_UNSUPPORTED,    /* the solver cannot take this size (or limit) */
-    RPC_TIMEOUT,        /* the deadline passed */
-    RPC_CANCELLED,      /* a cancel notification stopped it */
-    RPC_OVERLOADED,     /* shutting down, or queues full */
-    RPC_TOO_LARGE,      /* message over the size limit */
-    RPC_INTERNAL        /* a solver failed or was wrong */
-};
-
-/* Methods and notifications the daemon knows. */
-enum rpc_method {
-    RPC_M_UNKNOWN = 0, /* anything else */
-    RPC_M_SOLVE,       /* request */
-    RPC_M_SOLVERS,     /* request */
-    RPC_M_STATS,       /* request */
-    RPC_M_PING,        /* request */
-    RPC_M_CANCEL       /* notification */
-};
 
 /* How the puzzle came in, so the solution goes out the same way. */
 enum rpc_form {
@@ -81,7 +58,10 @@ struct rpc_request {
 };
 
 /* The spec's name of a code ("bad_request" ...); "ok" for RPC_OK. */
-const char *rpc_code_name(enum rpc_code code);
+static inline const char *rpc_code_name(enum rpc_code code)
+{
+    return proto_code_name(code);
+}
 
 /* Read one message from buf[0..len).  Returns:
  *   > 0  bytes consumed; *req is filled (req->code says whether it is valid,

@@ -69,7 +69,7 @@ static void test_pack_ping(void **state)
     (void)state;
     struct cbuf b = {.max = 4096};
     struct bytes want = {.len = 0};
-    assert_int_equal(wire_pack_call(&b, 7, "ping"), 0);
+    assert_int_equal(wire_pack_call(&b, 7, RPC_M_PING), 0);
     put(&want, 3, 0x94, 0x00, 0x07);
     put_str(&want, "ping");
     put(&want, 1, 0x90);

@@ -1,0 +1,122 @@
+/* protocol.h -- the names of wire protocol v1, one table for both ends.
+ *
+ * docs/protocol.md is the contract; every word it fixes on the wire -- the
+ * method names, the option keys, the result keys, the status words and the
+ * error codes -- is spelled once, in protocol.c, and both the daemon
+ * (proto/rpc.c, daemon/) and the client library (client/wire.c) encode and
+ * decode through it, so the two halves cannot drift apart.  Adding a key is
+ * one line in PROTO_KEYS.
+ *
+ * Nothing here keeps state; every function is thread-safe.
+ */
+#ifndef SUDOKU_PROTO_PROTOCOL_H
+#define SUDOKU_PROTO_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+
+/* The error codes of protocol v1, in the order of the spec. */
+enum rpc_code {
+    RPC_OK = 0,         /* not an error */
+    RPC_BAD_REQUEST,    /* wrong shape or types, missing puzzle, limit < 1 */
+    RPC_UNKNOWN_METHOD, /* method name not known */
+    RPC_BAD_PUZZLE,     /* cell count, symbol range or givens break a rule */
+    RPC_UNKNOWN_SOLVER, /* no plugin of that name */
+    RPC_UNSUPPORTED,    /* the solver cannot take this size (or limit) */
+    RPC_TIMEOUT,        /* the deadline passed */
+    RPC_CANCELLED,      /* a cancel notification stopped it */
+    RPC_OVERLOADED,     /* shutting down, or queues full */
+    RPC_TOO_LARGE,      /* message over the size limit */
+    RPC_INTERNAL,       /* a solver failed or was wrong */
+    RPC_CODE_COUNT      /* not a code: how many there are */
+};
+
+/* Methods and notifications. */
+enum rpc_method {
+    RPC_M_UNKNOWN = 0, /* anything else */
+    RPC_M_SOLVE,       /* request */
+    RPC_M_SOLVERS,     /* request */
+    RPC_M_STATS,       /* request */
+    RPC_M_PING,        /* request */
+    RPC_M_CANCEL,      /* notification, client to daemon */
+    RPC_M_ERROR,       /* notification, daemon to client */
+    RPC_M_COUNT        /* not a method: how many there are */
+};
+
+/* Map keys and fixed string values, as X(id, "wire spelling"). */
+#define PROTO_KEYS(X)                                                                              \
+    /* solve options */                                                                            \
+    X(SOLVER, "solver")                                                                            \
+    X(LIMIT, "limit")                                                                              \
+    X(TIMEOUT_MS, "timeout_ms")                                                                    \
+    /* error objects */                                                                            \
+    X(CODE, "code")                                                                                \
+    X(MESSAGE, "message")                                                                          \
+    /* solve results */                                                                            \
+    X(STATUS, "status")                                                                            \
+    X(SOLUTION, "solution")                                                                        \
+    X(COUNT, "count")                                                                              \
+    X(ELAPSED_US, "elapsed_us")                                                                    \
+    X(GUESSES, "guesses")                                                                          \
+    /* status words (also per-solver stats keys) */                                                \
+    X(SOLVED, "solved")                                                                            \
+    X(UNSOLVABLE, "unsolvable")                                                                    \
+    /* ping's result */                                                                            \
+    X(PONG, "pong")                                                                                \
+    /* solvers entries */                                                                          \
+    X(NAME, "name")                                                                                \
+    X(VERSION, "version")                                                                          \
+    X(DESCRIPTION, "description")                                                                  \
+    X(SIZES, "sizes")                                                                              \
+    X(DEFAULT, "default")                                                                          \
+    /* stats */                                                                                    \
+    X(UPTIME_S, "uptime_s")                                                                        \
+    X(CONNECTIONS, "connections")                                                                  \
+    X(CONNECTIONS_TOTAL, "connections_total")                                                      \
+    X(REQUESTS, "requests")                                                                        \
+    X(ERRORS, "errors")                                                                            \
+    X(IN_FLIGHT, "in_flight")                                                                      \
+    X(SOLVERS, "solvers")                                                                          \
+    X(TIMEOUTS, "timeouts")                                                                        \
+    X(BUSY_US, "busy_us")
+
+enum proto_key {
+#define PROTO_KEY_ENUM(id, str) PROTO_K_##id,
+    PROTO_KEYS(PROTO_KEY_ENUM)
+#undef PROTO_KEY_ENUM
+        PROTO_KEY_COUNT /* not a key: how many there are */
+};
+
+/* The wire spelling of k (static storage), and its length. */
+const char *proto_key(enum proto_key k);
+size_t proto_key_len(enum proto_key k);
+
+/* The key o spells (a msgpack str), or PROTO_KEY_COUNT for none. */
+enum proto_key proto_key_of(const msgpack_object *o);
+
+/* 1 when o is the str of k. */
+int proto_is(const msgpack_object *o, enum proto_key k);
+
+/* The value of key k in map o (the first one), or NULL when o is not a map or
+ * has no such key.  Points into o. */
+const msgpack_object *proto_map_get(const msgpack_object *o, enum proto_key k);
+
+/* Pack k as a msgpack str.  Returns 0 or a negative value from the packer. */
+int proto_pack_key(msgpack_packer *pk, enum proto_key k);
+
+/* The spec's name of a code ("bad_request" ...); "ok" for RPC_OK and
+ * "internal" for anything out of range.  Static storage. */
+const char *proto_code_name(enum rpc_code code);
+
+/* The code named by s[0..len), or RPC_CODE_COUNT when none is. */
+enum rpc_code proto_code_of(const char *s, size_t len);
+
+/* The wire name of a method ("solve" ...), NULL for RPC_M_UNKNOWN. */
+const char *proto_method_name(enum rpc_method m);
+
+/* The method o names (a msgpack str), RPC_M_UNKNOWN for anything else. */
+enum rpc_method proto_method_of(const msgpack_object *o);
+
+#endif /* SUDOKU_PROTO_PROTOCOL_H */
