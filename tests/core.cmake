@@ -93,3 +93,10 @@ sudoku_add_test(NAME test_grid SOURCES test_grid.c LIBS sudoku_core LABELS core)
 # dfs keeps the classic tree: same guesses as a scanning search written in the test.
 sudoku_add_test(NAME test_dfs_tree SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_dfs_tree.c
   LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 120)
+
+# Each folder includes only what lies below it; the client library links no solver.
+if(TARGET sudoku_client_static)
+  add_test(NAME layers COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/layers.sh ${CMAKE_SOURCE_DIR}
+    $<TARGET_FILE:sudoku_client_static>)
+  set_tests_properties(layers PROPERTIES LABELS core TIMEOUT 60)
+endif()

@@ -1,0 +1,64 @@
+#!/bin/sh
+# layers.sh -- each folder includes only what lies below it (docs/architecture.md).
+#
+#   plugins/   <sudoku/plugin.h> and its own headers
+#   proto/     proto/ and <sudoku/plugin.h> (the cell limits)
+#   core/      proto/, core/, <sudoku/plugin.h>
+#   daemon/    proto/, core/, daemon/, <sudoku/plugin.h>
+#   client/    proto/, client/, <sudoku/client.h>: never core/ or the daemon
+#   bench/     anything but daemon/
+#   include/   nothing of the tree
+# Then the built client library (LIB, libsudoku-client.a) must define no host
+# or solver code and must not need dlopen: the library links no solver.
+# Usage: layers.sh SOURCE_DIR [LIB]
+set -eu
+src=$1
+lib=${2:-}
+bad=0
+
+# allowed FOLDER PATTERN: every quoted or <sudoku/...> include in FOLDER must
+# match the extended regex PATTERN.
+allowed() {
+    folder=$1
+    pattern=$2
+    for f in $(find "$src/$folder" -name '*.[ch]' | sort); do
+        grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*("|<sudoku/)' "$f" |
+            sed -E 's/^([0-9]+):[^"<]*["<]([^">]*)[">].*/\1 \2/' |
+            while read -r line inc; do
+                if ! printf '%s\n' "$inc" | grep -qE "$pattern"; then
+                    echo "layers: ${f#"$src"/}:$line includes $inc"
+                    echo bad
+                fi
+            done
+    done
+}
+
+check() {
+    out=$(allowed "$1" "$2")
+    if [ -n "$out" ]; then
+        printf '%s\n' "$out" | grep -v '^bad$' >&2
+        bad=1
+    fi
+}
+
+check plugins '^(sudoku/plugin\.h|[a-z0-9_]+\.h)$'
+check proto '^(proto/[a-z0-9_]+\.h|sudoku/plugin\.h)$'
+check core '^(proto/|core/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
+check daemon '^(proto/|core/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
+check client '^(proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
+check bench '^(proto/|core/|bench/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
+check include '^$'
+
+if [ -n "$lib" ]; then
+    defined=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 {print $3}')
+    for sym in $(printf '%s\n' "$defined" | grep -E '^(host_|grid_solve|sudoku_plugin_entry)' || true); do
+        echo "layers: $lib defines $sym: the client library links no solver" >&2
+        bad=1
+    done
+    if nm -u "$lib" | grep -qE ' dlopen(@|$)'; then
+        echo "layers: $lib needs dlopen: the client library loads no plugin" >&2
+        bad=1
+    fi
+fi
+[ $bad -eq 0 ] && echo "layers: every folder includes only what lies below it"
+exit $bad
