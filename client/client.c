@@ -159,6 +159,13 @@ void sudoku_client_set_io_timeout(struct sudoku_client *c, unsigned ms)
     c->io_timeout_ms = ms;
 }
 
+int sudoku_client_broken(const struct sudoku_client *c, struct sudoku_client_error *why)
+{
+    if (c->failed && why)
+        *why = c->fail_error;
+    return c->failed;
+}
+
 const char *sudoku_client_status_name(enum sudoku_client_status status)
 {
     switch (status) {

@@ -35,8 +35,12 @@
 /* State of one run of the tool. */
 struct run {
     const struct tool_opts *o;
-    char **files; /* borrowed from argv */
+    char **files;            /* borrowed from argv */
+    struct sudoku_client *c; /* the connection, to tell a broken one */
     uint64_t solved, unsolvable, failed, multiple;
+    uint64_t records;         /* puzzles read from the inputs (counted on after a loss) */
+    int is_count_partial;     /* a loss left an input that cannot be counted (a pipe) */
+    uint64_t shutting_down;   /* refused because the daemon is stopping */
     uint64_t t0_us, drawn_us; /* start, last progress redraw */
     int has_bar;              /* stderr is a terminal */
     int is_bar_shown;         /* a bar is on screen, clear it before text */
@@ -153,8 +157,21 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
     }
 }
 
+/* 1 when res failed only because the connection broke: said once, at the end. */
+static int is_unanswered(const struct run *r, const struct sudoku_client_result *res)
+{
+    struct sudoku_client_error why;
+
+    return res->status == SUDOKU_CLIENT_FAILED && sudoku_client_broken(r->c, &why) < 0 &&
+           strcmp(res->error.code, why.code) == 0 && strcmp(res->error.message, why.message) == 0;
+}
+
 static void report_failure(struct run *r, uint64_t tag, const struct sudoku_client_result *res)
 {
+    /* A stopping daemon refuses every request it has not started: one line. */
+    if (res->status == SUDOKU_CLIENT_FAILED && strcmp(res->error.code, "overloaded") == 0 &&
+        r->shutting_down++ > 0)
+        return;
     clear_bar(r);
     if (res->status == SUDOKU_CLIENT_UNSOLVABLE)
         fprintf(stderr, "sudoku: %s:%llu: unsolvable: the puzzle has no solution\n",
@@ -175,7 +192,7 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     if (res->status == SUDOKU_CLIENT_SOLVED) {
         r->solved++;
         r->multiple += res->count > 1;
-    } else {
+    } else if (!is_unanswered(r, res)) { /* lost ones are said once, in the summary */
         r->unsolvable += res->status == SUDOKU_CLIENT_UNSOLVABLE;
         r->failed += res->status == SUDOKU_CLIENT_FAILED;
         report_failure(r, tag, res);
@@ -207,6 +224,22 @@ static int feed_record(struct sudoku_batch *b, uint64_t tag, const struct input_
     return sudoku_batch_add(b, rec->text, rec->len, tag, err);
 }
 
+/* After the daemon was lost: count the puzzles left in in, so the summary can
+ * say how many got no answer.  Only a regular file is read on (a terminal or
+ * a pipe might never end). */
+static void count_rest(struct run *r, struct input *in)
+{
+    struct input_record rec;
+    struct stat st;
+
+    if (fstat(fileno(in->f), &st) < 0 || !S_ISREG(st.st_mode)) {
+        r->is_count_partial = 1;
+        return;
+    }
+    while (input_next(in, &rec) > 0)
+        r->records++;
+}
+
 /* Feed one input.  Returns 0, a negative errno from the batch (connection
  * lost: err says why) or 1 when the input could not be read. */
 static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
@@ -221,10 +254,13 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
     }
     r->is_reading = 1;
     while ((rc = input_next(&r->in, &rec)) > 0) {
+        r->records++;
         rc = feed_record(b, make_tag(idx, &rec), &rec, err);
         if (rc < 0)
             break;
     }
+    if (rc < 0 && rc != -EIO)
+        count_rest(r, &r->in);
     if (rc == -EIO) {
         clear_bar(r);
         fprintf(stderr, "sudoku: error reading %s\n", input_name(&r->in));
@@ -277,7 +313,24 @@ static void summary(const struct run *r)
             (unsigned long long)r->failed);
     if (r->o->is_unique)
         fprintf(stderr, ", %llu not unique", (unsigned long long)r->multiple);
+    if (r->shutting_down > 1)
+        fprintf(stderr, " (%llu refused: overloaded)", (unsigned long long)r->shutting_down);
+    if (r->records > done)
+        fprintf(stderr, ", %s%llu got no answer", r->is_count_partial ? "at least " : "",
+                (unsigned long long)(r->records - done));
     fprintf(stderr, " in %.3f s, %.0f puzzles/s\n", secs, secs > 0 ? (double)done / secs : 0.0);
+}
+
+/* After a loss: count the puzzles of the inputs not yet opened. */
+static void count_files(struct run *r, int from, int nfiles)
+{
+    for (int i = from; i < nfiles; i++) {
+        struct input in;
+        if (input_open(&in, r->files[i], r->o->format) < 0)
+            continue;
+        count_rest(r, &in);
+        input_close(&in);
+    }
 }
 
 /* Run every input through b.  Returns 0, 1 (an input was unreadable) or a
@@ -288,8 +341,10 @@ static int feed_all(struct run *r, struct sudoku_batch *b, int nfiles,
     int status = 0;
     for (int i = 0; i < nfiles; i++) {
         int rc = feed_file(r, b, i, err);
-        if (rc < 0)
+        if (rc < 0) {
+            count_files(r, i + 1, nfiles);
             return rc;
+        }
         status |= rc;
     }
     int rc = sudoku_batch_finish(b, err);
@@ -306,6 +361,33 @@ static unsigned pick_window(const struct tool_opts *o, char **files, int nfiles)
     return TOOL_WINDOW;
 }
 
+/* With --solver, ask the daemon once whether it has that solver, so a typo
+ * is one error, not one per puzzle.  Returns 0, EXIT_USAGE or
+ * EXIT_UNREACHABLE. */
+static int check_solver(struct sudoku_client *c, const struct tool_opts *o)
+{
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct sudoku_client_error err;
+    char names[SUDOKU_CLIENT_MAX_SOLVERS * (SUDOKU_CLIENT_NAME_SIZE + 2)] = "";
+    size_t len, used = 0;
+
+    if (!o->solve.solver)
+        return 0;
+    if (sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err) < 0) {
+        fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
+        return EXIT_UNREACHABLE;
+    }
+    for (size_t i = 0; i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++) {
+        if (strcmp(list[i].name, o->solve.solver) == 0)
+            return 0;
+        used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+                                 list[i].name);
+    }
+    fprintf(stderr, "sudoku: the daemon has no solver named \"%s\" (it has: %s)\n", o->solve.solver,
+            names);
+    return EXIT_USAGE;
+}
+
 int tool_solve(const struct tool_opts *o, char **files, int nfiles)
 {
     static struct run r; /* holds the input's line buffer: keep it off the stack */
@@ -320,7 +402,15 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     struct sudoku_client *c = tool_connect(o);
     if (!c)
         return EXIT_UNREACHABLE;
-    int rc = sudoku_batch_new(c, pick_window(o, files, nfiles), &o->solve, on_answer, &r, &b);
+    r.c = c;
+    int rc = check_solver(c, o);
+    if (rc != 0) {
+        sudoku_client_free(c);
+        return rc;
+    }
+    if (o->solve.timeout_ms)
+        sudoku_client_set_io_timeout(c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
+    rc = sudoku_batch_new(c, pick_window(o, files, nfiles), &o->solve, on_answer, &r, &b);
     if (rc == 0)
         rc = feed_all(&r, b, nfiles, &err);
     else

@@ -10,11 +10,14 @@
 #include "proto/input.h"
 #include <sudoku/client.h>
 
-#define EXIT_ALL_SOLVED  0  /* every puzzle solved */
-#define EXIT_SOME_FAILED 1  /* some puzzle unsolvable or failed */
-#define EXIT_USAGE       2  /* bad command line */
-#define EXIT_UNREACHABLE 3  /* cannot reach the daemon (or lost it) */
-#define TOOL_WINDOW      64 /* default requests in flight */
+#define EXIT_ALL_SOLVED  0 /* every puzzle solved */
+#define EXIT_SOME_FAILED 1 /* some puzzle unsolvable or failed */
+#define EXIT_USAGE       2 /* bad command line */
+#define EXIT_UNREACHABLE 3 /* cannot reach the daemon (or lost it) */
+
+/* With --timeout T, the tool gives up on a daemon silent for T plus this. */
+#define TOOL_TIMEOUT_MARGIN_MS 2000u
+#define TOOL_WINDOW            64 /* default requests in flight */
 
 /* Everything the command line chose. */
 struct tool_opts {

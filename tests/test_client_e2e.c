@@ -20,13 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/grid.h"
 #include "proto/codec.h"
+#include <msgpack.h>
 #include <sudoku/client.h>
 
 #define DATA(name) SUDOKU_TEST_DATA_DIR "/" name
@@ -125,8 +128,8 @@ static int start_daemon(void **state)
 
 static int stop_daemon(void **state)
 {
-    static const char *const files[] = {"out.txt", "err.txt",   "daemon.log",
-                                        "big.txt", "small.txt", "sock"};
+    static const char *const files[] = {"out.txt",   "err.txt", "daemon.log", "big.txt",
+                                        "small.txt", "sock",    "fake.sock"};
     char path[128];
     (void)state;
     kill(daemon_pid, SIGTERM);
@@ -598,13 +601,158 @@ static void test_library_calls(void **state)
     sudoku_client_free(c);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Tests: the tool against a fake daemon that stops answering */
+
+/* A solved 9x9 grid: the fake's answer to anything (the tool prints it). */
+#define FAKE_SOLUTION                                                                              \
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+static void fake_answer(int fd, uint32_t msgid)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_uint8(&pk, 1);
+    msgpack_pack_uint32(&pk, msgid);
+    msgpack_pack_nil(&pk);
+    msgpack_pack_map(&pk, 3);
+    msgpack_pack_str_with_body(&pk, "status", 6);
+    msgpack_pack_str_with_body(&pk, "solved", 6);
+    msgpack_pack_str_with_body(&pk, "solution", 8);
+    msgpack_pack_str_with_body(&pk, FAKE_SOLUTION, 81);
+    msgpack_pack_str_with_body(&pk, "count", 5);
+    msgpack_pack_uint8(&pk, 1);
+    if (write(fd, sb.data, sb.size) != (ssize_t)sb.size)
+        _exit(1);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* The fake daemon, in a child: accept one connection on path, answer the
+ * first `answers` solve requests, then close (answers < 0: never answer,
+ * read until the client goes).  Returns its pid. */
+static pid_t fake_daemon(const char *path, int answers)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+    snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+    unlink(path);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    assert_int_equal(listen(lfd, 4), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid > 0) {
+        close(lfd);
+        return pid;
+    }
+    alarm(60); /* never outlive a broken test */
+    int fd = accept(lfd, NULL, NULL);
+    msgpack_unpacker u;
+    msgpack_unpacked m;
+    msgpack_unpacker_init(&u, 1 << 16);
+    msgpack_unpacked_init(&m);
+    for (int done = 0; answers < 0 || done < answers;) {
+        msgpack_unpacker_reserve_buffer(&u, 4096);
+        ssize_t n = read(fd, msgpack_unpacker_buffer(&u), 4096);
+        if (n <= 0)
+            _exit(0);
+        msgpack_unpacker_buffer_consumed(&u, (size_t)n);
+        while (msgpack_unpacker_next(&u, &m) == MSGPACK_UNPACK_SUCCESS && answers >= 0 &&
+               done < answers) {
+            const msgpack_object *a = m.data.via.array.ptr;
+            fake_answer(fd, (uint32_t)a[1].via.u64);
+            done++;
+        }
+    }
+    _exit(0); /* closes the connection with requests unanswered */
+}
+
+/* Lines of text holding needle. */
+static int count_lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* A daemon lost mid-batch: the answers that came are printed, the rest are
+ * counted once in the summary, not reported one line per puzzle. */
+static void test_daemon_lost_mid_batch(void **state)
+{
+    static struct tool_run r;
+    char fake_sock[128], batch[128];
+    (void)state;
+    path_in_tmp(fake_sock, sizeof(fake_sock), "fake.sock");
+    path_in_tmp(batch, sizeof(batch), "small.txt");
+    make_batch(batch, 50);
+    pid_t pid = fake_daemon(fake_sock, 5);
+    const char *argv[] = {"sudoku", "-s", fake_sock, batch, NULL};
+    run_tool(&r, NULL, argv);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(r.status, 3);
+    assert_int_equal(count_lines_with(r.out, FAKE_SOLUTION), 5);
+    assert_int_equal(count_lines_with(r.err, "lost the daemon"), 1);
+    assert_non_null(strstr(r.err, "45 got no answer"));
+    assert_int_equal(count_lines_with(r.err, "\n"), 2); /* the loss and the summary */
+}
+
+/* With --timeout, a daemon that accepts and never answers makes the tool
+ * give up after the timeout and a margin instead of waiting forever. */
+static void test_silent_daemon_times_out(void **state)
+{
+    static struct tool_run r;
+    char fake_sock[128];
+    (void)state;
+    path_in_tmp(fake_sock, sizeof(fake_sock), "fake.sock");
+    pid_t pid = fake_daemon(fake_sock, -1);
+    const char *argv[] = {"sudoku", "-s", fake_sock, "--timeout", "100", DATA("client_lines.txt"),
+                          NULL};
+    run_tool(&r, NULL, argv);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(r.status, 3);
+    assert_int_equal(count_lines_with(r.err, "lost the daemon"), 1);
+    assert_non_null(strstr(r.err, "got no answer"));
+}
+
+/* An unknown --solver is one error before any puzzle is sent, exit 2. */
+static void test_unknown_solver_once(void **state)
+{
+    static struct tool_run r;
+    static char long_name[200];
+    (void)state;
+    memset(long_name, 'x', sizeof(long_name) - 1);
+    const char *names[] = {"no-such-solver", long_name};
+    for (size_t i = 0; i < 2; i++) {
+        const char *argv[] = {"sudoku", "-s", sock, "--solver", names[i], DATA("client_lines.txt"),
+                              NULL};
+        run_tool(&r, NULL, argv);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_int_equal(count_lines_with(r.err, "\n"), 1);
+        assert_non_null(strstr(r.err, "no solver named"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_judge_example),      cmocka_unit_test(test_line_file_keeps_order),
-        cmocka_unit_test(test_mixed_good_and_bad), cmocka_unit_test(test_nul_byte_line),
-        cmocka_unit_test(test_exit_codes),         cmocka_unit_test(test_json_lines),
-        cmocka_unit_test(test_library_calls),      cmocka_unit_test(test_big_batch_bounded_memory),
+        cmocka_unit_test(test_judge_example),
+        cmocka_unit_test(test_line_file_keeps_order),
+        cmocka_unit_test(test_mixed_good_and_bad),
+        cmocka_unit_test(test_nul_byte_line),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_json_lines),
+        cmocka_unit_test(test_library_calls),
+        cmocka_unit_test(test_big_batch_bounded_memory),
+        cmocka_unit_test(test_daemon_lost_mid_batch),
+        cmocka_unit_test(test_silent_daemon_times_out),
+        cmocka_unit_test(test_unknown_solver_once),
     };
     return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
 }

@@ -133,6 +133,14 @@ SUDOKU_CLIENT_API const char *sudoku_client_path(const struct sudoku_client *c);
  * arriving while an answer is pending (0, the default: wait forever). */
 SUDOKU_CLIENT_API void sudoku_client_set_io_timeout(struct sudoku_client *c, unsigned ms);
 
+/* 0 while c can still talk to the daemon; once the connection broke (the
+ * daemon closed it, an I/O error or timeout, a protocol violation), the
+ * negative errno that broke it, with the reason copied into *why when why is
+ * non-NULL.  A batch on a broken connection delivers every unanswered puzzle
+ * as failed with exactly that error. */
+SUDOKU_CLIENT_API int sudoku_client_broken(const struct sudoku_client *c,
+                                           struct sudoku_client_error *why);
+
 /* ------------------------------------------------------------------------ */
 /* One request at a time */
 
