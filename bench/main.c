@@ -11,7 +11,8 @@
  * error, 3 when the daemon cannot be reached or a connection to it broke.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "bench/daemon.h"
 #include "bench/inproc.h"
 #include "core/host.h"
+#include "proto/opts.h"
 #include <sudoku/client.h>
 
 #define BENCH_MAX_SOLVERS 32     /* --solver names at most */
@@ -29,19 +31,19 @@
 
 /* Everything the command line says. */
 struct bench_cfg {
-    const char *plugin_dir;                 /* --plugin-dir, NULL = default */
+    const char *plugin_dir;                 /* -P, NULL = default */
     const char *solvers[BENCH_MAX_SOLVERS]; /* --solver, split on ',' */
     size_t solvers_len;                     /* 0 = every loaded plugin */
     char *solver_arg;                       /* owns the strings in solvers */
     struct inproc_opts run;                 /* limit, timeout, progress */
-    const char *socket;                     /* --socket: run through sudokud */
+    const char *socket;                     /* -s: run through sudokud */
     unsigned connections;                   /* --connections (default 1) */
     unsigned depth;                         /* --depth (default 64) */
     unsigned idle;                          /* --idle-connections, 0 = off */
     unsigned repeat;                        /* --repeat (default 1) */
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
-    int verbose;                            /* --verbose: show info log lines */
+    int verbose;                            /* -v: show info log lines */
     char **files;                           /* FILE... (points into argv) */
     int files_len;
 };
@@ -49,54 +51,6 @@ struct bench_cfg {
 static int g_verbose; /* read by the log callback; set once before loading */
 
 /* ---------------------------------------------------------------- options */
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: sudoku-bench [options] FILE...\n"
-            "       sudoku-bench --socket PATH [--connections C] [--depth D] [options] FILE...\n"
-            "       sudoku-bench --idle-connections K [--socket PATH] [--json]\n"
-            "Time solver plugins over puzzle files (one puzzle a line, '#' comments):\n"
-            "in this process, on one thread, or through a running sudokud.\n"
-            "\n"
-            "  --plugin-dir DIR   load plugins from DIR (default: next to the program)\n"
-            "  --solver A,B       solvers to run (default: every loaded plugin; with\n"
-            "                     --socket: the daemon's default solver)\n"
-            "  --limit N          solutions to look for per puzzle (default 2)\n"
-            "  --timeout-ms MS    per-puzzle timeout, 0 = none (default 10000; with\n"
-            "                     --socket: the daemon's default)\n"
-            "  --json             one JSON object per line per (solver, file)\n"
-            "  --verbose          show every plugin loader message\n"
-            "\n"
-            "Through the daemon (every answer is checked by the rules):\n"
-            "  --socket PATH      send the puzzles to the sudokud listening on PATH\n"
-            "  --connections C    connections at once, one thread each (default 1)\n"
-            "  --depth D          requests in flight per connection, 1..4096 (default 64;\n"
-            "                     1 = one at a time, the round-trip latency)\n"
-            "  --repeat N         send each file N times over (default 1), for more samples\n"
-            "  --idle-connections K\n"
-            "                     open K connections, ping each, and report the daemon's\n"
-            "                     resident memory (VmRSS, VmHWM); takes no FILE\n"
-            "  --help, --version\n"
-            "\n"
-            "Exit status: 0 all answers right, 1 wrong answers or failures, 2 usage,\n"
-            "3 the daemon cannot be reached.\n");
-}
-
-static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-
-    errno = 0;
-    if (*s == '-' || *s == '\0')
-        return -EINVAL;
-    v = strtoull(s, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
 
 static int split_solvers(struct bench_cfg *c, const char *arg)
 {
@@ -115,90 +69,105 @@ static int split_solvers(struct bench_cfg *c, const char *arg)
     return c->solvers_len ? 0 : -EINVAL;
 }
 
-/* A count 1..max for option name.  Returns 0, or 2 after printing why. */
-static int parse_count(const char *arg, const char *name, unsigned max, unsigned *out)
+static int on_solver(void *cfg, const char *arg, char *err, size_t err_size)
 {
-    uint64_t v;
-
-    if (parse_u64(arg, 1, max, &v) == 0) {
-        *out = (unsigned)v;
-        return 0;
-    }
-    fprintf(stderr, "sudoku-bench: %s wants 1..%u: '%s'\n", name, max, arg);
-    return 2;
+    int rc = split_solvers(cfg, arg);
+    if (rc == -ENOMEM)
+        snprintf(err, err_size, "out of memory");
+    else if (rc < 0)
+        snprintf(err, err_size, "want up to %d names separated by commas", BENCH_MAX_SOLVERS);
+    return rc;
 }
 
-/* One option.  Returns 0, or 2 after printing a usage error. */
-static int parse_opt(struct bench_cfg *c, int opt, const char *arg)
+static int on_timeout(void *cfg, const char *arg, char *err, size_t err_size)
 {
-    uint64_t v;
+    struct bench_cfg *c = cfg;
+    unsigned long long v;
 
-    switch (opt) {
-    case 'd':
-        c->plugin_dir = arg;
-        return 0;
-    case 's':
-        if (split_solvers(c, arg) == 0)
-            return 0;
-        fprintf(stderr, "sudoku-bench: --solver wants names separated by commas: '%s'\n", arg);
-        return 2;
-    case 'l':
-        if (parse_u64(arg, 1, UINT64_MAX, &c->run.limit) == 0)
-            return 0;
-        fprintf(stderr, "sudoku-bench: --limit wants a number >= 1: '%s'\n", arg);
-        return 2;
-    case 't':
-        if (parse_u64(arg, 0, 86400000, &v) == 0) {
-            c->run.timeout_ms = (uint32_t)v;
-            c->is_timeout_set = 1;
-            return 0;
-        }
-        fprintf(stderr, "sudoku-bench: --timeout-ms wants 0..86400000: '%s'\n", arg);
-        return 2;
-    case 'S':
-        c->socket = arg;
-        return 0;
-    case 'C':
-        return parse_count(arg, "--connections", BENCH_MAX_CONNS, &c->connections);
-    case 'D':
-        return parse_count(arg, "--depth", SUDOKU_CLIENT_MAX_WINDOW, &c->depth);
-    case 'R':
-        return parse_count(arg, "--repeat", 10000, &c->repeat);
-    case 'I':
-        return parse_count(arg, "--idle-connections", BENCH_MAX_IDLE, &c->idle);
-    case 'j':
-        c->json = 1;
-        return 0;
-    case 'v':
-        c->verbose = 1;
-        return 0;
-    default:
-        fprintf(stderr, "Try 'sudoku-bench --help'.\n");
-        return 2;
-    }
+    if (opts_number(arg, 10, 0, 86400000, &v, err, err_size) < 0)
+        return -EINVAL;
+    c->run.timeout_ms = (uint32_t)v;
+    c->is_timeout_set = 1;
+    return 0;
 }
 
-/* Options that only make sense together.  Returns -1 to go on, else 2. */
-static int check_args(int argc, struct bench_cfg *c)
+/* The command line, in --help order. */
+static const struct opts_spec option_table[] = {
+    {"plugin-dir", 'P', "DIR", "load plugins from DIR (default: next to the program)",
+     OPTS_STRING_AT(struct bench_cfg, plugin_dir)},
+    {"solver", 0, "A,B",
+     "solvers to run (default: every loaded plugin; with\n"
+     "--socket: the daemon's default solver)",
+     OPTS_CALL_TO(on_solver)},
+    {"limit", 0, "N", "solutions to look for per puzzle (default 2)",
+     OPTS_NUMBER_AT(struct bench_cfg, run.limit, 1, UINT64_MAX)},
+    {"timeout-ms", 0, "MS",
+     "per-puzzle timeout, 0 = none (default 10000; with\n"
+     "--socket: the daemon's default)",
+     OPTS_CALL_TO(on_timeout)},
+    {"json", 0, NULL, "one JSON object per line per (solver, file)",
+     OPTS_FLAG_AT(struct bench_cfg, json)},
+    {"verbose", 'v', NULL, "show every plugin loader message",
+     OPTS_FLAG_AT(struct bench_cfg, verbose)},
+    OPTS_SECTION_ROW("Through the daemon (every answer is checked by the rules):"),
+    {"socket", 's', "PATH", "send the puzzles to the sudokud listening on PATH",
+     OPTS_STRING_AT(struct bench_cfg, socket)},
+    {"connections", 0, "C", "connections at once, one thread each (default 1)",
+     OPTS_NUMBER_AT(struct bench_cfg, connections, 1, BENCH_MAX_CONNS)},
+    {"depth", 0, "D",
+     "requests in flight per connection, 1..4096 (default\n"
+     "64; 1 = one at a time, the round-trip latency)",
+     OPTS_NUMBER_AT(struct bench_cfg, depth, 1, SUDOKU_CLIENT_MAX_WINDOW)},
+    {"repeat", 0, "N",
+     "send each file N times over (default 1), for\n"
+     "more samples",
+     OPTS_NUMBER_AT(struct bench_cfg, repeat, 1, 10000)},
+    {"idle-connections", 0, "K",
+     "open K connections, ping each, and report the daemon's\n"
+     "resident memory (VmRSS, VmHWM); takes no FILE",
+     OPTS_NUMBER_AT(struct bench_cfg, idle, 1, BENCH_MAX_IDLE)},
+    {"help", 'h', NULL, "show this help and exit", .kind = OPTS_HELP},
+    {"version", 'V', NULL, "show the version and exit", .kind = OPTS_VERSION},
+};
+
+static const struct opts_prog option_prog = {
+    .name = "sudoku-bench",
+    .usage = "usage: sudoku-bench [options] FILE...\n"
+             "       sudoku-bench --socket PATH [--connections C] [--depth D] [options] FILE...\n"
+             "       sudoku-bench --idle-connections K [--socket PATH] [--json]\n"
+             "Time solver plugins over puzzle files (one puzzle a line, '#' comments):\n"
+             "in this process, on one thread, or through a running sudokud.\n"
+             "\n",
+    .footer = "\n"
+              "Exit status: 0 all answers right, 1 wrong answers or failures, 2 usage,\n"
+              "3 the daemon cannot be reached.\n",
+    .specs = option_table,
+    .specs_len = sizeof(option_table) / sizeof(option_table[0]),
+    .help_column = 25,
+};
+
+/* Options that only make sense together, and the operands from index
+ * first on.  Returns -1 to go on, else 2. */
+static int check_args(int argc, int first, struct bench_cfg *c)
 {
     if (c->idle) {
-        if (optind < argc) {
-            fprintf(stderr, "sudoku-bench: --idle-connections takes no FILE\n");
+        if (first < argc) {
+            opts_usage_error(&option_prog, "--idle-connections takes no FILE");
             return 2;
         }
         return -1;
     }
-    if (optind >= argc) {
+    if (first >= argc) {
         fprintf(stderr, "sudoku-bench: no puzzle file given\n");
-        usage(stderr);
+        opts_help(&option_prog, stderr);
         return 2;
     }
     if (!c->socket && (c->connections || c->depth || c->repeat)) {
-        fprintf(stderr, "sudoku-bench: --connections, --depth and --repeat need --socket\n");
+        opts_usage_error(&option_prog, "--connections, --depth and --repeat need --socket");
         return 2;
     }
     if (c->socket && c->run.limit > UINT32_MAX) {
-        fprintf(stderr, "sudoku-bench: --limit through the daemon is at most %u\n", UINT32_MAX);
+        opts_usage_error(&option_prog, "--limit through the daemon is at most %u", UINT32_MAX);
         return 2;
     }
     return -1;
@@ -207,40 +176,24 @@ static int check_args(int argc, struct bench_cfg *c)
 /* Returns -1 to go on, else the exit status (0 after --help/--version). */
 static int parse_args(int argc, char **argv, struct bench_cfg *c)
 {
-    static const struct option opts[] = {{"plugin-dir", required_argument, NULL, 'd'},
-                                         {"solver", required_argument, NULL, 's'},
-                                         {"limit", required_argument, NULL, 'l'},
-                                         {"timeout-ms", required_argument, NULL, 't'},
-                                         {"json", no_argument, NULL, 'j'},
-                                         {"verbose", no_argument, NULL, 'v'},
-                                         {"socket", required_argument, NULL, 'S'},
-                                         {"connections", required_argument, NULL, 'C'},
-                                         {"depth", required_argument, NULL, 'D'},
-                                         {"idle-connections", required_argument, NULL, 'I'},
-                                         {"repeat", required_argument, NULL, 'R'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"version", no_argument, NULL, 'V'},
-                                         {NULL, 0, NULL, 0}};
-    int opt;
+    int first = argc;
+    int rc = opts_parse(&option_prog, argc, argv, c, &first);
 
-    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (opt == 'h') {
-            usage(stdout);
-            return 0;
-        }
-        if (opt == 'V') {
-            printf("sudoku-bench %s\n", SUDOKU_VERSION);
-            return 0;
-        }
-        int rc = parse_opt(c, opt, optarg);
-        if (rc)
-            return rc;
+    if (rc < 0)
+        return 2;
+    if (rc == OPTS_SHOW_HELP) {
+        opts_help(&option_prog, stdout);
+        return 0;
     }
-    int rc = check_args(argc, c);
+    if (rc == OPTS_SHOW_VERSION) {
+        printf("sudoku-bench %s\n", SUDOKU_VERSION);
+        return 0;
+    }
+    rc = check_args(argc, first, c);
     if (rc >= 0)
         return rc;
-    c->files = argv + optind;
-    c->files_len = argc - optind;
+    c->files = argv + first;
+    c->files_len = argc - first;
     return -1;
 }
 

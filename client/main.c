@@ -8,13 +8,14 @@
  * goes through libsudoku-client; this file only prints.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/tool.h"
 #include "proto/json.h"
+#include "proto/opts.h"
 
 #ifndef SUDOKU_VERSION
 #define SUDOKU_VERSION "0.0.0"
@@ -23,27 +24,15 @@
 /* ------------------------------------------------------------------------ */
 /* Help */
 
-static const char usage_solve[] =
+static const char usage_head[] =
     "usage: sudoku [options] [FILE...]\n"
     "       sudoku solvers|stats|ping [options]\n"
     "\n"
     "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
     "the solutions in input order.\n"
-    "\n"
-    "  -s, --socket PATH   daemon socket (default: $SUDOKUD_SOCKET, else\n"
-    "                      /run/sudokud/sudokud.sock for root, else\n"
-    "                      $XDG_RUNTIME_DIR/sudokud.sock)\n"
-    "      --format F      input format: grid (n lines of n numbers, 0 blank),\n"
-    "                      line (one puzzle per line) or auto (default)\n"
-    "      --solver NAME   solver to use (see: sudoku solvers)\n"
-    "      --limit N       stop after N solutions (default 1)\n"
-    "      --unique        limit 2, and say whether each puzzle is unique\n"
-    "      --timeout MS    per-puzzle timeout in milliseconds\n"
-    "      --json          one JSON object per puzzle on stdout\n"
-    "  -w, --window N      requests in flight (default 64; 1 on a terminal)\n"
-    "  -v, --verbose       print a summary line at the end\n"
-    "  -h, --help          this help\n"
-    "  -V, --version       print the version\n"
+    "\n";
+
+static const char usage_foot[] =
     "\n"
     "Exit status: 0 all solved, 1 some unsolvable or failed, 2 usage error,\n"
     "3 cannot reach the daemon.\n";
@@ -177,158 +166,122 @@ static int cmd_stats(const struct tool_opts *o)
 /* ------------------------------------------------------------------------ */
 /* Command line */
 
-enum { OPT_FORMAT = 256, OPT_SOLVER, OPT_LIMIT, OPT_UNIQUE, OPT_TIMEOUT, OPT_JSON };
-
-static const struct option long_options[] = {{"socket", required_argument, NULL, 's'},
-                                             {"format", required_argument, NULL, OPT_FORMAT},
-                                             {"solver", required_argument, NULL, OPT_SOLVER},
-                                             {"limit", required_argument, NULL, OPT_LIMIT},
-                                             {"unique", no_argument, NULL, OPT_UNIQUE},
-                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
-                                             {"json", no_argument, NULL, OPT_JSON},
-                                             {"window", required_argument, NULL, 'w'},
-                                             {"verbose", no_argument, NULL, 'v'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {"version", no_argument, NULL, 'V'},
-                                             {NULL, 0, NULL, 0}};
-
-/* Parse a positive number up to max.  Returns 0 or -EINVAL. */
-static int parse_uint(const char *s, unsigned long max, unsigned *out)
+static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || v == 0 || v > max || s[0] == '-')
+    struct tool_opts *o = cfg;
+    if (strcmp(arg, "grid") == 0)
+        o->format = INPUT_GRID;
+    else if (strcmp(arg, "line") == 0)
+        o->format = INPUT_LINE;
+    else if (strcmp(arg, "auto") == 0)
+        o->format = INPUT_AUTO;
+    else {
+        snprintf(err, err_size, "want grid, line or auto");
         return -EINVAL;
-    *out = (unsigned)v;
+    }
     return 0;
 }
 
-static int usage_error(const char *what, const char *arg)
-{
-    fprintf(stderr, "sudoku: %s%s%s\nTry 'sudoku --help'.\n", what, arg ? ": " : "",
-            arg ? arg : "");
-    return -EINVAL;
-}
+/* The command line, in --help order; sudoku(1) describes each. */
+static const struct opts_spec option_table[] = {
+    {"socket", 's', "PATH",
+     "daemon socket (default: $SUDOKUD_SOCKET, else\n"
+     "/run/sudokud/sudokud.sock for root, else\n"
+     "$XDG_RUNTIME_DIR/sudokud.sock)",
+     OPTS_STRING_AT(struct tool_opts, socket)},
+    {"format", 0, "F",
+     "input format: grid (n lines of n numbers, 0 blank),\n"
+     "line (one puzzle per line) or auto (default)",
+     OPTS_CALL_TO(on_format)},
+    {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
+     OPTS_STRING_AT(struct tool_opts, solve.solver)},
+    {"limit", 0, "N", "stop after N solutions (default 1)",
+     OPTS_NUMBER_AT(struct tool_opts, solve.limit, 1, 1000000)},
+    {"unique", 0, NULL, "limit 2, and say whether each puzzle is unique",
+     OPTS_FLAG_AT(struct tool_opts, is_unique)},
+    {"timeout", 0, "MS", "per-puzzle timeout in milliseconds",
+     OPTS_NUMBER_AT(struct tool_opts, solve.timeout_ms, 1, 86400000)},
+    {"json", 0, NULL, "one JSON object per puzzle on stdout",
+     OPTS_FLAG_AT(struct tool_opts, is_json)},
+    {"window", 'w', "N", "requests in flight (default 64; 1 on a terminal)",
+     OPTS_NUMBER_AT(struct tool_opts, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
+    {"verbose", 'v', NULL, "print a summary line at the end",
+     OPTS_FLAG_AT(struct tool_opts, is_verbose)},
+    {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
+    {"version", 'V', NULL, "print the version", .kind = OPTS_VERSION},
+};
 
-static int parse_format(const char *s, enum input_format *out)
-{
-    if (strcmp(s, "grid") == 0)
-        *out = INPUT_GRID;
-    else if (strcmp(s, "line") == 0)
-        *out = INPUT_LINE;
-    else if (strcmp(s, "auto") == 0)
-        *out = INPUT_AUTO;
-    else
-        return usage_error("--format takes grid, line or auto", s);
-    return 0;
-}
+static const struct opts_prog option_prog = {
+    .name = "sudoku",
+    .usage = usage_head,
+    .footer = usage_foot,
+    .specs = option_table,
+    .specs_len = sizeof(option_table) / sizeof(option_table[0]),
+    .help_column = 22,
+};
 
-/* Apply one option.  Returns 0, 1 for --help, 2 for --version, or -EINVAL. */
-static int apply_option(int ch, const char *arg, struct tool_opts *o)
+/* Parse argv into o; *operands is the first operand.  Returns OPTS_RUN,
+ * OPTS_SHOW_HELP, OPTS_SHOW_VERSION or -EINVAL. */
+static int parse_args(int argc, char **argv, struct tool_opts *o, int *operands)
 {
-    switch (ch) {
-    case 's':
-        o->socket = arg;
-        return 0;
-    case OPT_FORMAT:
-        return parse_format(arg, &o->format);
-    case OPT_SOLVER:
-        o->solve.solver = arg;
-        return 0;
-    case OPT_LIMIT:
-        return parse_uint(arg, 1000000, &o->solve.limit) ? usage_error("bad --limit", arg) : 0;
-    case OPT_UNIQUE:
-        o->is_unique = 1;
-        return 0;
-    case OPT_TIMEOUT:
-        return parse_uint(arg, 86400000, &o->solve.timeout_ms) ? usage_error("bad --timeout", arg)
-                                                               : 0;
-    case OPT_JSON:
-        o->is_json = 1;
-        return 0;
-    case 'w':
-        return parse_uint(arg, SUDOKU_CLIENT_MAX_WINDOW, &o->window)
-                   ? usage_error("bad --window", arg)
-                   : 0;
-    case 'v':
-        o->is_verbose = 1;
-        return 0;
-    case 'h':
-        return 1;
-    case 'V':
-        return 2;
-    default:
-        return usage_error("unknown option", NULL);
-    }
-}
-
-/* Parse argv into o.  Returns 0, 1 (--help), 2 (--version) or -EINVAL. */
-static int parse_args(int argc, char **argv, struct tool_opts *o)
-{
-    int ch, action = 0;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, "s:w:vhV", long_options, NULL)) != -1) {
-        if (ch == '?' || ch == ':')
-            return usage_error(optopt ? "bad or incomplete option" : "unknown option",
-                               argv[optind - 1]);
-        int rc = apply_option(ch, optarg, o);
-        if (rc < 0)
-            return rc;
-        action = rc > action ? rc : action;
-    }
+    int action = opts_parse(&option_prog, argc, argv, o, operands);
+    if (action < 0)
+        return action;
     if (o->is_unique) {
         if (o->solve.limit && o->solve.limit != 2)
-            return usage_error("--unique means --limit 2", NULL);
+            return opts_usage_error(&option_prog, "--unique means --limit 2");
         o->solve.limit = 2;
     }
     return action;
 }
 
-/* The subcommand named by the first operand, or NULL to solve files. */
-static const char *subcommand(int argc, char **argv)
+/* The subcommand named by the operand argv[first], or NULL to solve files. */
+static const char *subcommand(int argc, char **argv, int first)
 {
     static const char *const names[] = {"solvers", "stats", "ping"};
-    if (optind >= argc)
+    if (first >= argc)
         return NULL;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(argv[optind], names[i]) == 0)
+        if (strcmp(argv[first], names[i]) == 0)
             return names[i];
     return NULL;
 }
 
-static const char *help_for(const char *cmd)
+static void print_help(const char *cmd)
 {
     if (!cmd)
-        return usage_solve;
-    return strcmp(cmd, "solvers") == 0 ? usage_solvers
-           : strcmp(cmd, "stats") == 0 ? usage_stats
-                                       : usage_ping;
+        opts_help(&option_prog, stdout);
+    else
+        fputs(strcmp(cmd, "solvers") == 0 ? usage_solvers
+              : strcmp(cmd, "stats") == 0 ? usage_stats
+                                          : usage_ping,
+              stdout);
 }
 
 int main(int argc, char **argv)
 {
     struct tool_opts o = {.format = INPUT_AUTO};
-    int action = parse_args(argc, argv, &o);
+    int first = argc;
+    int action = parse_args(argc, argv, &o, &first);
     if (action < 0)
         return EXIT_USAGE;
-    const char *cmd = subcommand(argc, argv);
-    if (action == 1) {
-        fputs(help_for(cmd), stdout);
+    const char *cmd = subcommand(argc, argv, first);
+    if (action == OPTS_SHOW_HELP) {
+        print_help(cmd);
         return 0;
     }
-    if (action == 2) {
+    if (action == OPTS_SHOW_VERSION) {
         printf("sudoku %s (protocol v1)\n", SUDOKU_VERSION);
         return 0;
     }
-    if (cmd && optind + 1 < argc) {
-        usage_error("too many arguments for", cmd);
+    if (cmd && first + 1 < argc) {
+        opts_usage_error(&option_prog, "too many arguments for %s", cmd);
         return EXIT_USAGE;
     }
     if (!cmd) {
         static char *stdin_only[] = {"-"};
-        return optind < argc ? tool_solve(&o, argv + optind, argc - optind)
-                             : tool_solve(&o, stdin_only, 1);
+        return first < argc ? tool_solve(&o, argv + first, argc - first)
+                            : tool_solve(&o, stdin_only, 1);
     }
     if (strcmp(cmd, "ping") == 0)
         return cmd_ping(&o);

@@ -6,8 +6,8 @@
  * usage error.  See sudokud(8) and docs/protocol.md.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@
 #include "daemon/log.h"
 #include "daemon/sdnotify.h"
 #include "daemon/server.h"
+#include "proto/opts.h"
 
 #ifndef SUDOKUD_VERSION
 #define SUDOKUD_VERSION "0.0.0"
@@ -35,161 +36,81 @@ struct options {
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
 };
 
-enum {
-    OPT_TIMEOUT = 256,
-    OPT_MAX_MESSAGE,
-    OPT_MAX_CONN,
-    OPT_MODE,
-    OPT_MAX_QUEUE,
-    OPT_GRACE,
-    OPT_SPIN,
-    OPT_INLINE,
-    OPT_PLUGIN,
-    OPT_HELP,
-    OPT_VERSION
-};
-
-static const struct option long_options[] = {
-    {"socket", required_argument, NULL, 's'},
-    {"plugin-dir", required_argument, NULL, 'P'},
-    {"threads", required_argument, NULL, 'j'},
-    {"timeout-ms", required_argument, NULL, OPT_TIMEOUT},
-    {"max-message", required_argument, NULL, OPT_MAX_MESSAGE},
-    {"max-connections", required_argument, NULL, OPT_MAX_CONN},
-    {"max-queue", required_argument, NULL, OPT_MAX_QUEUE},
-    {"grace-ms", required_argument, NULL, OPT_GRACE},
-    {"spin-us", required_argument, NULL, OPT_SPIN},
-    {"inline-us", required_argument, NULL, OPT_INLINE},
-    {"socket-mode", required_argument, NULL, OPT_MODE},
-    {"plugin", required_argument, NULL, OPT_PLUGIN},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {NULL, 0, NULL, 0},
-};
-
-static void usage(FILE *f)
-{
-    fprintf(f, "Usage: sudokud [OPTION]...\n"
-               "Sudoku solving service: msgpack-rpc on a Unix socket, solver plugins.\n\n"
-               "  -s, --socket PATH        listen on PATH (default: $SUDOKUD_SOCKET, else\n"
-               "                           /run/sudokud/sudokud.sock as root,\n"
-               "                           $XDG_RUNTIME_DIR/sudokud.sock otherwise; unused\n"
-               "                           when socket-activated)\n"
-               "  -P, --plugin-dir DIR     load every *.so plugin in DIR\n"
-               "      --plugin FILE        also load the plugin FILE (repeatable)\n"
-               "  -j, --threads N          solver worker threads (default: CPU count)\n"
-               "      --timeout-ms MS      default per-request timeout and its ceiling (30000)\n"
-               "      --max-message BYTES  largest accepted message (65536)\n"
-               "      --max-connections N  connections served at once (1000)\n"
-               "      --max-queue N        solves waiting for a worker, in total (8192)\n"
-               "      --grace-ms MS        on SIGTERM, running solves get this long (1500)\n"
-               "      --inline-us US       try a solve on the event loop for up to US\n"
-               "                           microseconds before handing it to a worker\n"
-               "                           (default 30; 0: always use the workers)\n"
-               "      --spin-us US         an idle worker polls for work this long before\n"
-               "                           it sleeps (default 50; 0: sleep at once)\n"
-               "      --socket-mode MODE   octal permissions of the socket (0660)\n"
-               "  -v, --verbose            log every request\n"
-               "      --help               show this help and exit\n"
-               "      --version            show the version and exit\n");
-}
-
-/* --help or --version: print to stdout; returns 1 (served, exit 0). */
-static int print_info(int opt)
-{
-    if (opt == OPT_HELP)
-        usage(stdout);
-    else
-        printf("sudokud %s\n", SUDOKUD_VERSION);
-    return 1;
-}
-
-/* Parse an unsigned number in base into *out within [min, max]. */
-static int parse_num(const char *s, int base, unsigned long long min, unsigned long long max,
-                     unsigned long long *out)
-{
-    char *end;
-    unsigned long long v;
-
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return -EINVAL;
-    v = strtoull(s, &end, base);
-    if (errno || *end || v < min || v > max)
-        return -EINVAL;
-    *out = v;
-    return 0;
-}
-
-static int bad_value(const char *opt, const char *value)
-{
-    fprintf(stderr, "sudokud: invalid value for %s: '%s'\n", opt, value);
-    return -EINVAL;
-}
-
-static int set_socket(struct options *o, const char *path)
+/* Parse a socket path into the config; returns 0 or -EINVAL. */
+static int set_socket(struct options *o, const char *path, char *err, size_t err_size)
 {
     size_t len = strlen(path);
-    if (len == 0 || len >= sizeof(o->cfg.socket_path))
-        return bad_value("--socket", path);
+    if (len == 0 || len >= sizeof(o->cfg.socket_path)) {
+        snprintf(err, err_size, "want 1..%zu bytes", sizeof(o->cfg.socket_path) - 1);
+        return -EINVAL;
+    }
     memcpy(o->cfg.socket_path, path, len + 1);
     return 0;
 }
 
-/* One numeric option into the config; returns 0 or -EINVAL after a message. */
-static int set_number(struct options *o, int opt, const char *arg)
+static int on_socket(void *cfg, const char *arg, char *err, size_t err_size)
 {
-    unsigned long long v;
-
-    switch (opt) {
-    case 'j':
-        if (parse_num(arg, 10, 1, 1024, &v) < 0)
-            return bad_value("--threads", arg);
-        o->cfg.threads = (unsigned)v;
-        return 0;
-    case OPT_TIMEOUT:
-        if (parse_num(arg, 10, 1, 86400000ull, &v) < 0)
-            return bad_value("--timeout-ms", arg);
-        o->cfg.timeout_ms = v;
-        return 0;
-    case OPT_MAX_MESSAGE:
-        if (parse_num(arg, 10, 64, 64ull << 20, &v) < 0)
-            return bad_value("--max-message", arg);
-        o->cfg.max_message = (size_t)v;
-        return 0;
-    case OPT_MAX_CONN:
-        if (parse_num(arg, 10, 1, 1000000, &v) < 0)
-            return bad_value("--max-connections", arg);
-        o->cfg.max_connections = (unsigned)v;
-        return 0;
-    case OPT_MAX_QUEUE:
-        if (parse_num(arg, 10, 1, 10000000, &v) < 0)
-            return bad_value("--max-queue", arg);
-        o->cfg.max_queue = (size_t)v;
-        return 0;
-    case OPT_GRACE:
-        if (parse_num(arg, 10, 0, 600000, &v) < 0)
-            return bad_value("--grace-ms", arg);
-        o->cfg.grace_ms = (unsigned)v;
-        return 0;
-    case OPT_SPIN:
-        if (parse_num(arg, 10, 0, 10000, &v) < 0)
-            return bad_value("--spin-us", arg);
-        o->cfg.spin_us = (unsigned)v;
-        return 0;
-    case OPT_INLINE:
-        if (parse_num(arg, 10, 0, 1000, &v) < 0)
-            return bad_value("--inline-us", arg);
-        o->cfg.inline_us = (unsigned)v;
-        return 0;
-    default:
-        if (parse_num(arg, 8, 0, 0777, &v) < 0)
-            return bad_value("--socket-mode", arg);
-        o->cfg.socket_mode = (unsigned)v;
-        return 0;
-    }
+    return set_socket(cfg, arg, err, err_size);
 }
+
+static int on_plugin(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct options *o = cfg;
+    if (o->plugins_len == MAX_EXTRA_PLUGINS) {
+        snprintf(err, err_size, "at most %d --plugin files", MAX_EXTRA_PLUGINS);
+        return -E2BIG;
+    }
+    o->plugins[o->plugins_len++] = arg;
+    return 0;
+}
+
+/* The command line, in --help order; sudokud(8) describes each. */
+static const struct opts_spec option_table[] = {
+    {"socket", 's', "PATH",
+     "listen on PATH (default: $SUDOKUD_SOCKET, else\n"
+     "/run/sudokud/sudokud.sock as root,\n"
+     "$XDG_RUNTIME_DIR/sudokud.sock otherwise; unused\n"
+     "when socket-activated)",
+     OPTS_CALL_TO(on_socket)},
+    {"plugin-dir", 'P', "DIR", "load every *.so plugin in DIR",
+     OPTS_STRING_AT(struct options, plugin_dir)},
+    {"plugin", 0, "FILE", "also load the plugin FILE (repeatable)", OPTS_CALL_TO(on_plugin)},
+    {"threads", 'j', "N", "solver worker threads (default: CPU count)",
+     OPTS_NUMBER_AT(struct options, cfg.threads, 1, 1024)},
+    {"timeout-ms", 0, "MS", "default per-request timeout and its ceiling (30000)",
+     OPTS_NUMBER_AT(struct options, cfg.timeout_ms, 1, 86400000)},
+    {"max-message", 0, "BYTES", "largest accepted message (65536)",
+     OPTS_NUMBER_AT(struct options, cfg.max_message, 64, 64 << 20)},
+    {"max-connections", 0, "N", "connections served at once (1000)",
+     OPTS_NUMBER_AT(struct options, cfg.max_connections, 1, 1000000)},
+    {"max-queue", 0, "N", "solves waiting for a worker, in total (8192)",
+     OPTS_NUMBER_AT(struct options, cfg.max_queue, 1, 10000000)},
+    {"grace-ms", 0, "MS", "on SIGTERM, running solves get this long (1500)",
+     OPTS_NUMBER_AT(struct options, cfg.grace_ms, 0, 600000)},
+    {"inline-us", 0, "US",
+     "try a solve on the event loop for up to US\n"
+     "microseconds before handing it to a worker\n"
+     "(default 30; 0: always use the workers)",
+     OPTS_NUMBER_AT(struct options, cfg.inline_us, 0, 1000)},
+    {"spin-us", 0, "US",
+     "an idle worker polls for work this long before\n"
+     "it sleeps (default 50; 0: sleep at once)",
+     OPTS_NUMBER_AT(struct options, cfg.spin_us, 0, 10000)},
+    {"socket-mode", 0, "MODE", "octal permissions of the socket (0660)",
+     OPTS_OCTAL_AT(struct options, cfg.socket_mode, 0, 0777)},
+    {"verbose", 'v', NULL, "log every request", OPTS_FLAG_AT(struct options, verbose)},
+    {"help", 'h', NULL, "show this help and exit", .kind = OPTS_HELP},
+    {"version", 'V', NULL, "show the version and exit", .kind = OPTS_VERSION},
+};
+
+static const struct opts_prog option_prog = {
+    .name = "sudokud",
+    .usage = "Usage: sudokud [OPTION]...\n"
+             "Sudoku solving service: msgpack-rpc on a Unix socket, solver plugins.\n\n",
+    .specs = option_table,
+    .specs_len = sizeof(option_table) / sizeof(option_table[0]),
+    .help_column = 27,
+};
 
 static void set_defaults(struct options *o)
 {
@@ -212,36 +133,23 @@ static void set_defaults(struct options *o)
 static int parse_args(int argc, char **argv, struct options *o)
 {
     const char *env = getenv("SUDOKUD_SOCKET");
-    int opt;
+    char err[80];
+    int first, rc;
 
     set_defaults(o);
-    if (env && *env && set_socket(o, env) < 0)
-        return -EINVAL;
-    while ((opt = getopt_long(argc, argv, "s:P:j:v", long_options, NULL)) != -1) {
-        int rc = 0;
-        if (opt == 's')
-            rc = set_socket(o, optarg);
-        else if (opt == 'P')
-            o->plugin_dir = optarg;
-        else if (opt == 'v')
-            o->verbose = 1;
-        else if (opt == OPT_PLUGIN && o->plugins_len < MAX_EXTRA_PLUGINS)
-            o->plugins[o->plugins_len++] = optarg;
-        else if (opt == OPT_PLUGIN)
-            rc = bad_value("--plugin", "too many");
-        else if (opt == OPT_HELP || opt == OPT_VERSION)
-            return print_info(opt);
-        else if (opt == '?')
-            rc = -EINVAL;
-        else
-            rc = set_number(o, opt, optarg);
-        if (rc < 0)
-            return rc;
-    }
-    if (optind < argc) {
-        fprintf(stderr, "sudokud: unexpected argument '%s'\n", argv[optind]);
-        return -EINVAL;
-    }
+    if (env && *env && set_socket(o, env, err, sizeof(err)) < 0)
+        return opts_usage_error(&option_prog, "invalid SUDOKUD_SOCKET: '%s' (%s)", env, err);
+    rc = opts_parse(&option_prog, argc, argv, o, &first);
+    if (rc < 0)
+        return rc;
+    if (rc == OPTS_SHOW_HELP)
+        opts_help(&option_prog, stdout);
+    if (rc == OPTS_SHOW_VERSION)
+        printf("sudokud %s\n", SUDOKUD_VERSION);
+    if (rc != OPTS_RUN)
+        return 1;
+    if (first < argc)
+        return opts_usage_error(&option_prog, "unexpected argument '%s'", argv[first]);
     o->is_default_socket = !o->cfg.socket_path[0];
     return 0;
 }

@@ -4,11 +4,12 @@
 #   line must be a JSON object with every documented key, and every solver
 #   must have solved every puzzle with no wrong answer and no error.
 # MODE=usage: a bad option and a missing file argument exit with status 2,
-#   --help and --version exit with 0.
+#   with a message naming the option; -h/--help and -V/--version exit with 0
+#   and print the same; -P is --plugin-dir.
 # MODE=daemon: start the real sudokud (SUDOKUD, plugins from PLUGIN_DIR) on
 #   a temporary socket; `--socket --connections 2 --depth 8 --json DATA`
 #   must answer every puzzle of DATA with no wrong answer and no error, and
-#   `--idle-connections 32` must report a positive daemon RSS.  Once the
+#   `-s PATH --idle-connections 32` must report a positive daemon RSS.  Once the
 #   daemon is stopped, both modes must exit 3.
 # MODE=reader: the bench reads files with the tool's reader (proto/input.c):
 #   a grid-form (judge) file DATA solves, and a line holding a NUL byte is
@@ -107,8 +108,8 @@ if(MODE STREQUAL "daemon")
   endif()
   message(STATUS "daemon run: ${val_requests}/${want} requests, all right")
 
-  # Footprint with 32 idle connections.
-  execute_process(COMMAND ${BENCH} --socket ${sock} --idle-connections 32 --json
+  # Footprint with 32 idle connections (-s is --socket).
+  execute_process(COMMAND ${BENCH} -s ${sock} --idle-connections 32 --json
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     daemon_fail("sudoku-bench --idle-connections exited ${rc}: ${err}")
@@ -174,12 +175,66 @@ if(MODE STREQUAL "usage")
       message(FATAL_ERROR "sudoku-bench ${args}: exit ${rc}, want 2 (${err})")
     endif()
   endforeach()
-  foreach(args "--help" "--version")
-    execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
-    if(NOT rc EQUAL 0 OR out STREQUAL "")
-      message(FATAL_ERROR "sudoku-bench ${args}: exit ${rc}, output '${out}'")
+  # Each usage error names the option on stderr, points to --help, and
+  # prints nothing on stdout.  "ARGS|MESSAGE", the ARGS separated by commas.
+  set(try "\nTry 'sudoku-bench --help'.\n")
+  foreach(case
+      "--bogus,x|sudoku-bench: unknown option '--bogus'${try}"
+      "-x,f|sudoku-bench: unknown option '-x'${try}"
+      "f,--limit|sudoku-bench: option '--limit' needs an argument${try}"
+      "-s|sudoku-bench: option '-s' needs an argument${try}"
+      "--limit,0,f|sudoku-bench: invalid value for --limit: '0' (want a number >= 1)${try}"
+      "--timeout-ms,-1,f|invalid value for --timeout-ms: '-1' (want 0..86400000)"
+      "-s,s,--depth,x,f|invalid value for --depth: 'x' (want 1..4096)"
+      "--connections,2,f|sudoku-bench: --connections, --depth and --repeat need --socket")
+    string(FIND "${case}" "|" bar)
+    string(SUBSTRING "${case}" 0 ${bar} args)
+    math(EXPR bar "${bar} + 1")
+    string(SUBSTRING "${case}" ${bar} -1 want)
+    string(REPLACE "," ";" args "${args}")
+    execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+      ERROR_VARIABLE err)
+    string(FIND "${err}" "${want}" at)
+    if(NOT rc EQUAL 2 OR at EQUAL -1 OR NOT out STREQUAL "")
+      message(FATAL_ERROR "sudoku-bench ${args}: exit ${rc}, want 2 and '${want}' on stderr "
+        "and nothing on stdout; stderr '${err}', stdout '${out}'")
     endif()
   endforeach()
+
+  # The short and long forms of --help and --version print the same, on
+  # stdout, and exit 0; the help lists the short letters every tool shares.
+  foreach(pair "-h;--help" "-V;--version")
+    list(GET pair 0 short)
+    list(GET pair 1 long)
+    execute_process(COMMAND ${BENCH} ${short} RESULT_VARIABLE rc_short OUTPUT_VARIABLE out_short)
+    execute_process(COMMAND ${BENCH} ${long} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+      ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT rc_short EQUAL 0 OR out STREQUAL "" OR NOT err STREQUAL ""
+        OR NOT out STREQUAL out_short)
+      message(FATAL_ERROR "sudoku-bench ${short} / ${long}: exit ${rc_short} / ${rc}, "
+        "output '${out_short}' / '${out}', stderr '${err}'")
+    endif()
+  endforeach()
+  if(NOT out_short MATCHES "^sudoku-bench [0-9]")
+    message(FATAL_ERROR "sudoku-bench -V printed '${out_short}'")
+  endif()
+  execute_process(COMMAND ${BENCH} --help OUTPUT_VARIABLE out)
+  foreach(row "-P, --plugin-dir DIR" "-v, --verbose" "-s, --socket PATH" "-h, --help"
+      "-V, --version")
+    string(FIND "${out}" "  ${row} " at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "sudoku-bench --help lacks '${row}':\n${out}")
+    endif()
+  endforeach()
+
+  # -P is --plugin-dir: nothing to load there is exit 1, naming the directory.
+  set(empty_dir "${CMAKE_CURRENT_LIST_DIR}/no-such-plugin-dir")
+  execute_process(COMMAND ${BENCH} -P ${empty_dir} ${CMAKE_CURRENT_LIST_DIR}/data/bench_small.txt
+    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  string(FIND "${err}" "no plugin loaded from ${empty_dir}" at)
+  if(NOT rc EQUAL 1 OR at EQUAL -1)
+    message(FATAL_ERROR "sudoku-bench -P ${empty_dir}: exit ${rc}, want 1 (${err})")
+  endif()
   return()
 endif()
 

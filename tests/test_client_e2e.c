@@ -446,20 +446,57 @@ static const struct {
     const char *comment;
     const char *args[6];
     int want;
+    const char *want_out; /* on stdout, or NULL */
+    const char *want_err; /* on stderr, or NULL */
 } exit_cases[] = {
-    {"all solved", {"-s", SOCK_ARG, DATA("client_judge.txt")}, 0},
-    {"ping answers", {"-s", SOCK_ARG, "ping"}, 0},
-    {"some bad", {"-s", SOCK_ARG, DATA("client_mixed.txt")}, 1},
-    {"missing file", {"-s", SOCK_ARG, DATA("no-such-file.txt")}, 1},
-    {"--limit 0 is no limit", {"-s", SOCK_ARG, "--limit", "0"}, 2},
-    {"unknown format", {"-s", SOCK_ARG, "--format", "xml"}, 2},
-    {"unknown option", {"--frobnicate"}, 2},
-    {"--unique conflicts with --limit 3", {"--unique", "--limit", "3"}, 2},
-    {"ping: extra operand", {"-s", SOCK_ARG, "ping", "pong"}, 2},
-    {"no daemon there (solve)", {"-s", "/nonexistent/sudokud.sock", DATA("client_judge.txt")}, 3},
-    {"no daemon there (ping)", {"-s", "/nonexistent/sudokud.sock", "ping"}, 3},
-    {"help", {"--help"}, 0},
-    {"version after subcommand", {"stats", "--version"}, 0},
+    {"all solved", {"-s", SOCK_ARG, DATA("client_judge.txt")}, 0, NULL, NULL},
+    {"ping answers", {"-s", SOCK_ARG, "ping"}, 0, "pong from", NULL},
+    {"some bad", {"-s", SOCK_ARG, DATA("client_mixed.txt")}, 1, NULL, NULL},
+    {"missing file", {"-s", SOCK_ARG, DATA("no-such-file.txt")}, 1, NULL, NULL},
+    {"--limit 0 is no limit",
+     {"-s", SOCK_ARG, "--limit", "0"},
+     2,
+     NULL,
+     "sudoku: invalid value for --limit: '0' (want 1..1000000)\nTry 'sudoku --help'.\n"},
+    {"unknown format",
+     {"-s", SOCK_ARG, "--format", "xml"},
+     2,
+     NULL,
+     "invalid value for --format: 'xml' (want grid, line or auto)"},
+    {"unknown option", {"--frobnicate"}, 2, NULL, "sudoku: unknown option '--frobnicate'"},
+    {"unknown short option", {"-x", "ping"}, 2, NULL, "sudoku: unknown option '-x'"},
+    {"missing argument",
+     {"ping", "--window"},
+     2,
+     NULL,
+     "sudoku: option '--window' needs an argument"},
+    {"bad number, short",
+     {"-w", "5000", "ping"},
+     2,
+     NULL,
+     "invalid value for -w: '5000' (want 1..4096)"},
+    {"bad number, long", {"--timeout", "1s"}, 2, NULL, "invalid value for --timeout: '1s'"},
+    {"--unique conflicts with --limit 3",
+     {"--unique", "--limit", "3"},
+     2,
+     NULL,
+     "--unique means --limit 2"},
+    {"ping: extra operand",
+     {"-s", SOCK_ARG, "ping", "pong"},
+     2,
+     NULL,
+     "too many arguments for ping"},
+    {"no daemon there (solve)",
+     {"-s", "/nonexistent/sudokud.sock", DATA("client_judge.txt")},
+     3,
+     NULL,
+     NULL},
+    {"no daemon there (ping)", {"-s", "/nonexistent/sudokud.sock", "ping"}, 3, NULL, NULL},
+    {"help", {"--help"}, 0, "  -V, --version", NULL},
+    {"-h", {"-h"}, 0, "usage: sudoku [options] [FILE...]", NULL},
+    {"help of a subcommand", {"stats", "-h"}, 0, "usage: sudoku stats", NULL},
+    {"version after subcommand", {"stats", "--version"}, 0, "(protocol v1)", NULL},
+    {"-V", {"-V"}, 0, "sudoku ", NULL},
 };
 
 static void test_exit_codes(void **state)
@@ -473,6 +510,12 @@ static void test_exit_codes(void **state)
         print_message("case: %s\n", exit_cases[i].comment);
         run_tool(&r, NULL, argv);
         assert_int_equal(r.status, exit_cases[i].want);
+        if (exit_cases[i].want_out)
+            assert_non_null(strstr(r.out, exit_cases[i].want_out));
+        if (exit_cases[i].want_err)
+            assert_non_null(strstr(r.err, exit_cases[i].want_err));
+        if (exit_cases[i].want == 2) /* a usage error is on stderr only */
+            assert_string_equal(r.out, "");
         if (exit_cases[i].want == 3) {
             assert_non_null(strstr(r.err, "/nonexistent/sudokud.sock"));
             assert_non_null(strstr(r.err, "sudokud -s /nonexistent/sudokud.sock"));

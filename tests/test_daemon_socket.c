@@ -226,13 +226,34 @@ static void test_command_line(void **state)
         const char *const unknown[] = {"--frobnicate", NULL};
         const char *const mode[] = {"--socket-mode", "999", NULL};
         const char *const no_plugins[] = {"-s", "/tmp/sudokud-np.sock", "-P", "/nonexistent", NULL};
+        const char *const help_short[] = {"-h", NULL};
+        const char *const version_short[] = {"-V", NULL};
+        const char *const bad_short[] = {"-j", "x", NULL};
+        const char *const missing[] = {"--threads", NULL};
+        const char *const extra[] = {"-s", "/tmp/sudokud-x.sock", "stray", NULL};
         assert_int_equal(run_sudokud(help, log), 0);
         assert_true(file_has(log, "--max-connections"));
+        assert_true(file_has(log, "  -V, --version "));
+        assert_int_equal(run_sudokud(help_short, log), 0);
+        assert_true(file_has(log, "Usage: sudokud [OPTION]..."));
         assert_int_equal(run_sudokud(version, log), 0);
         assert_true(file_has(log, "sudokud "));
+        assert_int_equal(run_sudokud(version_short, log), 0);
+        assert_true(file_has(log, "sudokud "));
+        assert_false(file_has(log, "Usage"));
         assert_int_equal(run_sudokud(bad, log), 2);
+        assert_true(file_has(log, "sudokud: invalid value for --threads: '0' (want 1..1024)\n"
+                                  "Try 'sudokud --help'.\n"));
+        assert_int_equal(run_sudokud(bad_short, log), 2);
+        assert_true(file_has(log, "invalid value for -j: 'x'"));
+        assert_int_equal(run_sudokud(missing, log), 2);
+        assert_true(file_has(log, "sudokud: option '--threads' needs an argument"));
         assert_int_equal(run_sudokud(unknown, log), 2);
+        assert_true(file_has(log, "sudokud: unknown option '--frobnicate'"));
         assert_int_equal(run_sudokud(mode, log), 2);
+        assert_true(file_has(log, "invalid value for --socket-mode: '999'"));
+        assert_int_equal(run_sudokud(extra, log), 2);
+        assert_true(file_has(log, "sudokud: unexpected argument 'stray'"));
         assert_int_equal(run_sudokud(no_plugins, log), 1);
         assert_true(file_has(log, "no solver plugin"));
     }
