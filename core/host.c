@@ -6,10 +6,15 @@
  * given to its plugin: the table's ctx points back at the entry, so a plugin's
  * log lines come out prefixed with its name.
  *
+ * A plugin file is judged by core/trust.c on the descriptor it is opened
+ * as, then dlopen()ed through that descriptor under a name no other load in
+ * the process used (host_fd_name()), so what was checked is what runs.
+ *
  * Invariants: after loading, nothing in a host or an entry changes until
  * host_free(), so host_solve() reads only constant data and is thread-safe;
  * the exceptions are each entry's lock, which serialises the calls to a
  * plugin that does not declare SDK_CAP_REENTRANT, and a logged-once flag.
+ * One process-wide atomic counter numbers the dlopen() names.
  * Every answer a plugin gives is checked by the rules (grid_check_solution)
  * before host_solve() returns it; a wrong one is wiped and becomes -EIO.
  */
@@ -30,6 +35,7 @@
 #include <unistd.h>
 
 #include "core/grid.h"
+#include "core/trust.h"
 #include "proto/clock.h"
 
 #define HOST_LOG_LINE     512        /* longest log line, longer ones are cut */
@@ -38,6 +44,7 @@
 #define HOST_LATE_NS      100000000u /* SDK_CAP_CANCEL broken: this late past a deadline */
 #define HOST_VERSION_MAX  31         /* sdk_plugin.version: bytes (a client keeps 31) */
 #define HOST_DESC_MAX     159        /* sdk_plugin.description: bytes (a client keeps 159) */
+#define HOST_FD_NAME_MAX  256        /* host_fd_name(): 14 + 6 * 32 + 11 bytes and a NUL */
 
 /* Smallest descriptor the host can use: ABI 1.0 ends with solve. */
 #define HOST_MIN_DESC_SIZE (offsetof(struct sdk_plugin, solve) + sizeof(void (*)(void)))
@@ -271,17 +278,66 @@ static int host_grow(struct host *h)
     return 0;
 }
 
-/* dlopen path and fetch its descriptor into e.  Logs and returns a negative
- * errno on failure; e->pub.dl is set whenever dlopen succeeded. */
-static int entry_open(struct host *h, struct host_entry *e, const char *path)
+/* How many names host_fd_name() gave out, in the whole process. */
+static atomic_uint host_fd_names;
+
+/* A name, new to the process, under which dlopen() reads the file open on
+ * fd.  glibc's dlopen() looks for a loaded object by name before it reads
+ * any file, and an object keeps every name it was opened under for as long
+ * as it stays loaded (a plugin another host also loaded, or one dlclose()
+ * cannot unload: RTLD_NODELETE, unique symbols), while descriptor numbers
+ * are soon reused.  So the k-th name is "/proc/self/fd/", then k in binary
+ * from the lowest bit, "./" for a 0 and "../fd/" for a 1, then the number:
+ *
+ *     k = 6 (110), fd 5:  /proc/self/fd/./../fd/../fd/5
+ *
+ * Both segments lead back to /proc/self/fd, and the last one is always
+ * "../fd/", so no two names are the same string. */
+static void host_fd_name(char *name, size_t size, int fd)
 {
+    unsigned k = atomic_fetch_add(&host_fd_names, 1);
+    size_t len = (size_t)snprintf(name, size, "/proc/self/fd/");
+
+    for (; k != 0 && len < size; k >>= 1)
+        len += (size_t)snprintf(name + len, size - len, "%s", k & 1 ? "../fd/" : "./");
+    if (len < size)
+        snprintf(name + len, size - len, "%d", fd);
+}
+
+/* Whether name leads to the very file open on fd: it does not when /proc
+ * is not mounted. */
+static int fd_name_shows_file(int fd, const char *name)
+{
+    struct stat by_fd, by_name;
+
+    return fstat(fd, &by_fd) == 0 && stat(name, &by_name) == 0 && by_fd.st_dev == by_name.st_dev &&
+           by_fd.st_ino == by_name.st_ino;
+}
+
+/* dlopen the checked file open on fd and fetch its descriptor into e.  Logs
+ * and returns a negative errno on failure; e->pub.dl is set whenever dlopen
+ * succeeded. */
+static int entry_open(struct host *h, struct host_entry *e, const char *path, int fd)
+{
+    char name[HOST_FD_NAME_MAX];
     sdk_entry_fn entry;
     const char *why = NULL;
     int rc;
 
-    e->pub.dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    host_fd_name(name, sizeof(name), fd);
+    if (!fd_name_shows_file(fd, name)) {
+        host_logf(h, SDK_LOG_ERR,
+                  "plugin %s refused: %s does not show the checked file (is /proc mounted?); "
+                  "plugins are loaded only through a checked descriptor",
+                  path, name);
+        return -ENOSYS;
+    }
+    e->pub.dl = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!e->pub.dl) {
         const char *err = dlerror();
+        size_t len = strlen(name);
+        if (err && strncmp(err, name, len) == 0 && strncmp(err + len, ": ", 2) == 0)
+            err += len + 2; /* the path is in the line already */
         host_logf(h, SDK_LOG_ERR, "plugin %s refused: not a plugin: %s", path,
                   err ? err : "dlopen failed");
         return -ENOEXEC;
@@ -334,19 +390,19 @@ static int entry_start(struct host *h, struct host_entry *e, const char *path)
     return 0;
 }
 
-static int path_is_safe(struct host *h, const char *what, const char *path);
-static int file_is_safe(struct host *h, const char *path);
-
 int host_load_file(struct host *h, const char *path)
 {
+    char why[HOST_LOG_LINE];
     struct host_entry *e = NULL;
-    int rc;
+    int fd, rc;
 
     if (!h || !path)
         return -EINVAL;
-    rc = file_is_safe(h, path);
-    if (rc < 0)
-        return rc;
+    fd = trust_open_file(path, why, sizeof(why));
+    if (fd < 0) {
+        host_logf(h, SDK_LOG_ERR, "plugin %s refused: %s", path, why);
+        return fd;
+    }
     rc = host_grow(h);
     if (rc < 0)
         goto fail;
@@ -362,7 +418,9 @@ int host_load_file(struct host *h, const char *path)
     e->api.size = sizeof(e->api);
     e->api.ctx = e;
     e->api.log = entry_log;
-    rc = entry_open(h, e, path);
+    rc = entry_open(h, e, path, fd);
+    close(fd); /* dlopen() has its own */
+    fd = -1;
     if (rc < 0)
         goto fail;
     rc = entry_start(h, e, path);
@@ -377,47 +435,10 @@ int host_load_file(struct host *h, const char *path)
 fail:
     if (rc == -ENOMEM)
         host_logf(h, SDK_LOG_ERR, "plugin %s refused: out of memory", path);
+    if (fd >= 0)
+        close(fd);
     entry_free(e);
     return rc;
-}
-
-/* Like sshd's StrictModes: a plugin file or directory that someone other
- * than its owner can write to could be swapped for code that then runs in
- * the daemon, so it is refused.  The owner must be root or the daemon's own
- * user, and neither group nor others may write.  Logs why and returns 0 or
- * -EPERM. */
-static int path_is_safe(struct host *h, const char *what, const char *path)
-{
-    struct stat st;
-
-    /* A path that cannot be examined is left to dlopen()/opendir(), which
-     * refuse it with their own, more precise, reason. */
-    if (stat(path, &st) < 0)
-        return 0;
-    if (st.st_uid != 0 && st.st_uid != geteuid()) {
-        host_logf(h, SDK_LOG_ERR, "%s %s refused: owned by uid %ld, not by root or uid %ld", what,
-                  path, (long)st.st_uid, (long)geteuid());
-        return -EPERM;
-    }
-    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        host_logf(h, SDK_LOG_ERR, "%s %s refused: writable by %s (mode %04o); run chmod go-w %s",
-                  what, path, st.st_mode & S_IWOTH ? "others" : "its group",
-                  (unsigned)(st.st_mode & 07777), path);
-        return -EPERM;
-    }
-    return 0;
-}
-
-/* The file and the directory holding it must both be safe. */
-static int file_is_safe(struct host *h, const char *path)
-{
-    char dir[4096];
-    int rc;
-
-    if ((size_t)snprintf(dir, sizeof(dir), "%s", path) >= sizeof(dir))
-        return -ENAMETOOLONG;
-    rc = path_is_safe(h, "plugin directory", dirname(dir));
-    return rc < 0 ? rc : path_is_safe(h, "plugin", path);
 }
 
 static int has_so_suffix(const char *name)
@@ -462,7 +483,7 @@ static int list_so(DIR *d, char ***names, size_t *len)
 
 int host_load_dir(struct host *h, const char *dir)
 {
-    char path[4096];
+    char path[4096], why[HOST_LOG_LINE];
     char **names = NULL;
     size_t len = 0;
     int loaded = 0;
@@ -471,9 +492,11 @@ int host_load_dir(struct host *h, const char *dir)
 
     if (!h || !dir)
         return -EINVAL;
-    rc = path_is_safe(h, "plugin directory", dir);
-    if (rc < 0)
+    rc = trust_check_dir(dir, why, sizeof(why));
+    if (rc < 0) {
+        host_logf(h, SDK_LOG_ERR, "plugin directory %s refused: %s", dir, why);
         return rc;
+    }
     d = opendir(dir);
     if (!d) {
         rc = -errno;

@@ -3,8 +3,10 @@
  * Shared by sudokud and sudoku-bench (built as the static library
  * sudoku_host).  Plugins are loaded with dlopen(RTLD_NOW | RTLD_LOCAL) and
  * never unloaded while the host lives.  A file that is not a plugin, has the
- * wrong ABI major, lacks solve() or repeats a loaded name is refused with one
- * log line naming the file and the reason; the others still load.
+ * wrong ABI major, lacks solve(), repeats a loaded name, is not a regular
+ * file or could be changed by someone other than root and the running user
+ * is refused with one log line naming the file and the reason; the others
+ * still load.
  *
  * Thread safety: loading is single-threaded (at start-up).  Once loaded,
  * host_solve() may be called from any number of threads at once.
@@ -39,16 +41,24 @@ struct host *host_new(host_log_fn *log, void *ctx);
  * solve may be running. */
 void host_free(struct host *h);
 
-/* Load one plugin file.  Returns 0, or a negative errno after logging why the
- * file was refused (-ENOEXEC not a plugin, -EPROTO wrong ABI or bad
- * descriptor, -EEXIST duplicate name, -EPERM the file or its directory is
- * writable by others than its owner or owned by someone other than root or
- * the running user, as sshd's StrictModes). */
+/* Load one plugin file.  The file is first judged by core/trust.h (sshd's
+ * StrictModes: owners and modes of the resolved file and of every directory
+ * up to "/"), then opened once and loaded through that descriptor
+ * (dlopen("/proc/self/fd/N")), so the file checked is the file loaded.
+ * Returns 0, or a negative errno after logging why the file was refused:
+ *   -ENOENT   no such file (or another errno from resolving or opening it);
+ *   -ENOEXEC  not a plugin, or not a regular file (a FIFO, a directory);
+ *   -EPROTO   wrong ABI or bad descriptor;
+ *   -EEXIST   duplicate name;
+ *   -EPERM    an owner other than root or the running user, or a mode that
+ *             lets others write, on the file or a directory on its path;
+ *   -ENOSYS   /proc/self/fd is not there (/proc not mounted). */
 int host_load_file(struct host *h, const char *path);
 
 /* Load every "*.so" in dir, in name order.  Refused files are logged and
  * skipped.  Returns the number loaded, or a negative errno when dir cannot be
- * read or fails the same ownership and mode check (-EPERM). */
+ * read or fails the same ownership and mode check (-EPERM): dir itself must
+ * not be writable by group or others even when sticky. */
 int host_load_dir(struct host *h, const char *dir);
 
 /* The default plugin directory: <dir of the running executable>/../lib/

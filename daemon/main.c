@@ -189,8 +189,14 @@ static int load_plugins(const struct options *o, struct host *h)
     rc = host_load_dir(h, dir);
     if (rc < 0)
         log_msg(SDK_LOG_ERR, "cannot read plugin directory %s: %s", dir, strerror(-rc));
-    for (size_t i = 0; i < o->plugins_len; i++)
-        host_load_file(h, o->plugins[i]);
+    for (size_t i = 0; i < o->plugins_len; i++) {
+        rc = host_load_file(h, o->plugins[i]); /* asked for by name: must load */
+        if (rc < 0) {
+            log_msg(SDK_LOG_ERR, "cannot start: --plugin %s was refused: %s", o->plugins[i],
+                    strerror(-rc));
+            return rc;
+        }
+    }
     if (host_count(h) == 0) {
         log_msg(SDK_LOG_ERR, "no solver plugin loaded (looked in %s)", dir);
         return -ENOENT;

@@ -34,6 +34,9 @@ sudoku_add_test_plugin(tp_crver     m_crver     11)
 sudoku_add_test_plugin(tp_latin1    n_latin1    12)
 sudoku_add_test_plugin(tp_c1desc    o_c1desc    13)
 sudoku_add_test_plugin(tp_longver   p_longver   14)
+# Refused (init fails) but never unloaded: its name must not shadow z_liar.
+sudoku_add_test_plugin(tp_nodelete  q_nodelete  7)
+target_link_options(tp_nodelete PRIVATE -Wl,-z,nodelete)
 add_library(tp_notplugin MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/notplugin.c)
 set_target_properties(tp_notplugin PROPERTIES PREFIX "" OUTPUT_NAME j_notplugin
   LIBRARY_OUTPUT_DIRECTORY ${SUDOKU_BADPLUGIN_DIR})

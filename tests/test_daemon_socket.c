@@ -254,8 +254,21 @@ static void test_command_line(void **state)
         assert_true(file_has(log, "invalid value for --socket-mode: '999'"));
         assert_int_equal(run_sudokud(extra, log), 2);
         assert_true(file_has(log, "sudokud: unexpected argument 'stray'"));
+        /* --plugin names a file the admin wants: failing to load it is fatal. */
+        const char *const missing_plugin[] = {
+            "-s",       "/tmp/sudokud-np.sock", "-P", SUDOKU_BUILD_PLUGIN_DIR,
+            "--plugin", "/nonexistent/x.so",    NULL};
+        const char *const dup[] = {"-s",       "/tmp/sudokud-np.sock",
+                                   "-P",       SUDOKU_BUILD_PLUGIN_DIR,
+                                   "--plugin", SUDOKU_BUILD_PLUGIN_DIR "/bitmask.so",
+                                   NULL};
         assert_int_equal(run_sudokud(no_plugins, log), 1);
         assert_true(file_has(log, "no solver plugin"));
+        assert_int_equal(run_sudokud(missing_plugin, log), 1);
+        assert_true(file_has(log, "cannot start: --plugin /nonexistent/x.so was refused"));
+        assert_int_equal(run_sudokud(dup, log), 1);
+        assert_true(file_has(log, "duplicate name"));
+        assert_true(file_has(log, "cannot start: --plugin " SUDOKU_BUILD_PLUGIN_DIR "/bitmask.so"));
     }
     unlink(log);
 }

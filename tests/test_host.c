@@ -5,15 +5,23 @@
  * the ABI, plus a good one (tgood, 4x4 only) and a liar that loads and then
  * answers wrongly in the way job->limit chooses.  Log lines are captured so
  * the tests can assert that each refusal names the file and the reason.
+ * The strict-modes tests build their own trees of directories, symbolic
+ * links and FIFOs under /tmp (itself sticky and world-writable, as a CI
+ * clone's parent may be).
  */
+#define _GNU_SOURCE /* unshare(), CLONE_NEWNS */
+
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -120,6 +128,7 @@ static const struct refusal {
     {"/n_latin1.so", "bad description"},     /* 0xe9 alone */
     {"/o_c1desc.so", "bad description"},     /* U+0085 */
     {"/p_longver.so", "bad version"},        /* 32 bytes */
+    {"/q_nodelete.so", "init() failed"},     /* stays loaded (-z nodelete) */
 };
 
 static void test_refusals_logged_rest_load(void **state)
@@ -159,7 +168,7 @@ static void test_load_file_results(void **state)
 
     assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/j_notplugin.so"), -ENOEXEC);
     assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/k_garbage.so"), -ENOEXEC);
-    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/no_such.so"), -ENOEXEC);
+    assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/no_such.so"), -ENOENT);
     assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/c_badabi.so"), -EPROTO);
     assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/d_nosolve.so"), -EPROTO);
     assert_int_equal(host_load_file(f->host, SUDOKU_BADPLUGIN_DIR "/a_good.so"), -EEXIST);
@@ -568,6 +577,244 @@ static void test_clock_is_the_abi_clock(void **state)
     }
 }
 
+/* A tree of directories under /tmp for one test: root (0755) holds
+ * whatever the test makes; tree_path() names an entry in it. */
+struct tree {
+    char root[32];
+    char path[128];
+};
+
+static void tree_new(struct tree *t)
+{
+    snprintf(t->root, sizeof(t->root), "/tmp/sudoku-trust-XXXXXX");
+    assert_non_null(mkdtemp(t->root));
+    assert_int_equal(chmod(t->root, 0755), 0);
+}
+
+static const char *tree_path(struct tree *t, const char *rel)
+{
+    snprintf(t->path, sizeof(t->path), "%s/%s", t->root, rel);
+    return t->path;
+}
+
+static void tree_mkdir(struct tree *t, const char *rel, mode_t mode)
+{
+    assert_int_equal(mkdir(tree_path(t, rel), 0700), 0);
+    assert_int_equal(chmod(t->path, mode), 0); /* not cut by the umask */
+}
+
+/* A copy of the good test plugin at rel, mode 0644. */
+static void tree_plugin(struct tree *t, const char *rel)
+{
+    assert_int_equal(copy_file(SUDOKU_BADPLUGIN_DIR "/a_good.so", tree_path(t, rel)), 0);
+}
+
+static void tree_free(struct tree *t)
+{
+    char cmd[64];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", t->root);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* How many plugins host_load_dir() loads from dir with a fresh host, its
+ * log lines going to c (cleared first). */
+static int load_dir_count(struct log_capture *c, const char *dir)
+{
+    struct host *h = host_new(capture_log, c);
+    int rc;
+
+    assert_non_null(h);
+    c->len = 0;
+    rc = host_load_dir(h, dir);
+    host_free(h);
+    return rc;
+}
+
+/* A symbolic link in a safe plugin directory that points into a directory
+ * others can write to: the file it reaches is judged where it really is,
+ * and the directory holding it may not be writable even when sticky. */
+static void test_symlink_into_writable_dir(void **state)
+{
+    struct fixture *f = *state;
+    struct tree t;
+    char target[128];
+
+    tree_new(&t);
+    tree_mkdir(&t, "safe", 0755);
+    tree_mkdir(&t, "open", 0777);
+    tree_plugin(&t, "open/good.so");
+    snprintf(target, sizeof(target), "%s", tree_path(&t, "open/good.so"));
+    assert_int_equal(symlink(target, tree_path(&t, "safe/good.so")), 0);
+
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "safe")), 0);
+    assert_int_equal(count_lines(&f->log, "safe/good.so refused", "open is writable by others"), 1);
+    assert_int_equal(chmod(tree_path(&t, "open"), 01777), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "safe")), 0);
+    assert_int_equal(count_lines(&f->log, "safe/good.so refused", "(mode 1777)"), 1);
+    /* Fixed: the link is followed and the plugin loads. */
+    assert_int_equal(chmod(tree_path(&t, "open"), 0755), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "safe")), 1);
+    tree_free(&t);
+}
+
+/* The other way round: a symbolic link that others could replace, in a
+ * directory they can write to, pointing at a safe plugin or plugin
+ * directory.  In a sticky directory it is trusted when root or the running
+ * user owns it (others cannot replace it). */
+static void test_link_in_writable_dir(void **state)
+{
+    struct fixture *f = *state;
+    char target[128], link[128], link_dir[128];
+    struct host *h;
+    struct tree t;
+
+    tree_new(&t);
+    tree_mkdir(&t, "safe", 0755);
+    tree_mkdir(&t, "open", 0777);
+    tree_plugin(&t, "safe/good.so");
+    snprintf(link, sizeof(link), "%s", tree_path(&t, "open/link.so"));
+    snprintf(link_dir, sizeof(link_dir), "%s", tree_path(&t, "open/plugins"));
+    snprintf(target, sizeof(target), "%s", tree_path(&t, "safe/good.so"));
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(symlink(tree_path(&t, "safe"), link_dir), 0);
+
+    h = host_new(capture_log, &f->log);
+    assert_non_null(h);
+    f->log.len = 0;
+    assert_int_equal(host_load_file(h, link), -EPERM);
+    assert_int_equal(count_lines(&f->log, "link.so refused", "open is writable by others"), 1);
+    assert_int_equal(load_dir_count(&f->log, link_dir), -EPERM);
+    assert_int_equal(count_lines(&f->log, "plugin directory", "open is writable by others"), 1);
+    assert_int_equal(chmod(tree_path(&t, "open"), 01777), 0);
+    assert_int_equal(load_dir_count(&f->log, link_dir), 1);
+    if (geteuid() == 0) {
+        assert_int_equal(lchown(link, 12345, (gid_t)-1), 0);
+        f->log.len = 0;
+        assert_int_equal(host_load_file(h, link), -EPERM);
+        assert_int_equal(count_lines(&f->log, "link.so is owned by uid 12345", NULL), 1);
+        assert_int_equal(lchown(link, 0, (gid_t)-1), 0);
+    }
+    assert_int_equal(host_load_file(h, link), 0);
+    host_free(h);
+    tree_free(&t);
+}
+
+/* A directory above the plugin directory that others can write to lets
+ * them rename the plugin directory away and put their own in its place:
+ * refused, unless it is sticky (as /tmp is, where a clone's build tree may
+ * sit), and the plugin directory itself is never let off. */
+static void test_writable_parent_dir(void **state)
+{
+    struct fixture *f = *state;
+    struct tree t;
+
+    tree_new(&t);
+    tree_mkdir(&t, "mid", 0777);
+    tree_mkdir(&t, "mid/plugins", 0755);
+    tree_plugin(&t, "mid/plugins/good.so");
+
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), -EPERM);
+    assert_int_equal(count_lines(&f->log, "plugin directory", "mid is writable by others"), 1);
+    assert_int_equal(chmod(tree_path(&t, "mid"), 0775), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), -EPERM);
+    assert_int_equal(count_lines(&f->log, "plugin directory", "mid is writable by its group"), 1);
+    /* Sticky above, as /tmp: others cannot rename what they do not own. */
+    assert_int_equal(chmod(tree_path(&t, "mid"), 01777), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), 1);
+    /* ... but a sticky plugin directory lets them add files of their own. */
+    assert_int_equal(chmod(tree_path(&t, "mid"), 0755), 0);
+    assert_int_equal(chmod(tree_path(&t, "mid/plugins"), 01777), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), -EPERM);
+    assert_int_equal(count_lines(&f->log, "plugin directory", "(mode 1777)"), 1);
+    assert_int_equal(chmod(tree_path(&t, "mid/plugins"), 0755), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), 1);
+    tree_free(&t);
+}
+
+/* Owners other than root and the running user, above or at the file.  Only
+ * root can give a file away, so this runs only as root (as in CI). */
+static void test_foreign_owner(void **state)
+{
+    struct fixture *f = *state;
+    struct tree t;
+
+    if (geteuid() != 0)
+        skip();
+    tree_new(&t);
+    tree_mkdir(&t, "mid", 0755);
+    tree_mkdir(&t, "mid/plugins", 0755);
+    tree_plugin(&t, "mid/plugins/good.so");
+    assert_int_equal(chown(tree_path(&t, "mid"), 12345, (gid_t)-1), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), -EPERM);
+    assert_int_equal(count_lines(&f->log, "mid is owned by uid 12345", "not by root or uid 0"), 1);
+    assert_int_equal(chown(tree_path(&t, "mid"), 0, (gid_t)-1), 0);
+    assert_int_equal(chown(tree_path(&t, "mid/plugins/good.so"), 12345, (gid_t)-1), 0);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "mid/plugins")), 0);
+    assert_int_equal(count_lines(&f->log, "good.so is owned by uid 12345", NULL), 1);
+    tree_free(&t);
+}
+
+/* A FIFO named *.so would block dlopen() (and start-up) for ever; it and a
+ * directory named *.so are skipped with a log line, the rest load.  The
+ * alarm only turns a hang into a failure; nothing here is timed. */
+static void test_not_regular_skipped(void **state)
+{
+    struct fixture *f = *state;
+    struct host *h;
+    struct tree t;
+
+    tree_new(&t);
+    tree_mkdir(&t, "plugins", 0755);
+    tree_plugin(&t, "plugins/good.so");
+    assert_int_equal(mkfifo(tree_path(&t, "plugins/fifo.so"), 0644), 0);
+    assert_int_equal(chmod(t.path, 0644), 0);
+    tree_mkdir(&t, "plugins/dir.so", 0755);
+    alarm(60);
+    assert_int_equal(load_dir_count(&f->log, tree_path(&t, "plugins")), 1);
+    assert_int_equal(count_lines(&f->log, "fifo.so refused", "is a FIFO, not a regular file"), 1);
+    assert_int_equal(count_lines(&f->log, "dir.so refused", "directory, not a regular file"), 1);
+    h = host_new(capture_log, &f->log);
+    assert_non_null(h);
+    assert_int_equal(host_load_file(h, tree_path(&t, "plugins/fifo.so")), -ENOEXEC);
+    host_free(h);
+    alarm(0);
+    tree_free(&t);
+}
+
+/* Without /proc the checked descriptor cannot be loaded: refused with a
+ * line that says so.  Needs a private mount namespace (root, and a
+ * container that allows it); skipped otherwise. */
+static void test_no_proc_refused(void **state)
+{
+    struct fixture *f = *state;
+    int status;
+    pid_t pid;
+
+    (void)f;
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct log_capture c = {.lock = PTHREAD_MUTEX_INITIALIZER};
+        struct host *h;
+        int rc;
+        if (unshare(CLONE_NEWNS) < 0 || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0 ||
+            umount2("/proc", MNT_DETACH) < 0)
+            _exit(77);
+        h = host_new(capture_log, &c);
+        rc = h ? host_load_file(h, SUDOKU_BADPLUGIN_DIR "/a_good.so") : -ENOMEM;
+        host_free(h);
+        if (rc != -ENOSYS)
+            _exit(1);
+        _exit(count_lines(&c, "a_good.so refused", "is /proc mounted?") == 1 ? 0 : 2);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77)
+        skip();
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +834,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stopped_job_not_started, setup, teardown),
         cmocka_unit_test_setup_teardown(test_late_return_logged_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strict_modes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symlink_into_writable_dir, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_link_in_writable_dir, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_writable_parent_dir, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_foreign_owner, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_regular_skipped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_proc_refused, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
