@@ -21,6 +21,10 @@
  *     cancel request or of the deadline;
  *   - build with -fvisibility=hidden and -Wl,-z,defs, export only the entry.
  *
+ * Minor 1 added the optional explain() entry (human-style solving steps, see
+ * struct sdk_explain) and explain_sizes at the end of struct sdk_plugin.  A
+ * minor-0 plugin has neither: test with sdk_plugin_has_explain().
+ *
  * This header is self-contained (C11) and installed as <sudoku/plugin.h>.
  */
 #ifndef SUDOKU_PLUGIN_H
@@ -36,7 +40,7 @@ extern "C" {
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
-#define SDK_ABI_MINOR    0                     /* fields added at the end bump this */
+#define SDK_ABI_MINOR    1                     /* fields added at the end bump this */
 #define SDK_ENTRY_SYMBOL "sudoku_plugin_entry" /* the one exported symbol */
 #define SDK_MAX_N        25                    /* largest supported side */
 #define SDK_MAX_CELLS    (SDK_MAX_N * SDK_MAX_N)
@@ -91,6 +95,82 @@ struct sdk_job {
     uint64_t guesses;         /* out: work done (guesses or search nodes) */
 };
 
+/* Outcome of an explain call (sdk_explain.status). */
+enum sdk_explain_status {
+    SDK_EXPLAIN_SOLVED = 0,    /* the steps reach the solution (or it was solved) */
+    SDK_EXPLAIN_PARTIAL = 1,   /* stopped after max_steps steps */
+    SDK_EXPLAIN_STUCK = 2,     /* no technique applies to the position reached */
+    SDK_EXPLAIN_CANCELLED = 3, /* *job->cancel became non-zero */
+    SDK_EXPLAIN_TIMEDOUT = 4,  /* job->deadline_ns passed */
+    SDK_EXPLAIN_NOSPACE = 5,   /* a host array or the text buffer is full */
+    SDK_EXPLAIN_INVALID = 6    /* the position breaks the rules (no solution) */
+};
+
+/* One (cell, value) pair: a placement or an eliminated candidate. */
+struct sdk_cell_value {
+    uint16_t cell;    /* 0-based row-major index, < n*n */
+    uint8_t value;    /* 1..n */
+    uint8_t reserved; /* 0 */
+};
+
+/* One step of an explanation.  The *_off fields index the host arrays of
+ * struct sdk_explain; a step's entries there are contiguous. */
+struct sdk_step {
+    const char *technique; /* snake_case wire name; static, owned by the plugin */
+    double rating;         /* the technique's difficulty (SE-like scale) */
+    uint32_t place_off;    /* first entry in job->placements */
+    uint32_t place_len;    /* cells this step solves */
+    uint32_t elim_off;     /* first entry in job->eliminations */
+    uint32_t elim_len;     /* candidates this step removes */
+    uint32_t cells_off;    /* first entry in job->cells_out */
+    uint32_t cells_len;    /* cells that prove the step (the pattern) */
+    uint32_t text_off;     /* first byte in job->text; the text is NUL-terminated */
+    uint32_t text_len;     /* bytes of text, without the NUL (0: no text buffer) */
+};
+
+/* One explain request.  The host owns every buffer, the plugin only writes
+ * into them and into the fields marked out, and never beyond a capacity.
+ * Any output array may be NULL with capacity 0: that part is then not
+ * recorded (its lengths stay 0), which is how a host only rates a puzzle
+ * (steps == NULL: steps_len, rating and hardest are still set).  When a
+ * non-NULL array is too small for the next step, the plugin stops before
+ * that step with status SDK_EXPLAIN_NOSPACE; the steps before it stand.
+ * Every step changes the candidates and is sound for every solution of the
+ * puzzle; progress must agree with the solution (the host checks).  A stuck
+ * explanation sets rating to the plugin's stuck rating, above every
+ * technique's.  Cells are 0-based row-major, values 1..n, in the text too
+ * (written "r3c5", rows and columns from 1). */
+struct sdk_explain {
+    uint32_t size;                       /* sizeof(struct sdk_explain) as the host was built */
+    uint32_t n;                          /* side: in the plugin's explain_sizes */
+    const uint8_t *cells;                /* n*n givens, row-major, 0 = blank, else 1..n */
+    const uint8_t *progress;             /* n*n start grid holding every given, or NULL */
+    uint32_t max_steps;                  /* stop after this many steps; 0 = no limit */
+    uint32_t reserved;                   /* 0 */
+    const atomic_int *cancel;            /* non-zero asks the plugin to stop; may be NULL */
+    uint64_t deadline_ns;                /* CLOCK_MONOTONIC ns to stop at; 0 = none */
+    struct sdk_step *steps;              /* out: steps_cap steps, or NULL */
+    struct sdk_cell_value *placements;   /* out: placements of every step, or NULL */
+    struct sdk_cell_value *eliminations; /* out: eliminations of every step, or NULL */
+    uint16_t *cells_out;                 /* out: pattern cells of every step, or NULL */
+    char *text;                          /* out: one sentence a step, each NUL-ended, or NULL */
+    uint32_t steps_cap;                  /* entries in steps */
+    uint32_t placements_cap;             /* entries in placements */
+    uint32_t eliminations_cap;           /* entries in eliminations */
+    uint32_t cells_out_cap;              /* entries in cells_out */
+    uint32_t text_cap;                   /* bytes in text */
+    uint32_t status;                     /* out: enum sdk_explain_status */
+    uint32_t steps_len;                  /* out: steps taken (recorded or not) */
+    uint32_t placements_len;             /* out: entries used in placements */
+    uint32_t eliminations_len;           /* out: entries used in eliminations */
+    uint32_t cells_out_len;              /* out: entries used in cells_out */
+    uint32_t text_len;                   /* out: bytes used in text, NULs included */
+    uint32_t reserved2;                  /* 0 */
+    double rating;                       /* out: hardest step's rating (stuck: see above) */
+    const char *hardest;                 /* out: its technique (static), or NULL: no step */
+    uint8_t *grid;                       /* out: n*n position reached, 0 = blank; or NULL */
+};
+
 /* The descriptor a plugin's entry function returns.  Constant, owned by the
  * plugin, valid until the plugin is unloaded.  Only grows at the end. */
 struct sdk_plugin {
@@ -110,7 +190,24 @@ struct sdk_plugin {
     /* Required.  Solve job->cells; fill solution, count, guesses.  Returns an
      * enum sdk_status.  Must not keep pointers into job after returning. */
     int (*solve)(void *state, const struct sdk_host *host, struct sdk_job *job);
+    /* ---- minor 1: read only when sdk_plugin_has_explain() says so ---- */
+    /* Optional.  Explain job->cells step by step (struct sdk_explain).
+     * Returns 0 with the outcome in job->status, or a negative errno:
+     * -EINVAL malformed job, -ENOTSUP n not in explain_sizes.  Thread-safe
+     * when caps has SDK_CAP_REENTRANT.  Must not keep pointers into job. */
+    int (*explain)(void *state, const struct sdk_host *host, struct sdk_explain *job);
+    uint32_t explain_sizes; /* SDK_SIZE_* explain() accepts (a subset of sizes) */
 };
+
+/* Does descriptor d (already accepted by the host) have explain()?  A
+ * minor-0 plugin's descriptor ends at solve, so its struct_size says no and
+ * the explain field must not even be read. */
+static inline int sdk_plugin_has_explain(const struct sdk_plugin *d)
+{
+    if (d->struct_size < offsetof(struct sdk_plugin, explain_sizes) + sizeof(d->explain_sizes))
+        return 0;
+    return d->explain != NULL && d->explain_sizes != 0;
+}
 
 /* The type of the exported entry function. */
 typedef const struct sdk_plugin *(*sdk_entry_fn)(void);
@@ -132,6 +229,16 @@ static inline int sdk_job_should_stop(const struct sdk_job *job)
         return SDK_CANCELLED;
     if (job->deadline_ns && sdk_now_ns() >= job->deadline_ns)
         return SDK_TIMEDOUT;
+    return 0;
+}
+
+/* The same test for an explain job. */
+static inline int sdk_explain_should_stop(const struct sdk_explain *job)
+{
+    if (job->cancel && atomic_load_explicit(job->cancel, memory_order_relaxed))
+        return SDK_EXPLAIN_CANCELLED;
+    if (job->deadline_ns && sdk_now_ns() >= job->deadline_ns)
+        return SDK_EXPLAIN_TIMEDOUT;
     return 0;
 }
 

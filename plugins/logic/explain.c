@@ -1,0 +1,205 @@
+/* explain.c -- the ladder: the easiest step, again and again, into host buffers.
+ *
+ * The technique table is sorted by rating; each round asks the techniques in
+ * order and takes the first step found, so the path is the one a person
+ * working from easy to hard would take and the rating is its hardest step.
+ * A step is applied to the position, then copied into the host's arrays
+ * (struct sdk_explain): the plugin never writes past a capacity and never
+ * keeps a pointer into the job.  The cancel flag and the deadline are polled
+ * before every step.  The working state (shape, position, one step) is one
+ * struct on the stack, about 20 KB; the chain searches add about 50 KB.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lg.h"
+
+/* One rung of the ladder. */
+struct lg_rung {
+    const char *name;    /* wire name, a contract (docs/techniques.md) */
+    double rating;       /* fixed rating */
+    lg_technique_fn *fn; /* the search */
+};
+
+/* The ladder, easiest first.  Ratings follow Sudoku Explainer's scale. */
+static const struct lg_rung ladder[] = {
+    {"hidden_single", 1.5, lg_hidden_single},
+    {"naked_single", 2.3, lg_naked_single},
+    {"locked_candidates_pointing", 2.6, lg_pointing},
+    {"locked_candidates_claiming", 2.8, lg_claiming},
+    {"naked_pair", 3.0, lg_naked_pair},
+    {"x_wing", 3.2, lg_x_wing},
+    {"hidden_pair", 3.4, lg_hidden_pair},
+    {"naked_triple", 3.6, lg_naked_triple},
+    {"swordfish", 3.8, lg_swordfish},
+    {"hidden_triple", 4.0, lg_hidden_triple},
+    {"xy_wing", 4.2, lg_xy_wing},
+    {"xyz_wing", 4.4, lg_xyz_wing},
+    {"naked_quad", 5.0, lg_naked_quad},
+    {"jellyfish", 5.2, lg_jellyfish},
+    {"hidden_quad", 5.4, lg_hidden_quad},
+    {"x_chain", 6.6, lg_x_chain},
+    {"xy_chain", 6.8, lg_xy_chain},
+    {"aic", 7.0, lg_aic},
+    {"forcing_chain", 8.0, lg_forcing_chain},
+};
+
+/* Everything one explain call works on. */
+struct lg_run {
+    const struct lg_geom *geo; /* the shape (plugin state, shared, read-only) */
+    struct lg_grid g;          /* the position */
+    struct lg_step step;       /* the step being found */
+};
+
+/* Find the easiest step of the position into s.  Returns true when found. */
+static bool ladder_next(const struct lg_ctx *c, struct lg_step *s)
+{
+    for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+        lg_step_reset(s, ladder[i].name, ladder[i].rating);
+        if (ladder[i].fn(c, s))
+            return true;
+    }
+    return false;
+}
+
+/* Is there room in the host's arrays for step s?  (A NULL array means that
+ * part is not recorded.) */
+static bool step_fits(const struct sdk_explain *job, const struct lg_step *s)
+{
+    if (job->steps && job->steps_len >= job->steps_cap)
+        return false;
+    if (job->placements && job->placements_len + s->place_len > job->placements_cap)
+        return false;
+    if (job->eliminations && job->eliminations_len + s->elim_len > job->eliminations_cap)
+        return false;
+    if (job->cells_out && job->cells_out_len + s->cells_len > job->cells_out_cap)
+        return false;
+    return !job->text || job->text_len + s->text_len + 1 <= job->text_cap;
+}
+
+/* Copy the placements and eliminations of s into the host arrays. */
+static void record_pairs(struct sdk_explain *job, const struct lg_step *s, struct sdk_step *out)
+{
+    out->place_off = job->placements_len;
+    out->place_len = job->placements ? s->place_len : 0;
+    for (uint32_t i = 0; i < out->place_len; i++)
+        job->placements[job->placements_len++] =
+            (struct sdk_cell_value){.cell = s->place_cell[i], .value = s->place_val[i]};
+    out->elim_off = job->eliminations_len;
+    out->elim_len = job->eliminations ? s->elim_len : 0;
+    for (uint32_t i = 0; i < out->elim_len; i++)
+        job->eliminations[job->eliminations_len++] =
+            (struct sdk_cell_value){.cell = s->elim_cell[i], .value = s->elim_val[i]};
+}
+
+/* Record step s (already checked by step_fits). */
+static void record_step(struct sdk_explain *job, const struct lg_step *s)
+{
+    struct sdk_step out = {.technique = s->name, .rating = s->rating};
+
+    record_pairs(job, s, &out);
+    out.cells_off = job->cells_out_len;
+    out.cells_len = job->cells_out ? s->cells_len : 0;
+    if (out.cells_len)
+        memcpy(job->cells_out + job->cells_out_len, s->cells, s->cells_len * sizeof(s->cells[0]));
+    job->cells_out_len += out.cells_len;
+    out.text_off = job->text_len;
+    out.text_len = job->text ? s->text_len : 0;
+    if (job->text) {
+        memcpy(job->text + job->text_len, s->text, s->text_len + 1);
+        job->text_len += s->text_len + 1;
+    }
+    if (job->steps)
+        job->steps[job->steps_len] = out;
+    job->steps_len++;
+    if (!job->hardest || s->rating > job->rating) {
+        job->rating = s->rating;
+        job->hardest = s->name;
+    }
+}
+
+/* Check the job and load its start position into r.  Returns 0, -EINVAL or
+ * -ENOTSUP; *broken is set when the position has no solution. */
+static int explain_load(const void *state, struct lg_run *r, const struct sdk_explain *job,
+                        bool *broken)
+{
+    const uint8_t *start;
+
+    if (job->size < offsetof(struct sdk_explain, grid) + sizeof(job->grid) || !job->cells)
+        return -EINVAL;
+    if (job->n != 4 && job->n != 9 && job->n != 16)
+        return sdk_box_side(job->n) ? -ENOTSUP : -EINVAL;
+    start = job->progress ? job->progress : job->cells;
+    for (uint32_t i = 0; job->progress && i < job->n * job->n; i++)
+        if (job->cells[i] && job->progress[i] != job->cells[i])
+            return -EINVAL;
+    r->geo = lg_state_geom(state, job->n);
+    if (!r->geo)
+        return -EINVAL;
+    int rc = lg_grid_load(&r->g, r->geo, job->cells);
+    if (rc == -EINVAL)
+        return rc;
+    rc = rc ? rc : lg_grid_load(&r->g, r->geo, start);
+    if (rc == -EINVAL)
+        return rc;
+    *broken = rc != 0;
+    return 0;
+}
+
+/* Clear the out fields. */
+static void explain_reset(struct sdk_explain *job)
+{
+    job->status = SDK_EXPLAIN_SOLVED;
+    job->steps_len = 0;
+    job->placements_len = 0;
+    job->eliminations_len = 0;
+    job->cells_out_len = 0;
+    job->text_len = 0;
+    job->rating = 0.0;
+    job->hardest = NULL;
+}
+
+/* Take steps until solved, stuck, out of steps, out of room or stopped. */
+static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
+{
+    const struct lg_ctx c = {.geo = r->geo, .g = &r->g, .want_text = job->text != NULL};
+
+    while (r->g.unsolved) {
+        if (job->max_steps && job->steps_len >= job->max_steps)
+            return SDK_EXPLAIN_PARTIAL;
+        int stop = sdk_explain_should_stop(job);
+        if (stop)
+            return (uint32_t)stop;
+        if (!ladder_next(&c, &r->step)) {
+            if (lg_grid_is_broken(&r->g, r->geo))
+                return SDK_EXPLAIN_INVALID;
+            job->rating = LG_STUCK_RATING;
+            return SDK_EXPLAIN_STUCK;
+        }
+        if (!step_fits(job, &r->step))
+            return SDK_EXPLAIN_NOSPACE;
+        if (!lg_step_apply(&r->step, &r->g, r->geo))
+            return SDK_EXPLAIN_INVALID; /* a technique repeated itself: never loop */
+        record_step(job, &r->step);
+    }
+    return SDK_EXPLAIN_SOLVED;
+}
+
+/* The plugin's explain(): see include/sudoku/plugin.h for the contract. */
+int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job)
+{
+    struct lg_run r;
+    bool broken = false;
+    (void)host;
+
+    if (!job)
+        return -EINVAL;
+    int rc = explain_load(state, &r, job, &broken);
+    if (rc != 0)
+        return rc;
+    explain_reset(job);
+    job->status = broken ? SDK_EXPLAIN_INVALID : explain_run(&r, job);
+    if (job->grid)
+        memcpy(job->grid, r.g.val, (size_t)job->n * job->n);
+    return 0;
+}

@@ -1,0 +1,202 @@
+/* lg.h -- the logic plugin's internal interface: grid state, steps, techniques.
+ *
+ * The engine keeps one position (struct lg_grid): a value per solved cell
+ * and, per unsolved cell, a bitmask of candidates (bit v-1 for value v;
+ * solved cells have mask 0).  The geometry (struct lg_geom) lists the 3n
+ * units (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1) and each cell's row,
+ * column and box.  A technique looks at the position and, when it applies,
+ * fills one struct lg_step (what it places, what it eliminates, the cells
+ * that prove it, one sentence) without changing the grid; lg_step_apply()
+ * then changes it.  Everything lives in caller-owned structs: no globals, no
+ * malloc.  Explanations take n <= LG_EXPLAIN_MAX_N (cells fit a 256-bit set).
+ */
+#ifndef LG_H
+#define LG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sudoku/plugin.h>
+
+#define LG_MAX_N         16 /* the plugin takes 4, 9 and 16 (25: unsupported) */
+#define LG_MAX_CELLS     (LG_MAX_N * LG_MAX_N)
+#define LG_EXPLAIN_MAX_N LG_MAX_N
+#define LG_MAX_UNITS     (3 * LG_MAX_N)
+#define LG_STEP_ELIMS    256  /* eliminations one step records at most */
+#define LG_STEP_PLACES   8    /* placements one step records at most */
+#define LG_STEP_CELLS    64   /* pattern cells one step records at most */
+#define LG_TEXT_MAX      512  /* bytes of one step's sentence, NUL included */
+#define LG_SET_WORDS     4    /* 64-bit words in a cell set (n <= 16) */
+#define LG_STUCK_RATING  10.0 /* rating of a stuck explanation: above all */
+
+/* A set of cells, bit i = cell i (n <= 16 only). */
+struct lg_set {
+    uint64_t w[LG_SET_WORDS]; /* 256 bits */
+};
+
+/* The shape of an n x n grid. */
+struct lg_geom {
+    uint32_t n;                            /* side */
+    uint32_t box;                          /* box side */
+    uint32_t ncells;                       /* n * n */
+    uint32_t nunits;                       /* 3 * n */
+    uint16_t unit[LG_MAX_UNITS][LG_MAX_N]; /* cells of each unit, in order */
+    uint8_t row[LG_MAX_CELLS];             /* row of each cell */
+    uint8_t col[LG_MAX_CELLS];             /* column of each cell */
+    uint8_t bx[LG_MAX_CELLS];              /* box of each cell */
+    struct lg_set peers[256];              /* peers of each cell (n <= 16 only) */
+};
+
+/* One position. */
+struct lg_grid {
+    uint32_t all;                /* mask of every value: (1 << n) - 1 */
+    uint32_t unsolved;           /* cells without a value */
+    uint8_t val[LG_MAX_CELLS];   /* 0 = unsolved, else 1..n */
+    uint32_t cand[LG_MAX_CELLS]; /* candidates of unsolved cells; 0 when solved */
+};
+
+/* One step, as a technique found it. */
+struct lg_step {
+    const char *name;                    /* wire name (static) */
+    double rating;                       /* the technique's rating */
+    uint32_t place_len;                  /* entries in place_* */
+    uint32_t elim_len;                   /* entries in elim_* */
+    uint32_t cells_len;                  /* entries in cells */
+    uint16_t place_cell[LG_STEP_PLACES]; /* cells solved */
+    uint8_t place_val[LG_STEP_PLACES];   /* their values */
+    uint16_t elim_cell[LG_STEP_ELIMS];   /* cells losing a candidate */
+    uint8_t elim_val[LG_STEP_ELIMS];     /* the candidate lost */
+    uint16_t cells[LG_STEP_CELLS];       /* the pattern */
+    uint32_t text_len;                   /* bytes in text, NUL excluded */
+    char text[LG_TEXT_MAX];              /* one sentence, or "" without want_text */
+};
+
+/* What a technique works on. */
+struct lg_ctx {
+    const struct lg_geom *geo; /* the shape */
+    struct lg_grid *g;         /* the position (techniques only read it) */
+    bool want_text;            /* write step->text */
+};
+
+/* A subset search (basic.c, fish.c): choose k of the len masks so that their
+ * union has exactly k bits, then let accept() turn the choice into a step. */
+struct lg_subset {
+    const struct lg_ctx *c;  /* the position */
+    struct lg_step *s;       /* the step being built */
+    uint32_t unit;           /* the unit searched (subsets), or the value (fish) */
+    uint32_t k;              /* size wanted: 2, 3 or 4 */
+    uint32_t len;            /* entries in mask and item */
+    uint32_t mask[LG_MAX_N]; /* what each item covers */
+    uint16_t item[LG_MAX_N]; /* the items: cells, values or lines */
+    uint32_t idx[4];         /* out: the chosen items, indices into item */
+    /* Build the step for the choice in idx whose union is uni; true = done. */
+    bool (*accept)(struct lg_subset *q, uint32_t uni);
+};
+
+/* A technique: returns true after filling *s with a step that changes the
+ * candidates, false when it finds none. */
+typedef bool lg_technique_fn(const struct lg_ctx *c, struct lg_step *s);
+
+/* grid.c: shape, position, changes. */
+int lg_geom_init(struct lg_geom *geo, uint32_t n, bool with_peers);
+int lg_grid_load(struct lg_grid *g, const struct lg_geom *geo, const uint8_t *cells);
+void lg_grid_place(struct lg_grid *g, const struct lg_geom *geo, uint32_t cell, uint32_t v);
+bool lg_grid_is_broken(const struct lg_grid *g, const struct lg_geom *geo);
+int lg_grid_propagate(struct lg_grid *g, const struct lg_geom *geo);
+void lg_step_reset(struct lg_step *s, const char *name, double rating);
+void lg_step_place(struct lg_step *s, uint32_t cell, uint32_t v);
+void lg_step_elim(struct lg_step *s, uint32_t cell, uint32_t v);
+void lg_step_cell(struct lg_step *s, uint32_t cell);
+void lg_step_elim_mask(struct lg_step *s, const struct lg_grid *g, uint32_t cell, uint32_t mask);
+bool lg_step_apply(struct lg_step *s, struct lg_grid *g, const struct lg_geom *geo);
+bool lg_sees(const struct lg_geom *geo, uint32_t a, uint32_t b);
+
+/* basic.c: singles, locked candidates, naked and hidden subsets. */
+bool lg_hidden_single(const struct lg_ctx *c, struct lg_step *s);
+bool lg_naked_single(const struct lg_ctx *c, struct lg_step *s);
+bool lg_pointing(const struct lg_ctx *c, struct lg_step *s);
+bool lg_claiming(const struct lg_ctx *c, struct lg_step *s);
+bool lg_naked_pair(const struct lg_ctx *c, struct lg_step *s);
+bool lg_naked_triple(const struct lg_ctx *c, struct lg_step *s);
+bool lg_naked_quad(const struct lg_ctx *c, struct lg_step *s);
+bool lg_hidden_pair(const struct lg_ctx *c, struct lg_step *s);
+bool lg_hidden_triple(const struct lg_ctx *c, struct lg_step *s);
+bool lg_hidden_quad(const struct lg_ctx *c, struct lg_step *s);
+
+bool lg_subset_find(struct lg_subset *q);
+
+/* fish.c: fish and wings. */
+bool lg_x_wing(const struct lg_ctx *c, struct lg_step *s);
+bool lg_swordfish(const struct lg_ctx *c, struct lg_step *s);
+bool lg_jellyfish(const struct lg_ctx *c, struct lg_step *s);
+bool lg_xy_wing(const struct lg_ctx *c, struct lg_step *s);
+bool lg_xyz_wing(const struct lg_ctx *c, struct lg_step *s);
+
+/* chains.c: X-chains, XY-chains, AICs. */
+bool lg_x_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_xy_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_aic(const struct lg_ctx *c, struct lg_step *s);
+
+/* forcing.c: forcing chains. */
+bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
+
+/* text.c: sentences in r1c1 notation. */
+void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *lg_cell_name(const struct lg_geom *geo, uint32_t cell, char *buf, size_t size);
+const char *lg_unit_name(const struct lg_geom *geo, uint32_t unit, char *buf, size_t size);
+const char *lg_values_name(uint32_t mask, char *buf, size_t size);
+const char *lg_cells_name(const struct lg_geom *geo, const uint16_t *cells, uint32_t len, char *buf,
+                          size_t size);
+
+/* plugin.c: the shared shapes (built once by init, read-only afterwards). */
+const struct lg_geom *lg_state_geom(const void *state, uint32_t n);
+
+/* solve.c: search with singles, for solve() and the host's fallback. */
+int lg_solve(void *state, const struct sdk_host *host, struct sdk_job *job);
+
+/* explain.c: the ladder. */
+int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job);
+
+/* Bit helpers. */
+static inline uint32_t lg_popcount(uint32_t m)
+{
+    return (uint32_t)__builtin_popcount(m);
+}
+
+static inline uint32_t lg_lowest(uint32_t m)
+{
+    return (uint32_t)__builtin_ctz(m);
+}
+
+static inline bool lg_set_has(const struct lg_set *s, uint32_t i)
+{
+    return (s->w[i >> 6] >> (i & 63)) & 1u;
+}
+
+static inline void lg_set_and(struct lg_set *out, const struct lg_set *a, const struct lg_set *b)
+{
+    for (int i = 0; i < LG_SET_WORDS; i++)
+        out->w[i] = a->w[i] & b->w[i];
+}
+
+/* Next member of s at or after i, or -1. */
+static inline int lg_set_next(const struct lg_set *s, uint32_t i)
+{
+    for (uint32_t w = i >> 6; w < LG_SET_WORDS; w++) {
+        uint64_t m = s->w[w];
+        if (w == i >> 6)
+            m &= ~(uint64_t)0 << (i & 63);
+        if (m)
+            return (int)(w * 64 + (uint32_t)__builtin_ctzll(m));
+    }
+    return -1;
+}
+
+static inline void lg_set_add(struct lg_set *s, uint32_t i)
+{
+    s->w[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+#endif /* LG_H */
