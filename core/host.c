@@ -698,3 +698,294 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
     }
     return status;
 }
+
+/* ------------------------------------------------------------- explaining */
+
+/* Does p have explain() (ABI minor 1)?  Read through the descriptor's own
+ * size, so a minor-0 descriptor is never read past its end. */
+int host_plugin_has_explain(const struct host_plugin *p)
+{
+    return p && p->desc && sdk_plugin_has_explain(p->desc);
+}
+
+/* The candidates of a position the host replays steps on. */
+struct replay {
+    uint32_t n;                    /* side */
+    uint8_t val[SDK_MAX_CELLS];    /* 0 = unsolved */
+    uint32_t cand[SDK_MAX_CELLS];  /* candidates of unsolved cells */
+    const uint8_t *solution;       /* the unique solution */
+    const struct host_entry *e;    /* for logging */
+    const struct sdk_explain *job; /* the plugin's answer */
+};
+
+/* Solve cell with v in r and take v from its peers. */
+static void replay_place(struct replay *r, uint32_t cell, uint32_t v)
+{
+    const uint32_t n = r->n, b = sdk_box_side(n), row = cell / n, col = cell % n;
+    const uint32_t br = row / b * b, bc = col / b * b, bit = 1u << (v - 1);
+
+    r->val[cell] = (uint8_t)v;
+    r->cand[cell] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        r->cand[row * n + k] &= ~bit;
+        r->cand[k * n + col] &= ~bit;
+        r->cand[(br + k / b) * n + bc + k % b] &= ~bit;
+    }
+}
+
+static void replay_init(struct replay *r, uint32_t n, const uint8_t *start)
+{
+    r->n = n;
+    for (uint32_t i = 0; i < n * n; i++) {
+        r->val[i] = 0;
+        r->cand[i] = (1u << n) - 1;
+    }
+    for (uint32_t i = 0; i < n * n; i++)
+        if (start[i])
+            replay_place(r, i, start[i]);
+}
+
+/* Log why step i is refused; returns -EIO. */
+static int replay_fail(const struct replay *r, uint32_t i, const char *why, uint32_t cell,
+                       uint32_t v)
+{
+    const struct sdk_step *s = &r->job->steps[i];
+
+    host_logf(r->e->host, SDK_LOG_ERR, "%s: unsound explain step %u (%s): %s r%uc%u=%u",
+              r->e->pub.desc->name, i + 1, s->technique ? s->technique : "?", why, cell / r->n + 1,
+              cell % r->n + 1, v);
+    return -EIO;
+}
+
+/* Is the range [off, off + len) inside the used part of an array? */
+static int range_ok(uint32_t off, uint32_t len, uint32_t used)
+{
+    return off <= used && len <= used - off;
+}
+
+/* Check the shape of step i: technique, rating, ranges, text. */
+static int replay_shape(const struct replay *r, uint32_t i)
+{
+    const struct sdk_explain *j = r->job;
+    const struct sdk_step *s = &j->steps[i];
+
+    if (!s->technique || !name_is_valid(s->technique) || !(s->rating >= 0.0 && s->rating < 100.0))
+        return replay_fail(r, i, "bad technique or rating", 0, 0);
+    if (!range_ok(s->place_off, s->place_len, j->placements_len) ||
+        !range_ok(s->elim_off, s->elim_len, j->eliminations_len) ||
+        (s->cells_len && !range_ok(s->cells_off, s->cells_len, j->cells_out_len)))
+        return replay_fail(r, i, "entries outside the arrays", 0, 0);
+    for (uint32_t k = 0; k < s->cells_len; k++)
+        if (j->cells_out[s->cells_off + k] >= r->n * r->n)
+            return replay_fail(r, i, "pattern cell out of range", j->cells_out[s->cells_off + k],
+                               0);
+    if (j->text && s->text_len &&
+        (!range_ok(s->text_off, s->text_len + 1, j->text_len) ||
+         j->text[s->text_off + s->text_len] != '\0'))
+        return replay_fail(r, i, "text outside the buffer", 0, 0);
+    return 0;
+}
+
+/* Check one (cell, value) entry of step i and apply it. */
+static int replay_entry(struct replay *r, uint32_t i, const struct sdk_cell_value *cv, int place)
+{
+    const uint32_t cell = cv->cell, v = cv->value;
+
+    if (cell >= r->n * r->n || v < 1 || v > r->n)
+        return replay_fail(r, i, "cell or value out of range", cell, v);
+    if (place && r->solution[cell] != v)
+        return replay_fail(r, i, "placement differs from the solution", cell, v);
+    if (!place && r->solution[cell] == v)
+        return replay_fail(r, i, "eliminates the solution's value", cell, v);
+    if (r->val[cell] || !(r->cand[cell] & (1u << (v - 1))))
+        return 0; /* changes nothing; the step as a whole must change something */
+    if (place)
+        replay_place(r, cell, v);
+    else
+        r->cand[cell] &= ~(1u << (v - 1));
+    return 1;
+}
+
+/* Check and apply step i.  Returns 0 or -EIO. */
+static int replay_step(struct replay *r, uint32_t i)
+{
+    const struct sdk_explain *j = r->job;
+    const struct sdk_step *s = &j->steps[i];
+    int changed = 0, rc = replay_shape(r, i);
+
+    for (uint32_t k = 0; rc == 0 && k < s->elim_len; k++) {
+        rc = replay_entry(r, i, &j->eliminations[s->elim_off + k], 0);
+        changed |= rc > 0;
+        rc = rc < 0 ? rc : 0;
+    }
+    for (uint32_t k = 0; rc == 0 && k < s->place_len; k++) {
+        rc = replay_entry(r, i, &j->placements[s->place_off + k], 1);
+        changed |= rc > 0;
+        rc = rc < 0 ? rc : 0;
+    }
+    if (rc == 0 && !changed)
+        return replay_fail(r, i, "changes no candidate", 0, 0);
+    return rc;
+}
+
+/* Check the whole answer pj of plugin e.  Returns 0 or -EIO (logged). */
+static int explain_check(const struct host_entry *e, const struct sdk_explain *job,
+                         const struct sdk_explain *pj, const uint8_t *solution, struct replay *r)
+{
+    const char *name = e->pub.desc->name;
+
+    if (pj->status > SDK_EXPLAIN_NOSPACE || pj->steps_len > job->steps_cap ||
+        pj->placements_len > job->placements_cap || pj->eliminations_len > job->eliminations_cap ||
+        (job->cells_out ? pj->cells_out_len > job->cells_out_cap : pj->cells_out_len != 0) ||
+        (job->text ? pj->text_len > job->text_cap : pj->text_len != 0) ||
+        !(pj->rating >= 0.0 && pj->rating < 100.0)) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: explain returned bad status %u or lengths", name,
+                  pj->status);
+        return -EIO;
+    }
+    /* Read the caller's arrays through the caller's pointers, never pj's. */
+    struct sdk_explain view = *job;
+    view.steps_len = pj->steps_len;
+    view.placements_len = pj->placements_len;
+    view.eliminations_len = pj->eliminations_len;
+    view.cells_out_len = pj->cells_out_len;
+    view.text_len = pj->text_len;
+    r->e = e;
+    r->job = &view;
+    r->solution = solution;
+    replay_init(r, pj->n, job->progress ? job->progress : job->cells);
+    for (uint32_t i = 0; i < pj->steps_len; i++)
+        if (replay_step(r, i) < 0)
+            return -EIO;
+    if (pj->status == SDK_EXPLAIN_SOLVED && memcmp(r->val, solution, (size_t)pj->n * pj->n)) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: explain said solved, steps stop short", name);
+        return -EIO;
+    }
+    if (pj->status == SDK_EXPLAIN_PARTIAL && pj->steps_len != job->max_steps) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: explain stopped early without a reason", name);
+        return -EIO;
+    }
+    return 0;
+}
+
+/* Find the unique solution of job's givens with solver.  Returns 0, or
+ * -EDOM (none), -ENOTUNIQ (more than one), -ECANCELED, -ETIMEDOUT, -EIO. */
+static int explain_solution(const struct host_plugin *solver, const struct sdk_explain *job,
+                            uint8_t *solution)
+{
+    struct sdk_job sj = {.size = sizeof(sj),
+                         .n = job->n,
+                         .cells = job->cells,
+                         .limit = 2,
+                         .cancel = job->cancel,
+                         .deadline_ns = job->deadline_ns,
+                         .solution = solution};
+    int rc = host_solve(solver, &sj);
+
+    if (rc < 0)
+        return rc == -ENOTSUP ? -ENOTSUP : -EIO;
+    if (rc == SDK_CANCELLED || rc == SDK_TIMEDOUT)
+        return rc == SDK_CANCELLED ? -ECANCELED : -ETIMEDOUT;
+    if (sj.count == 0)
+        return -EDOM;
+    return sj.count > 1 ? -ENOTUNIQ : 0;
+}
+
+/* Check job's inputs (not the plugin's support).  Returns 0 or -EINVAL. */
+static int explain_job_ok(const struct sdk_explain *job, const uint8_t *solution)
+{
+    char err[128];
+
+    if (!job || !solution || job->size < sizeof(*job) || !job->cells || !sdk_box_side(job->n))
+        return -EINVAL;
+    if (!job->steps || !job->placements || !job->eliminations)
+        return -EINVAL;
+    if (grid_check_givens(job->n, job->cells, err, sizeof(err)) != 0)
+        return -EINVAL;
+    return 0;
+}
+
+/* Does the progress grid keep every given and agree with the solution? */
+static int progress_ok(const struct sdk_explain *job, const uint8_t *solution)
+{
+    for (uint32_t i = 0; job->progress && i < job->n * job->n; i++) {
+        if (job->cells[i] && job->progress[i] != job->cells[i])
+            return 0;
+        if (job->progress[i] && job->progress[i] != solution[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Call e's explain() on pj, serialised when e is not reentrant. */
+static int entry_explain(struct host_entry *e, struct sdk_explain *pj)
+{
+    const struct sdk_plugin *d = e->pub.desc;
+    struct sdk_job lockjob = {.cancel = pj->cancel, .deadline_ns = pj->deadline_ns};
+    int serial = !(d->caps & SDK_CAP_REENTRANT), rc;
+
+    if (serial && entry_lock(e, &lockjob) != 0)
+        return 1; /* stopped while waiting */
+    rc = d->explain(e->pub.state, &e->api, pj);
+    if (serial)
+        pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+/* Copy the plugin's out fields from pj to job. */
+static void explain_copy_out(struct sdk_explain *job, const struct sdk_explain *pj,
+                             const struct replay *r)
+{
+    job->status = pj->status;
+    job->steps_len = pj->steps_len;
+    job->placements_len = pj->placements_len;
+    job->eliminations_len = pj->eliminations_len;
+    job->cells_out_len = pj->cells_out_len;
+    job->text_len = pj->text_len;
+    job->rating = pj->rating;
+    job->hardest = pj->hardest;
+    if (job->grid)
+        memcpy(job->grid, r->val, (size_t)job->n * job->n);
+}
+
+int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
+                 struct sdk_explain *job, uint8_t *solution)
+{
+    struct host_entry *e = (struct host_entry *)(uintptr_t)p;
+    uint8_t givens[SDK_MAX_CELLS], progress[SDK_MAX_CELLS];
+    struct sdk_explain pj;
+    struct replay r;
+    int rc = explain_job_ok(job, solution);
+
+    if (rc != 0 || !p || !solver)
+        return -EINVAL;
+    if (!host_plugin_has_explain(p) || !(sdk_size_bit(job->n) & p->desc->explain_sizes))
+        return -ENOTSUP;
+    rc = explain_solution(solver, job, solution);
+    if (rc != 0)
+        return rc;
+    if (!progress_ok(job, solution))
+        return -EBADMSG;
+    /* As for solve: the plugin sees copies of the inputs; only the output
+     * arrays are shared, and everything in them is checked below. */
+    memcpy(givens, job->cells, (size_t)job->n * job->n);
+    if (job->progress)
+        memcpy(progress, job->progress, (size_t)job->n * job->n);
+    pj = *job;
+    pj.cells = givens;
+    pj.progress = job->progress ? progress : NULL;
+    pj.grid = NULL;
+    pj.size = sizeof(pj);
+    rc = entry_explain(e, &pj);
+    if (rc == 1)
+        return job->cancel && atomic_load(job->cancel) ? -ECANCELED : -ETIMEDOUT;
+    if (rc < 0) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: explain failed on a %ux%u puzzle: %d", p->desc->name,
+                  job->n, job->n, rc);
+        return -EIO;
+    }
+    if (rc > 0 || explain_check(e, job, &pj, solution, &r) != 0)
+        return -EIO;
+    explain_copy_out(job, &pj, &r);
+    return 0;
+}

@@ -89,4 +89,39 @@ const struct host_plugin *host_default(const struct host *h);
  * Thread-safe. */
 int host_solve(const struct host_plugin *p, struct sdk_job *job);
 
+/* Does p implement explain() (ABI minor 1, sdk_plugin_has_explain())?  A
+ * minor-0 plugin loads and solves but cannot explain.  Thread-safe. */
+int host_plugin_has_explain(const struct host_plugin *p);
+
+/* Explain a puzzle with plugin p, every step checked.  The caller owns
+ * every buffer and sets in job: size (sizeof), n, cells (givens, already
+ * valid by grid_check_givens), progress (NULL, or a grid keeping every
+ * given), max_steps, cancel, deadline_ns, and the output arrays with their
+ * capacities: steps, placements and eliminations are required; cells_out,
+ * text and grid are optional (NULL).  Capacities of n*n*n steps, n*n
+ * placements and n*n*n eliminations never run out (every step changes a
+ * candidate); text needs about 200 bytes a step.
+ *
+ * First the unique solution is found with solver (a normal solver, e.g.
+ * host_default()) and written to solution (n*n bytes).  p then works on
+ * copies of the inputs and writes into the arrays; the host replays every
+ * step from the start position: a placement must be the solution's value,
+ * an elimination must remove a candidate the solution does not use, each
+ * step must change the candidates, and a "solved" answer must end at the
+ * solution.  On success job's out fields (status, *_len, rating, hardest,
+ * grid: the position reached) are set.  Returns 0, or a negative errno:
+ *   -EINVAL     bad job (missing array, bad size or givens);
+ *   -ENOTSUP    p has no explain(), or not for this size (nothing run);
+ *   -EDOM       the puzzle has no solution;
+ *   -ENOTUNIQ   it has more than one (solution holds one of them);
+ *   -EBADMSG    progress drops a given or disagrees with the solution
+ *               (compare it with solution to name the mistakes);
+ *   -ECANCELED, -ETIMEDOUT  stopped before the plugin ran (a stop while it
+ *               runs is job->status SDK_EXPLAIN_CANCELLED or _TIMEDOUT);
+ *   -EIO        the solver or p failed, or a step was unsound (logged with
+ *               the plugin's name; nothing of the answer is to be used).
+ * Thread-safe. */
+int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
+                 struct sdk_explain *job, uint8_t *solution);
+
 #endif /* SUDOKU_HOST_H */

@@ -103,3 +103,20 @@ if(TARGET sudoku_client_static)
     $<TARGET_FILE:sudoku_client_static>)
   set_tests_properties(layers PROPERTIES LABELS core TIMEOUT 60)
 endif()
+
+# The logic plugin through the host (host_explain), and ABI minor 1: a
+# plugin built against minor 0 and three explain() liars in tests/explainplugins.
+set(SUDOKU_EXPLAINPLUGIN_DIR ${CMAKE_BINARY_DIR}/tests/explainplugins)
+foreach(kind minor0 wrong nochange short)
+  string(TOUPPER ${kind} _kind)
+  add_library(tx_${kind} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/texplain.c)
+  set_target_properties(tx_${kind} PROPERTIES PREFIX "" OUTPUT_NAME x${kind}
+    C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${SUDOKU_EXPLAINPLUGIN_DIR})
+  target_compile_definitions(tx_${kind} PRIVATE TX_KIND=TX_KIND_${_kind} TX_NAME="x${kind}")
+  target_link_options(tx_${kind} PRIVATE -Wl,-z,defs)
+  list(APPEND _txplugins tx_${kind})
+endforeach()
+sudoku_add_test(NAME test_logic SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic.c
+  LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 120)
+target_compile_definitions(test_logic PRIVATE SUDOKU_EXPLAINPLUGIN_DIR="${SUDOKU_EXPLAINPLUGIN_DIR}")
+add_dependencies(test_logic ${_txplugins})

@@ -1,0 +1,405 @@
+/* test_logic.c -- the logic plugin's explanations through the host, and ABI minor 1.
+ *
+ * Everything goes through the real dlopen path and host_explain(), which
+ * replays each step against the unique solution; this test checks the same
+ * again on its own (soundness, every step changes something, solved ends at
+ * the solution) so a checker bug cannot hide a plugin bug.  Corpora: the
+ * golden file, kaggle_sample.txt (solvable by singles), norvig_top95.txt
+ * and a sample of forum_hardest_1905_11.txt, all in tests/data/.  The ABI
+ * tests load tests/explainplugins (tests/plugins/texplain.c): a plugin built
+ * against minor 0, and three explain() liars the host must refuse.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "core/grid.h"
+#include "core/host.h"
+
+#define LOG_LINE            512
+#define LINE_MAX_B          1024
+#define NAKED_SINGLE_RATING 2.3
+
+static struct host *host;
+static const struct host_plugin *logic, *solver;
+static char last_log[LOG_LINE]; /* the test is single-threaded */
+
+static void capture_log(void *ctx, int level, const char *msg)
+{
+    (void)ctx;
+    (void)level;
+    snprintf(last_log, sizeof(last_log), "%s", msg);
+}
+
+/* An explanation with buffers that never run out. */
+struct expl {
+    struct sdk_explain job;
+    uint8_t cells[SDK_MAX_CELLS];
+    uint8_t solution[SDK_MAX_CELLS];
+    uint8_t grid[SDK_MAX_CELLS];
+};
+
+static void expl_init(struct expl *x, uint32_t n, uint32_t max_steps)
+{
+    const uint32_t nc = n * n;
+
+    memset(&x->job, 0, sizeof(x->job));
+    x->job.size = sizeof(x->job);
+    x->job.n = n;
+    x->job.cells = x->cells;
+    x->job.max_steps = max_steps;
+    x->job.steps_cap = nc * n;
+    x->job.placements_cap = nc;
+    x->job.eliminations_cap = nc * n;
+    x->job.cells_out_cap = nc * n * 8;
+    x->job.text_cap = nc * n * 256;
+    x->job.steps = calloc(x->job.steps_cap, sizeof(*x->job.steps));
+    x->job.placements = calloc(x->job.placements_cap, sizeof(*x->job.placements));
+    x->job.eliminations = calloc(x->job.eliminations_cap, sizeof(*x->job.eliminations));
+    x->job.cells_out = calloc(x->job.cells_out_cap, sizeof(*x->job.cells_out));
+    x->job.text = calloc(x->job.text_cap, 1);
+    x->job.grid = x->grid;
+    assert_non_null(x->job.steps);
+    assert_non_null(x->job.text);
+}
+
+static void expl_free(struct expl *x)
+{
+    free(x->job.steps);
+    free(x->job.placements);
+    free(x->job.eliminations);
+    free(x->job.cells_out);
+    free(x->job.text);
+}
+
+/* Parse a line-form puzzle into cells; returns n, or 0. */
+static uint32_t parse_puzzle(const char *s, uint8_t *cells)
+{
+    size_t len = strcspn(s, "\r\n:");
+    uint32_t n = len == 16 ? 4 : len == 81 ? 9 : len == 256 ? 16 : len == 625 ? 25 : 0;
+
+    for (size_t i = 0; n && i < len; i++) {
+        char ch = s[i];
+        cells[i] = ch >= '1' && ch <= '9'   ? (uint8_t)(ch - '0')
+                   : ch >= 'A' && ch <= 'P' ? (uint8_t)(ch - 'A' + 10)
+                                            : 0;
+    }
+    return n;
+}
+
+/* Check every step of x on our own: sound, changes the candidates; a solved
+ * explanation ends at the solution. */
+static void check_steps(const struct expl *x)
+{
+    const struct sdk_explain *j = &x->job;
+    const uint32_t n = j->n, nc = n * n, b = sdk_box_side(n);
+    uint8_t val[SDK_MAX_CELLS];
+    uint32_t cand[SDK_MAX_CELLS];
+
+    for (uint32_t i = 0; i < nc; i++) {
+        val[i] = 0;
+        cand[i] = (1u << n) - 1;
+    }
+    for (uint32_t i = 0; i < nc; i++)
+        for (uint32_t k = 0; x->cells[i] && k < nc; k++) {
+            uint32_t r = i / n, c = i % n, r2 = k / n, c2 = k % n;
+            if (r == r2 || c == c2 || (r / b == r2 / b && c / b == c2 / b))
+                cand[k] &= ~(1u << (x->cells[i] - 1));
+            val[i] = x->cells[i];
+        }
+    for (uint32_t s = 0; s < j->steps_len; s++) {
+        const struct sdk_step *st = &j->steps[s];
+        int changed = 0;
+        assert_non_null(st->technique);
+        assert_true(st->rating > 0.0);
+        for (uint32_t k = 0; k < st->elim_len; k++) {
+            const struct sdk_cell_value *cv = &j->eliminations[st->elim_off + k];
+            assert_int_not_equal(x->solution[cv->cell], cv->value);
+            changed |= !val[cv->cell] && (cand[cv->cell] >> (cv->value - 1)) & 1;
+            cand[cv->cell] &= ~(1u << (cv->value - 1));
+        }
+        for (uint32_t k = 0; k < st->place_len; k++) {
+            const struct sdk_cell_value *cv = &j->placements[st->place_off + k];
+            assert_int_equal(x->solution[cv->cell], cv->value);
+            changed |= !val[cv->cell];
+            val[cv->cell] = cv->value;
+            for (uint32_t q = 0; q < nc; q++) {
+                uint32_t r = cv->cell / n, c = cv->cell % n, r2 = q / n, c2 = q % n;
+                if (r == r2 || c == c2 || (r / b == r2 / b && c / b == c2 / b))
+                    cand[q] &= ~(1u << (cv->value - 1));
+            }
+        }
+        assert_true(changed);
+        assert_true(st->rating <= j->rating);
+        assert_true(st->text_len > 0);
+    }
+    if (j->status == SDK_EXPLAIN_SOLVED)
+        assert_memory_equal(val, x->solution, nc);
+    assert_memory_equal(val, x->grid, nc);
+}
+
+/* Explain one line-form puzzle fully with logic.  Returns host_explain's
+ * answer; on 0 the steps have been checked. */
+static int explain_line(const char *line, struct expl *x)
+{
+    uint32_t n = parse_puzzle(line, x->cells);
+    int rc;
+
+    assert_true(n != 0);
+    expl_init(x, n, 0);
+    rc = host_explain(logic, solver, &x->job, x->solution);
+    if (rc == 0)
+        check_steps(x);
+    return rc;
+}
+
+/* Mean rating of the puzzles in a data file; every one must explain. */
+static double mean_rating(const char *file, double *max, uint32_t *stuck)
+{
+    char path[512], line[LINE_MAX_B];
+    double sum = 0.0;
+    uint32_t len = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", SUDOKU_TEST_DATA_DIR, file);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    *max = 0.0;
+    *stuck = 0;
+    while (fgets(line, sizeof(line), f)) {
+        struct expl x;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        assert_int_equal(explain_line(line, &x), 0);
+        assert_true(x.job.status == SDK_EXPLAIN_SOLVED || x.job.status == SDK_EXPLAIN_STUCK);
+        *stuck += x.job.status == SDK_EXPLAIN_STUCK;
+        sum += x.job.rating;
+        *max = x.job.rating > *max ? x.job.rating : *max;
+        len++;
+        expl_free(&x);
+    }
+    fclose(f);
+    assert_true(len > 0);
+    return sum / len;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static int setup(void **state)
+{
+    (void)state;
+    host = host_new(capture_log, NULL);
+    if (!host || host_load_dir(host, SUDOKU_BUILD_PLUGIN_DIR) <= 0)
+        return -1;
+    if (host_load_dir(host, SUDOKU_EXPLAINPLUGIN_DIR) <= 0)
+        return -1;
+    logic = host_find(host, "logic");
+    solver = host_find(host, "bitmask");
+    return logic && solver ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    host_free(host);
+    return 0;
+}
+
+/* Every golden puzzle: unique ones explain soundly, the others are refused
+ * with the right code, 25x25 is unsupported. */
+static void test_golden(void **state)
+{
+    char line[LINE_MAX_B * 2];
+    FILE *f = fopen(SUDOKU_TEST_DATA_DIR "/golden.txt", "r");
+    uint32_t explained = 0;
+
+    (void)state;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        char *p = line, *limit, *expected, *puzzle;
+        struct expl x;
+        if (line[0] == '#' || !strchr(line, ':'))
+            continue;
+        limit = strsep(&p, ":");
+        expected = strsep(&p, ":");
+        strsep(&p, ":");
+        puzzle = p;
+        if (!puzzle || expected[0] == 'x')
+            continue;
+        int rc = explain_line(puzzle, &x);
+        if (x.job.n == 25)
+            assert_int_equal(rc, -ENOTSUP);
+        else if (strcmp(expected, "0") == 0)
+            assert_int_equal(rc, -EDOM);
+        else if (strcmp(expected, "1") == 0 && strcmp(limit, "1") == 0)
+            assert_true(rc == 0 || rc == -ENOTUNIQ); /* only the first was asked for */
+        else if (strcmp(expected, "1") == 0)
+            assert_int_equal(rc, 0), explained++;
+        else
+            assert_int_equal(rc, -ENOTUNIQ);
+        expl_free(&x);
+    }
+    fclose(f);
+    assert_true(explained >= 10);
+}
+
+/* Singles-only puzzles rate at most the naked single; ratings rise from
+ * kaggle to norvig to the forum's hardest. */
+static void test_corpus_ratings(void **state)
+{
+    double kmax, nmax, fmax;
+    uint32_t kstuck, nstuck, fstuck;
+    double k = mean_rating("kaggle_sample.txt", &kmax, &kstuck);
+    double n = mean_rating("norvig_top95.txt", &nmax, &nstuck);
+    double fh = mean_rating("forum_hardest_sample.txt", &fmax, &fstuck);
+
+    (void)state;
+    print_message("mean rating: kaggle %.2f, norvig %.2f (stuck %u), forum %.2f (stuck %u)\n", k, n,
+                  nstuck, fh, fstuck);
+    assert_true(kmax <= NAKED_SINGLE_RATING);
+    assert_int_equal(kstuck, 0);
+    assert_true(k < n);
+    assert_true(n < fh);
+}
+
+/* steps: 1 stops after one step, as a hint. */
+static void test_partial(void **state)
+{
+    struct expl x;
+    uint32_t n = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
+                              "....1.4......",
+                              x.cells);
+
+    (void)state;
+    assert_int_equal(n, 9);
+    expl_init(&x, n, 1);
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    assert_int_equal(x.job.status, SDK_EXPLAIN_PARTIAL);
+    assert_int_equal(x.job.steps_len, 1);
+    assert_non_null(x.job.hardest);
+    check_steps(&x);
+    expl_free(&x);
+}
+
+/* progress: steps start from the player's grid; a wrong entry is refused. */
+static void test_progress(void **state)
+{
+    const char *puz = "52...6.........7.13...........4..8..6......5...........418.........3..2..."
+                      "87.....";
+    uint8_t progress[SDK_MAX_CELLS];
+    struct expl x;
+    uint32_t n = parse_puzzle(puz, x.cells), filled = 0;
+
+    (void)state;
+    expl_init(&x, n, 0);
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    memcpy(progress, x.cells, 81);
+    for (uint32_t i = 0; i < 81 && filled < 10; i++)
+        if (!progress[i]) {
+            progress[i] = x.solution[i];
+            filled++;
+        }
+    x.job.progress = progress;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    for (uint32_t s = 0; s < x.job.steps_len; s++)
+        for (uint32_t k = 0; k < x.job.steps[s].place_len; k++)
+            assert_int_equal(progress[x.job.placements[x.job.steps[s].place_off + k].cell], 0);
+    for (uint32_t i = 0; i < 81; i++)
+        if (!x.cells[i]) {
+            progress[i] = (uint8_t)(x.solution[i] % 9 + 1);
+            break;
+        }
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), -EBADMSG);
+    expl_free(&x);
+}
+
+/* A plugin built against ABI 1.0 loads and solves but cannot explain. */
+static void test_abi_minor0(void **state)
+{
+    const struct host_plugin *p = host_find(host, "minor0");
+    uint8_t sol[16];
+    struct expl x;
+    struct sdk_job job = {.size = sizeof(job), .n = 4, .limit = 2, .solution = sol};
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(p->desc->abi_minor, 0);
+    assert_false(host_plugin_has_explain(p));
+    assert_true(host_plugin_has_explain(logic));
+    assert_int_equal(parse_puzzle("......12.1.3.32.", x.cells), 4);
+    job.cells = x.cells;
+    assert_int_equal(host_solve(p, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 1);
+    expl_init(&x, 4, 0);
+    assert_int_equal(host_explain(p, solver, &x.job, x.solution), -ENOTSUP);
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    check_steps(&x);
+    expl_free(&x);
+}
+
+/* The host refuses each kind of lie, with a log line saying which. */
+static void test_liars(void **state)
+{
+    static const struct {
+        const char *plugin; /* from texplain.c */
+        const char *why;    /* in the log line */
+    } rows[] = {
+        {"xwrong", "differs from the solution"}, /* a wrong placement */
+        {"xnochange", "changes no candidate"},   /* a step that does nothing */
+        {"xshort", "steps stop short"},          /* solved without steps */
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const struct host_plugin *p = host_find(host, rows[i].plugin);
+        struct expl x;
+        assert_non_null(p);
+        assert_int_equal(parse_puzzle("......12.1.3.32.", x.cells), 4);
+        expl_init(&x, 4, 0);
+        last_log[0] = '\0';
+        assert_int_equal(host_explain(p, solver, &x.job, x.solution), -EIO);
+        assert_non_null(strstr(last_log, rows[i].why));
+        expl_free(&x);
+    }
+}
+
+/* Bad jobs: missing arrays, wrong sizes, a puzzle without a unique solution. */
+static void test_bad_jobs(void **state)
+{
+    struct expl x;
+
+    (void)state;
+    assert_int_equal(parse_puzzle("......12.1.3.32.", x.cells), 4);
+    expl_init(&x, 4, 0);
+    assert_int_equal(host_explain(logic, solver, NULL, x.solution), -EINVAL);
+    assert_int_equal(host_explain(logic, solver, &x.job, NULL), -EINVAL);
+    struct sdk_step *steps = x.job.steps;
+    x.job.steps = NULL;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), -EINVAL);
+    x.job.steps = steps;
+    x.job.n = 5;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), -EINVAL);
+    x.job.n = 4;
+    memset(x.cells, 0, 16);
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), -ENOTUNIQ);
+    expl_free(&x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden),     cmocka_unit_test(test_corpus_ratings),
+        cmocka_unit_test(test_partial),    cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_abi_minor0), cmocka_unit_test(test_liars),
+        cmocka_unit_test(test_bad_jobs),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
