@@ -120,3 +120,9 @@ sudoku_add_test(NAME test_logic SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic.c
   LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 120)
 target_compile_definitions(test_logic PRIVATE SUDOKU_EXPLAINPLUGIN_DIR="${SUDOKU_EXPLAINPLUGIN_DIR}")
 add_dependencies(test_logic ${_txplugins})
+# Each technique of the logic plugin on hand-made positions (linked with its sources).
+set(_lg ${CMAKE_SOURCE_DIR}/plugins/logic)
+sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic_tech.c
+  ${_lg}/grid.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/text.c
+  LABELS core TIMEOUT 60)
+target_include_directories(test_logic_tech PRIVATE ${_lg})

@@ -1,0 +1,396 @@
+/* test_logic_tech.c -- each technique of the logic plugin on a hand-made position.
+ *
+ * Linked with the plugin's sources (not through dlopen), so a row can set
+ * candidates directly: every row starts from an empty 9x9 grid (every cell
+ * holds every candidate), takes candidates away to build exactly one
+ * instance of its pattern, calls one technique and checks that the step
+ * places and eliminates exactly what the pattern proves (the full set,
+ * in any order).  A second table checks that each technique finds nothing
+ * on the empty grid, and that the search is sound on 4x4 and 16x16 too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "lg.h"
+
+#define RC(r, c) ((r)*9 + (c))
+#define MAX_EXP  32
+
+static struct lg_geom geo9;
+
+/* Keep only the candidates in digits (a string such as "12") at (r, c). */
+static void keep(struct lg_grid *g, uint32_t r, uint32_t c, const char *digits)
+{
+    uint32_t m = 0;
+
+    for (const char *d = digits; *d; d++)
+        m |= 1u << (*d - '1');
+    g->cand[RC(r, c)] = m;
+}
+
+/* Take value v from (r, c). */
+static void drop(struct lg_grid *g, uint32_t r, uint32_t c, uint32_t v)
+{
+    g->cand[RC(r, c)] &= ~(1u << (v - 1));
+}
+
+/* ------------------------------------------------------------- positions */
+
+/* 7 only at r3c5 (row 2, col 4) within box 2 (box index 1). */
+static void pos_hidden_single(struct lg_grid *g)
+{
+    for (uint32_t r = 0; r < 3; r++)
+        for (uint32_t c = 3; c < 6; c++)
+            if (!(r == 2 && c == 4))
+                drop(g, r, c, 7);
+}
+
+static void pos_naked_single(struct lg_grid *g)
+{
+    keep(g, 4, 4, "4");
+}
+
+/* In box 0, 5 only in row 0. */
+static void pos_pointing(struct lg_grid *g)
+{
+    for (uint32_t r = 1; r < 3; r++)
+        for (uint32_t c = 0; c < 3; c++)
+            drop(g, r, c, 5);
+}
+
+/* In row 0, 5 only in box 0. */
+static void pos_claiming(struct lg_grid *g)
+{
+    for (uint32_t c = 3; c < 9; c++)
+        drop(g, 0, c, 5);
+}
+
+static void pos_naked_pair(struct lg_grid *g)
+{
+    keep(g, 0, 0, "12");
+    keep(g, 0, 4, "12");
+}
+
+static void pos_naked_triple(struct lg_grid *g)
+{
+    keep(g, 0, 0, "12");
+    keep(g, 0, 3, "23");
+    keep(g, 0, 6, "13");
+}
+
+static void pos_naked_quad(struct lg_grid *g)
+{
+    keep(g, 0, 0, "12");
+    keep(g, 0, 3, "23");
+    keep(g, 0, 6, "34");
+    keep(g, 0, 8, "14");
+}
+
+/* Values 1..k only at the given columns of row 0. */
+static void hidden_row0(struct lg_grid *g, uint32_t k, const uint32_t *cols)
+{
+    for (uint32_t c = 0; c < 9; c++) {
+        int in = 0;
+        for (uint32_t i = 0; i < k; i++)
+            in |= cols[i] == c;
+        for (uint32_t v = 1; !in && v <= k; v++)
+            drop(g, 0, c, v);
+    }
+}
+
+static void pos_hidden_pair(struct lg_grid *g)
+{
+    static const uint32_t cols[] = {0, 4};
+    hidden_row0(g, 2, cols);
+}
+
+static void pos_hidden_triple(struct lg_grid *g)
+{
+    static const uint32_t cols[] = {0, 4, 8};
+    hidden_row0(g, 3, cols);
+}
+
+static void pos_hidden_quad(struct lg_grid *g)
+{
+    static const uint32_t cols[] = {0, 3, 5, 8};
+    hidden_row0(g, 4, cols);
+}
+
+/* Value 1 in rows[i] only at the two columns cols[2i], cols[2i+1]. */
+static void fish_rows(struct lg_grid *g, uint32_t k, const uint32_t *rows, const uint32_t *cols)
+{
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t c = 0; c < 9; c++)
+            if (c != cols[2 * i] && c != cols[2 * i + 1])
+                drop(g, rows[i], c, 1);
+}
+
+static void pos_x_wing(struct lg_grid *g)
+{
+    static const uint32_t rows[] = {1, 4}, cols[] = {1, 7, 1, 7};
+    fish_rows(g, 2, rows, cols);
+}
+
+static void pos_swordfish(struct lg_grid *g)
+{
+    static const uint32_t rows[] = {0, 3, 6}, cols[] = {0, 3, 3, 6, 0, 6};
+    fish_rows(g, 3, rows, cols);
+}
+
+static void pos_jellyfish(struct lg_grid *g)
+{
+    static const uint32_t rows[] = {0, 2, 4, 6}, cols[] = {0, 2, 2, 4, 4, 6, 0, 6};
+    fish_rows(g, 4, rows, cols);
+}
+
+/* Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r5c1 {2,3}. */
+static void pos_xy_wing(struct lg_grid *g)
+{
+    keep(g, 0, 0, "12");
+    keep(g, 0, 4, "13");
+    keep(g, 4, 0, "23");
+}
+
+/* Pivot r1c1 {1,2,3}, pincers r1c5 {1,3} and r2c2 {2,3}. */
+static void pos_xyz_wing(struct lg_grid *g)
+{
+    keep(g, 0, 0, "123");
+    keep(g, 0, 4, "13");
+    keep(g, 1, 1, "23");
+}
+
+/* A skyscraper: 1 in column 2 only at r2, r8; in column 5 only at r2, r7. */
+static void pos_x_chain(struct lg_grid *g)
+{
+    for (uint32_t r = 0; r < 9; r++) {
+        if (r != 1 && r != 7)
+            drop(g, r, 1, 1);
+        if (r != 1 && r != 6)
+            drop(g, r, 4, 1);
+    }
+}
+
+/* Bivalue cells r1c1 {1,2} - r1c5 {2,3} - r5c5 {3,4} - r5c9 {4,1}. */
+static void pos_xy_chain(struct lg_grid *g)
+{
+    keep(g, 0, 0, "12");
+    keep(g, 0, 4, "23");
+    keep(g, 4, 4, "34");
+    keep(g, 4, 8, "14");
+}
+
+/* ---------------------------------------------------------------- table */
+
+struct cv {
+    uint16_t cell;
+    uint8_t value;
+};
+
+/* Fill out[] with every (cell, v) for v in values, cells of unit u except
+ * those in skip[]; returns the count. */
+static uint32_t unit_elims(struct cv *out, uint32_t u, const uint32_t *skip, uint32_t skip_len,
+                           uint32_t values)
+{
+    uint32_t len = 0;
+
+    for (uint32_t k = 0; k < 9; k++) {
+        uint32_t cell = geo9.unit[u][k];
+        int skipped = 0;
+        for (uint32_t i = 0; i < skip_len; i++)
+            skipped |= skip[i] == cell;
+        for (uint32_t v = 1; !skipped && v <= 9; v++)
+            if (values & (1u << (v - 1)))
+                out[len++] = (struct cv){(uint16_t)cell, (uint8_t)v};
+    }
+    return len;
+}
+
+/* Run fn on the position; check placements and eliminations equal the
+ * expected sets. */
+static void run_row(const char *name, lg_technique_fn *fn, void (*setup)(struct lg_grid *g),
+                    const struct cv *place, uint32_t place_len, const struct cv *elim,
+                    uint32_t elim_len)
+{
+    static const uint8_t empty[81];
+    struct lg_grid g;
+    struct lg_step s;
+    const struct lg_ctx c = {.geo = &geo9, .g = &g, .want_text = true};
+
+    assert_int_equal(lg_grid_load(&g, &geo9, empty), 0);
+    setup(&g);
+    lg_step_reset(&s, name, 1.0);
+    print_message("%s\n", name);
+    assert_true(fn(&c, &s));
+    assert_int_equal(s.place_len, place_len);
+    assert_int_equal(s.elim_len, elim_len);
+    assert_true(s.text_len > 0 && s.cells_len > 0);
+    for (uint32_t i = 0; i < place_len; i++) {
+        int found = 0;
+        for (uint32_t k = 0; k < s.place_len; k++)
+            found |= s.place_cell[k] == place[i].cell && s.place_val[k] == place[i].value;
+        assert_true(found);
+    }
+    for (uint32_t i = 0; i < elim_len; i++) {
+        int found = 0;
+        for (uint32_t k = 0; k < s.elim_len; k++)
+            found |= s.elim_cell[k] == elim[i].cell && s.elim_val[k] == elim[i].value;
+        assert_true(found);
+    }
+    assert_true(lg_step_apply(&s, &g, &geo9));
+}
+
+static void test_singles(void **state)
+{
+    const struct cv hs = {RC(2, 4), 7}, ns = {RC(4, 4), 4};
+
+    (void)state;
+    run_row("hidden_single", lg_hidden_single, pos_hidden_single, &hs, 1, NULL, 0);
+    run_row("naked_single", lg_naked_single, pos_naked_single, &ns, 1, NULL, 0);
+}
+
+static void test_locked(void **state)
+{
+    struct cv e[MAX_EXP];
+    static const uint32_t box0_row0[] = {RC(0, 0), RC(0, 1), RC(0, 2)};
+    uint32_t len;
+
+    (void)state;
+    len = unit_elims(e, 0, box0_row0, 3, 1u << 4); /* row 0 outside box 0 loses 5 */
+    run_row("locked_candidates_pointing", lg_pointing, pos_pointing, NULL, 0, e, len);
+    len = unit_elims(e, 18, box0_row0, 3, 1u << 4); /* box 0 outside row 0 loses 5 */
+    run_row("locked_candidates_claiming", lg_claiming, pos_claiming, NULL, 0, e, len);
+}
+
+static void test_naked_subsets(void **state)
+{
+    struct cv e[MAX_EXP];
+    static const uint32_t p2[] = {RC(0, 0), RC(0, 4)}, p3[] = {RC(0, 0), RC(0, 3), RC(0, 6)},
+                          p4[] = {RC(0, 0), RC(0, 3), RC(0, 6), RC(0, 8)};
+
+    (void)state;
+    run_row("naked_pair", lg_naked_pair, pos_naked_pair, NULL, 0, e, unit_elims(e, 0, p2, 2, 0x3));
+    run_row("naked_triple", lg_naked_triple, pos_naked_triple, NULL, 0, e,
+            unit_elims(e, 0, p3, 3, 0x7));
+    run_row("naked_quad", lg_naked_quad, pos_naked_quad, NULL, 0, e, unit_elims(e, 0, p4, 4, 0xf));
+}
+
+/* The cells of a hidden subset of values 1..k lose every other value. */
+static uint32_t hidden_elims(struct cv *e, const uint32_t *cols, uint32_t k)
+{
+    uint32_t len = 0;
+
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t v = k + 1; v <= 9; v++)
+            e[len++] = (struct cv){(uint16_t)RC(0, cols[i]), (uint8_t)v};
+    return len;
+}
+
+static void test_hidden_subsets(void **state)
+{
+    struct cv e[MAX_EXP];
+    static const uint32_t c2[] = {0, 4}, c3[] = {0, 4, 8}, c4[] = {0, 3, 5, 8};
+
+    (void)state;
+    run_row("hidden_pair", lg_hidden_pair, pos_hidden_pair, NULL, 0, e, hidden_elims(e, c2, 2));
+    run_row("hidden_triple", lg_hidden_triple, pos_hidden_triple, NULL, 0, e,
+            hidden_elims(e, c3, 3));
+    run_row("hidden_quad", lg_hidden_quad, pos_hidden_quad, NULL, 0, e, hidden_elims(e, c4, 4));
+}
+
+/* Value 1 leaves the cover columns outside the base rows. */
+static uint32_t fish_elims(struct cv *e, const uint32_t *rows, uint32_t k, const uint32_t *cols)
+{
+    uint32_t len = 0;
+
+    for (uint32_t r = 0; r < 9; r++) {
+        int base = 0;
+        for (uint32_t i = 0; i < k; i++)
+            base |= rows[i] == r;
+        for (uint32_t i = 0; !base && i < k; i++)
+            e[len++] = (struct cv){(uint16_t)RC(r, cols[i]), 1};
+    }
+    return len;
+}
+
+static void test_fish(void **state)
+{
+    struct cv e[MAX_EXP];
+    static const uint32_t r2[] = {1, 4}, c2[] = {1, 7}, r3[] = {0, 3, 6}, c3[] = {0, 3, 6},
+                          r4[] = {0, 2, 4, 6}, c4[] = {0, 2, 4, 6};
+
+    (void)state;
+    run_row("x_wing", lg_x_wing, pos_x_wing, NULL, 0, e, fish_elims(e, r2, 2, c2));
+    run_row("swordfish", lg_swordfish, pos_swordfish, NULL, 0, e, fish_elims(e, r3, 3, c3));
+    run_row("jellyfish", lg_jellyfish, pos_jellyfish, NULL, 0, e, fish_elims(e, r4, 4, c4));
+}
+
+static void test_wings(void **state)
+{
+    /* XY-wing: only r5c5 sees both pincers.  XYZ-wing: r1c2 and r1c3 see all three. */
+    static const struct cv xy[] = {{RC(4, 4), 3}}, xyz[] = {{RC(0, 1), 3}, {RC(0, 2), 3}};
+
+    (void)state;
+    run_row("xy_wing", lg_xy_wing, pos_xy_wing, NULL, 0, xy, 1);
+    run_row("xyz_wing", lg_xyz_wing, pos_xyz_wing, NULL, 0, xyz, 2);
+}
+
+static void test_chains(void **state)
+{
+    /* r8c2 or r7c5 is 1: the cells of row 7 in box 6 and of row 8 in box 7. */
+    static const struct cv x[] = {{RC(6, 0), 1}, {RC(6, 2), 1}, {RC(7, 3), 1}, {RC(7, 5), 1}};
+    /* r1c1 or r5c9 is 1: r1c9 and r5c1 see both. */
+    static const struct cv xy[] = {{RC(0, 8), 1}, {RC(4, 0), 1}};
+
+    (void)state;
+    run_row("x_chain", lg_x_chain, pos_x_chain, NULL, 0, x, 4);
+    run_row("aic", lg_aic, pos_x_chain, NULL, 0, x, 4);
+    run_row("xy_chain", lg_xy_chain, pos_xy_chain, NULL, 0, xy, 2);
+    /* Both values of r1c1 make r5c5 lose 3 by singles (here: the XY-wing). */
+    run_row("forcing_chain", lg_forcing_chain, pos_xy_wing, NULL, 0,
+            (const struct cv[]){{RC(4, 4), 3}}, 1);
+}
+
+/* On the empty grid (every candidate everywhere) nothing applies. */
+static void test_nothing_on_empty(void **state)
+{
+    static lg_technique_fn *const all[] = {
+        lg_hidden_single, lg_naked_single, lg_pointing,    lg_claiming,      lg_naked_pair,
+        lg_naked_triple,  lg_naked_quad,   lg_hidden_pair, lg_hidden_triple, lg_hidden_quad,
+        lg_x_wing,        lg_swordfish,    lg_jellyfish,   lg_xy_wing,       lg_xyz_wing,
+        lg_x_chain,       lg_xy_chain,     lg_aic,         lg_forcing_chain};
+    static const uint8_t empty[256];
+    static struct lg_geom geo;
+    struct lg_grid g;
+    struct lg_step s;
+
+    (void)state;
+    for (uint32_t n = 4; n <= 16; n = n == 4 ? 9 : 16 + (n == 16)) {
+        assert_int_equal(lg_geom_init(&geo, n, true), 0);
+        assert_int_equal(lg_grid_load(&g, &geo, empty), 0);
+        const struct lg_ctx c = {.geo = &geo, .g = &g, .want_text = true};
+        for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+            lg_step_reset(&s, "t", 1.0);
+            assert_false(all[i](&c, &s));
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_singles),       cmocka_unit_test(test_locked),
+        cmocka_unit_test(test_naked_subsets), cmocka_unit_test(test_hidden_subsets),
+        cmocka_unit_test(test_fish),          cmocka_unit_test(test_wings),
+        cmocka_unit_test(test_chains),        cmocka_unit_test(test_nothing_on_empty),
+    };
+    if (lg_geom_init(&geo9, 9, true) != 0)
+        return 1;
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
