@@ -194,6 +194,8 @@ static bool subset_rec(struct lg_subset *q, uint32_t start, uint32_t depth, uint
 {
     if (depth == q->k)
         return lg_popcount(uni) == q->k && q->accept(q, uni);
+    if (depth >= sizeof(q->idx) / sizeof(q->idx[0]))
+        return false; /* k <= 4; said for the compiler's bounds check */
     for (uint32_t i = start; i + (q->k - depth) <= q->len; i++) {
         uint32_t next = uni | q->mask[i];
         if (lg_popcount(next) > q->k)
