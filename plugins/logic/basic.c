@@ -64,12 +64,22 @@ static bool hidden_in_unit(const struct lg_ctx *c, struct lg_step *s, uint32_t u
     return false;
 }
 
-/* A value with one place left in a unit. */
+/* A value with one place left in a unit.  Every hidden single is as easy
+ * as any other, so the scan may start where the last one was found (the
+ * ladder keeps *hs_next): the next one is usually near, and the rating and
+ * the number of steps are the same whichever is taken first. */
 bool lg_hidden_single(const struct lg_ctx *c, struct lg_step *s)
 {
-    for (uint32_t i = 0; i < c->geo->nunits; i++)
-        if (hidden_in_unit(c, s, scan_unit(c->geo, i)))
+    const uint32_t len = c->geo->nunits, start = c->hs_next ? *c->hs_next : 0;
+
+    for (uint32_t k = 0; k < len; k++) {
+        uint32_t i = (start + k) % len;
+        if (hidden_in_unit(c, s, scan_unit(c->geo, i))) {
+            if (c->hs_next)
+                *c->hs_next = i;
             return true;
+        }
+    }
     return false;
 }
 
@@ -106,10 +116,7 @@ static bool lock(const struct lg_ctx *c, struct lg_step *s, uint32_t from, uint3
 
     for (uint32_t k = 0; k < geo->n; k++) {
         uint32_t cell = geo->unit[to][k];
-        bool inside = false;
-        for (uint32_t j = 0; j < geo->n && !inside; j++)
-            inside = geo->unit[from][j] == cell;
-        if (inside) {
+        if (lg_in_unit(geo, from, cell)) {
             if (c->g->cand[cell] & bit)
                 lg_step_cell(s, cell);
         } else if (c->g->cand[cell] & bit) {

@@ -136,7 +136,7 @@ static int explain_load(const void *state, struct lg_run *r, const struct sdk_ex
     r->geo = lg_state_geom(state, job->n);
     if (!r->geo)
         return -EINVAL;
-    int rc = lg_grid_load(&r->g, r->geo, job->cells);
+    int rc = job->progress ? lg_grid_load(&r->g, r->geo, job->cells) : 0;
     if (rc == -EINVAL)
         return rc;
     rc = rc ? rc : lg_grid_load(&r->g, r->geo, start);
@@ -162,7 +162,9 @@ static void explain_reset(struct sdk_explain *job)
 /* Take steps until solved, stuck, out of steps, out of room or stopped. */
 static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
 {
-    const struct lg_ctx c = {.geo = r->geo, .g = &r->g, .want_text = job->text != NULL};
+    uint32_t hs_next = 0;
+    const struct lg_ctx c = {
+        .geo = r->geo, .g = &r->g, .want_text = job->text != NULL, .hs_next = &hs_next};
 
     while (r->g.unsolved) {
         if (job->max_steps && job->steps_len >= job->max_steps)

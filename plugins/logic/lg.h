@@ -77,6 +77,7 @@ struct lg_ctx {
     const struct lg_geom *geo; /* the shape */
     struct lg_grid *g;         /* the position (techniques only read it) */
     bool want_text;            /* write step->text */
+    uint32_t *hs_next;         /* where the hidden-single scan starts, or NULL */
 };
 
 /* A subset search (basic.c, fish.c): choose k of the len masks so that their
@@ -160,9 +161,25 @@ int lg_solve(void *state, const struct sdk_host *host, struct sdk_job *job);
 int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job);
 
 /* Bit helpers. */
+/* Bits set in m.  Written out: without -mpopcnt the builtin is a library
+ * call, and this is the engine's most frequent operation. */
 static inline uint32_t lg_popcount(uint32_t m)
 {
-    return (uint32_t)__builtin_popcount(m);
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* Is cell in unit u (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)? */
+static inline bool lg_in_unit(const struct lg_geom *geo, uint32_t u, uint32_t cell)
+{
+    const uint32_t n = geo->n;
+
+    if (u < n)
+        return geo->row[cell] == u;
+    if (u < 2 * n)
+        return geo->col[cell] == u - n;
+    return geo->bx[cell] == u - 2 * n;
 }
 
 static inline uint32_t lg_lowest(uint32_t m)
