@@ -4,7 +4,8 @@
  * plugins and run every (solver, file) pair in this process (inproc.c), or,
  * with --socket, send every file through a running sudokud (daemon.c), or,
  * with --idle-connections, measure the daemon's memory with K connections
- * open.  Both runners check every answer.
+ * open, or, with --rate, rate the files with every plugin that can explain
+ * (rate.c).  Every runner checks every answer.
  *
  * Exit status: 0 when every answer was right, 1 when an answer was wrong or
  * something failed (unreadable file, no plugins, error answers), 2 on a usage
@@ -21,6 +22,7 @@
 #include "bench/bench.h"
 #include "bench/daemon.h"
 #include "bench/inproc.h"
+#include "bench/rate.h"
 #include "core/host.h"
 #include "proto/opts.h"
 #include <sudoku/client.h>
@@ -43,6 +45,7 @@ struct bench_cfg {
     unsigned repeat;                        /* --repeat (default 1) */
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
+    int rate;                               /* --rate: rate with explain() */
     int verbose;                            /* -v: show info log lines */
     char **files;                           /* FILE... (points into argv) */
     int files_len;
@@ -109,6 +112,10 @@ static const struct opts_spec option_table[] = {
      OPTS_FLAG_AT(struct bench_cfg, json)},
     {"verbose", 'v', NULL, "show every plugin loader message",
      OPTS_FLAG_AT(struct bench_cfg, verbose)},
+    {"rate", 0, NULL,
+     "rate the puzzles (explain without text, every step\n"
+     "checked) with each plugin that can explain",
+     OPTS_FLAG_AT(struct bench_cfg, rate)},
     OPTS_SECTION_ROW("Through the daemon (every answer is checked by the rules):"),
     {"socket", 's', "PATH", "send the puzzles to the sudokud listening on PATH",
      OPTS_STRING_AT(struct bench_cfg, socket)},
@@ -160,6 +167,10 @@ static int check_args(int argc, int first, struct bench_cfg *c)
     if (first >= argc) {
         fprintf(stderr, "sudoku-bench: no puzzle file given\n");
         opts_help(&option_prog, stderr);
+        return 2;
+    }
+    if (c->rate && c->socket) {
+        opts_usage_error(&option_prog, "--rate runs in process: no --socket");
         return 2;
     }
     if (!c->socket && (c->connections || c->depth || c->repeat)) {
@@ -297,6 +308,39 @@ static int run_solver(const struct bench_cfg *c, const struct host_plugin *p, in
     return status;
 }
 
+/* --rate: every explaining solver (or each --solver) over every file.
+ * Returns 0, or 1 when an answer was refused or a file failed. */
+static int run_rate(const struct bench_cfg *c, const struct host *h)
+{
+    size_t len = c->solvers_len ? c->solvers_len : host_count(h);
+    int header_done = 0, status = 0;
+    struct rate_result r;
+    char err[512];
+
+    for (size_t i = 0; i < len; i++) {
+        const struct host_plugin *p =
+            c->solvers_len ? host_find(h, c->solvers[i]) : host_plugin_at(h, i);
+        if (!host_plugin_has_explain(p))
+            continue;
+        for (int f = 0; f < c->files_len; f++) {
+            if (rate_run_file(p, host_default(h), c->files[f], &r, err, sizeof(err)) < 0) {
+                fprintf(stderr, "sudoku-bench: %s\n", err);
+                status = 1;
+                continue;
+            }
+            if (!c->json && !header_done++)
+                rate_report_header(stdout);
+            if (c->json)
+                rate_report_json(stdout, &r);
+            else
+                rate_report_row(stdout, &r);
+            fflush(stdout);
+            status |= r.wrong != 0;
+        }
+    }
+    return status;
+}
+
 static int run_inproc(const struct bench_cfg *c, const struct host *h)
 {
     size_t len = c->solvers_len ? c->solvers_len : host_count(h);
@@ -411,7 +455,7 @@ int main(int argc, char **argv)
     status = check_solvers(h, &cfg);
     if (status)
         goto done;
-    status = run_inproc(&cfg, h);
+    status = cfg.rate ? run_rate(&cfg, h) : run_inproc(&cfg, h);
 done:
     host_free(h);
     free(cfg.solver_arg);

@@ -1,0 +1,224 @@
+/* rate.c -- sudoku-bench --rate: rate puzzle files with an explaining plugin.
+ *
+ * One thread, one puzzle at a time, as inproc.c solves them.  Each puzzle is
+ * timed twice: through host_explain() (the unique solution found by the
+ * default solver, every step replayed and checked: what the daemon's `rate`
+ * costs) and through the plugin's explain() alone (the engine's own speed).
+ * The step arrays are allocated once per file, sized so that they never run
+ * out for a 16x16 grid; no text is asked for.
+ */
+#include "bench/rate.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench.h"
+#include "core/grid.h"
+#include "proto/clock.h"
+#include "proto/codec.h"
+#include "proto/input.h"
+#include "proto/json.h"
+
+#define RATE_MAX_N 16
+
+/* The buffers of one file's run. */
+struct rate_bufs {
+    struct sdk_step *steps;
+    struct sdk_cell_value *places, *elims;
+    double *us;
+    size_t us_len, us_cap;
+    double plugin_s;
+    double rating_sum, steps_sum;
+};
+
+static int bufs_init(struct rate_bufs *b)
+{
+    const size_t nc = RATE_MAX_N * RATE_MAX_N, steps = nc * RATE_MAX_N;
+
+    memset(b, 0, sizeof(*b));
+    b->steps = calloc(steps, sizeof(*b->steps));
+    b->places = calloc(nc, sizeof(*b->places));
+    b->elims = calloc(steps, sizeof(*b->elims));
+    return b->steps && b->places && b->elims ? 0 : -ENOMEM;
+}
+
+static void bufs_free(struct rate_bufs *b)
+{
+    free(b->steps);
+    free(b->places);
+    free(b->elims);
+    free(b->us);
+}
+
+static int push_us(struct rate_bufs *b, double us)
+{
+    if (b->us_len == b->us_cap) {
+        size_t cap = b->us_cap ? b->us_cap * 2 : 1024;
+        double *p = realloc(b->us, cap * sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        b->us = p;
+        b->us_cap = cap;
+    }
+    b->us[b->us_len++] = us;
+    return 0;
+}
+
+static void job_init(struct sdk_explain *j, struct rate_bufs *b, unsigned n, const uint8_t *cells)
+{
+    const uint32_t nc = RATE_MAX_N * RATE_MAX_N;
+
+    memset(j, 0, sizeof(*j));
+    j->size = sizeof(*j);
+    j->n = n;
+    j->cells = cells;
+    j->steps = b->steps;
+    j->steps_cap = nc * RATE_MAX_N;
+    j->placements = b->places;
+    j->placements_cap = nc;
+    j->eliminations = b->elims;
+    j->eliminations_cap = nc * RATE_MAX_N;
+}
+
+/* Rate one parsed puzzle and account for it. */
+static int rate_one(const struct host_plugin *p, const struct host_plugin *solver, unsigned n,
+                    const uint8_t *cells, struct rate_result *r, struct rate_bufs *b)
+{
+    uint8_t solution[SDK_MAX_CELLS];
+    struct sdk_explain j;
+    uint64_t t0;
+    int rc;
+
+    if (n > RATE_MAX_N || !(sdk_size_bit(n) & p->desc->explain_sizes)) {
+        r->errors++;
+        return 0;
+    }
+    job_init(&j, b, n, cells);
+    t0 = clock_now_ns();
+    rc = p->desc->explain(p->state, NULL, &j);
+    b->plugin_s += (double)(clock_now_ns() - t0) / 1e9;
+    job_init(&j, b, n, cells);
+    t0 = clock_now_ns();
+    rc = host_explain(p, solver, &j, solution);
+    t0 = clock_now_ns() - t0;
+    r->seconds += (double)t0 / 1e9;
+    if (rc == -EDOM || rc == -ENOTUNIQ)
+        r->not_unique++;
+    else if (rc < 0)
+        r->wrong++;
+    else if (j.status == SDK_EXPLAIN_STUCK)
+        r->stuck++;
+    else
+        r->solved++;
+    if (rc == 0) {
+        b->rating_sum += j.rating;
+        b->steps_sum += j.steps_len;
+    }
+    return push_us(b, (double)t0 / 1e3);
+}
+
+static int rate_record(const struct host_plugin *p, const struct host_plugin *solver,
+                       const struct input_record *rec, struct rate_result *r, struct rate_bufs *b)
+{
+    uint8_t cells[SDK_MAX_CELLS];
+    unsigned n = rec->n;
+
+    r->puzzles++;
+    if (rec->error[0]) {
+        r->errors++;
+        return 0;
+    }
+    if (rec->format == INPUT_LINE) {
+        if (codec_parse_line(rec->text, rec->len, &n, cells, NULL, 0) != 0) {
+            r->errors++;
+            return 0;
+        }
+    } else {
+        memcpy(cells, rec->cells, (size_t)n * n);
+    }
+    if (grid_check_givens(n, cells, NULL, 0) != 0) {
+        r->errors++;
+        return 0;
+    }
+    return rate_one(p, solver, n, cells, r, b);
+}
+
+static void finish(struct rate_result *r, struct rate_bufs *b)
+{
+    const double rated = (double)(r->solved + r->stuck);
+
+    bench_sort(b->us, b->us_len);
+    r->us_p50 = bench_percentile(b->us, b->us_len, 50.0);
+    r->us_p99 = bench_percentile(b->us, b->us_len, 99.0);
+    r->puzzles_per_s = r->seconds > 0 ? (double)b->us_len / r->seconds : 0.0;
+    r->plugin_per_s = b->plugin_s > 0 ? (double)b->us_len / b->plugin_s : 0.0;
+    r->mean_rating = rated > 0 ? b->rating_sum / rated : 0.0;
+    r->mean_steps = rated > 0 ? b->steps_sum / rated : 0.0;
+}
+
+int rate_run_file(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
+                  struct rate_result *out, char *err, size_t err_size)
+{
+    struct rate_bufs b;
+    struct input_record rec;
+    struct input in;
+    int rc, more = 0;
+
+    memset(out, 0, sizeof(*out));
+    snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
+    out->file = file;
+    rc = bufs_init(&b);
+    if (rc == 0)
+        rc = input_open(&in, file, INPUT_AUTO);
+    if (rc < 0) {
+        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
+        bufs_free(&b);
+        return rc;
+    }
+    while (rc == 0 && (more = input_next(&in, &rec)) > 0)
+        rc = rate_record(p, solver, &rec, out, &b);
+    if (rc == 0 && more < 0)
+        rc = more;
+    if (rc < 0)
+        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
+    input_close(&in);
+    finish(out, &b);
+    bufs_free(&b);
+    return rc;
+}
+
+void rate_report_header(FILE *out)
+{
+    fprintf(out, "%-8s %-28s %8s %7s %6s %5s %10s %10s %8s %8s %6s %6s\n", "solver", "file",
+            "puzzles", "solved", "stuck", "bad", "rated/s", "engine/s", "p50_us", "p99_us",
+            "rating", "steps");
+}
+
+void rate_report_row(FILE *out, const struct rate_result *r)
+{
+    const char *slash = strrchr(r->file, '/');
+
+    fprintf(out, "%-8s %-28.28s %8llu %7llu %6llu %5llu %10.0f %10.0f %8.1f %8.1f %6.2f %6.1f\n",
+            r->solver, slash ? slash + 1 : r->file, (unsigned long long)r->puzzles,
+            (unsigned long long)r->solved, (unsigned long long)r->stuck,
+            (unsigned long long)(r->errors + r->wrong + r->not_unique), r->puzzles_per_s,
+            r->plugin_per_s, r->us_p50, r->us_p99, r->mean_rating, r->mean_steps);
+}
+
+void rate_report_json(FILE *out, const struct rate_result *r)
+{
+    fputs("{\"mode\":\"rate\",\"solver\":", out);
+    json_put_string(out, r->solver);
+    fputs(",\"file\":", out);
+    json_put_string(out, r->file);
+    fprintf(out,
+            ",\"puzzles\":%llu,\"solved\":%llu,\"stuck\":%llu,\"not_unique\":%llu"
+            ",\"errors\":%llu,\"wrong\":%llu,\"seconds\":%.6f,\"puzzles_per_s\":%.1f"
+            ",\"engine_per_s\":%.1f,\"us_p50\":%.2f,\"us_p99\":%.2f,\"mean_rating\":%.3f"
+            ",\"mean_steps\":%.2f}\n",
+            (unsigned long long)r->puzzles, (unsigned long long)r->solved,
+            (unsigned long long)r->stuck, (unsigned long long)r->not_unique,
+            (unsigned long long)r->errors, (unsigned long long)r->wrong, r->seconds,
+            r->puzzles_per_s, r->plugin_per_s, r->us_p50, r->us_p99, r->mean_rating, r->mean_steps);
+}

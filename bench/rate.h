@@ -1,0 +1,44 @@
+/* rate.h -- sudoku-bench --rate: time rating puzzles in process.
+ *
+ * Rating is explain() without text: every step is still recorded and
+ * checked by host_explain() against the unique solution (found with the
+ * host's default solver), as a daemon would do for the `rate` method.
+ */
+#ifndef SUDOKU_BENCH_RATE_H
+#define SUDOKU_BENCH_RATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/host.h"
+
+/* The figures for one explaining plugin over one file. */
+struct rate_result {
+    char solver[32];      /* plugin name */
+    const char *file;     /* puzzle file, as given on the command line */
+    uint64_t puzzles;     /* puzzle lines read */
+    uint64_t solved;      /* rated all the way by logic */
+    uint64_t stuck;       /* logic got stuck (rated above every technique) */
+    uint64_t not_unique;  /* no solution, or more than one */
+    uint64_t errors;      /* lines that do not parse, sizes not explained */
+    uint64_t wrong;       /* answers host_explain() refused (-EIO) */
+    double seconds;       /* time inside host_explain(), summed */
+    double puzzles_per_s; /* host_explain() calls per second */
+    double plugin_per_s;  /* explain() alone (no solver, no checks) per second */
+    double us_p50;        /* median microseconds per host_explain() */
+    double us_p99;        /* 99th percentile */
+    double mean_rating;   /* over the puzzles rated */
+    double mean_steps;    /* steps per puzzle rated */
+};
+
+/* Rate every puzzle of file with p (solver finds the solutions) into *out.
+ * Returns 0, or a negative errno with the message in err. */
+int rate_run_file(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
+                  struct rate_result *out, char *err, size_t err_size);
+
+/* Print the table header, a row, or r as one JSON line. */
+void rate_report_header(FILE *out);
+void rate_report_row(FILE *out, const struct rate_result *r);
+void rate_report_json(FILE *out, const struct rate_result *r);
+
+#endif /* SUDOKU_BENCH_RATE_H */
