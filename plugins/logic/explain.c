@@ -42,6 +42,7 @@ static const struct lg_rung ladder[] = {
     {"xy_chain", 6.8, lg_xy_chain},
     {"aic", 7.0, lg_aic},
     {"forcing_chain", 8.0, lg_forcing_chain},
+    {"dynamic_forcing_chain", 8.5, lg_dynamic_forcing_chain},
 };
 
 /* Everything one explain call works on. */

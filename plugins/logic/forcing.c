@@ -7,7 +7,10 @@
  *   - a branch that breaks the grid is false: the other choice is placed;
  *   - a cell both branches solve with the same value takes that value;
  *   - a candidate both branches remove goes.
- * The copies live in one struct on the caller's stack; nothing allocates.
+ * The dynamic kind also applies locked candidates inside each branch, and
+ * takes single candidates as sources: one whose branch breaks the grid goes
+ * (a contradiction).  The copies live in one struct on the caller's stack;
+ * nothing allocates.
  */
 #include <string.h>
 
@@ -15,6 +18,7 @@
 
 /* The two branches of one source. */
 struct forcing {
+    bool dynamic;         /* branches also use locked candidates */
     struct lg_grid br[2]; /* the branch positions */
     uint16_t cell[2];     /* where each branch places */
     uint8_t val[2];       /* what it places */
@@ -27,15 +31,80 @@ static uint32_t branch_mask(const struct lg_grid *g, uint32_t cell)
     return g->val[cell] ? 1u << (g->val[cell] - 1) : g->cand[cell];
 }
 
+/* Take mask from the b cells of segment j of line (a row when rows, else a
+ * column).  Returns candidates removed. */
+static int seg_remove(struct lg_grid *g, const struct lg_geom *geo, bool rows, uint32_t line,
+                      uint32_t j, uint32_t mask)
+{
+    const uint32_t n = geo->n, b = geo->box;
+    int removed = 0;
+
+    for (uint32_t k = 0; mask && k < b; k++) {
+        uint32_t cell = rows ? line * n + j * b + k : (j * b + k) * n + line;
+        removed += (int)lg_popcount(g->cand[cell] & mask);
+        g->cand[cell] &= ~mask;
+    }
+    return removed;
+}
+
+/* Locked candidates on g, every one at once, on segments (a line's cells in
+ * one box): seg[l][j] is what line l holds in its j-th box.  A value that a
+ * box has in one segment only leaves the line's other segments (pointing);
+ * one that a line has in one segment only leaves the box's other segments
+ * (claiming).  O(n * n) a pass.  Returns candidates removed. */
+static int lock_lines(struct lg_grid *g, const struct lg_geom *geo, bool rows)
+{
+    const uint32_t n = geo->n, b = geo->box;
+    uint32_t seg[LG_MAX_N][4] = {{0}};
+    int removed = 0;
+
+    for (uint32_t l = 0; l < n; l++)
+        for (uint32_t i = 0; i < n; i++)
+            seg[l][i / b] |= g->cand[rows ? l * n + i : i * n + l];
+    for (uint32_t l = 0; l < n; l++) {
+        const uint32_t band = l / b * b;
+        for (uint32_t j = 0; j < b; j++) {
+            uint32_t in_box = 0, in_line = 0;
+            for (uint32_t k = 0; k < b; k++) {
+                if (band + k != l)
+                    in_box |= seg[band + k][j];
+                if (k != j)
+                    in_line |= seg[l][k];
+            }
+            uint32_t pointing = seg[l][j] & ~in_box, claiming = seg[l][j] & ~in_line;
+            for (uint32_t k = 0; pointing && k < b; k++)
+                if (k != j)
+                    removed += seg_remove(g, geo, rows, l, k, pointing);
+            for (uint32_t k = 0; claiming && k < b; k++)
+                if (band + k != l)
+                    removed += seg_remove(g, geo, rows, band + k, j, claiming);
+        }
+    }
+    return removed;
+}
+
+/* What a branch deduces: singles, and (dynamic) locked candidates, until
+ * nothing changes.  Returns 0, or -1 when the branch breaks the grid. */
+static int deduce(struct lg_grid *g, const struct lg_geom *geo, bool dynamic)
+{
+    for (;;) {
+        if (lg_grid_propagate(g, geo) != 0)
+            return -1;
+        int removed = 0;
+        if (dynamic && g->unsolved)
+            removed = lock_lines(g, geo, true) + lock_lines(g, geo, false);
+        if (!removed)
+            return lg_grid_is_broken(g, geo) ? -1 : 0;
+    }
+}
+
 /* Run both branches of f from position g. */
 static void forcing_run(struct forcing *f, const struct lg_ctx *c)
 {
     for (int b = 0; b < 2; b++) {
         memcpy(&f->br[b], c->g, sizeof(f->br[b]));
         lg_grid_place(&f->br[b], c->geo, f->cell[b], f->val[b]);
-        f->rc[b] = lg_grid_propagate(&f->br[b], c->geo);
-        if (f->rc[b] == 0 && lg_grid_is_broken(&f->br[b], c->geo))
-            f->rc[b] = -1;
+        f->rc[b] = deduce(&f->br[b], c->geo, f->dynamic);
     }
 }
 
@@ -131,10 +200,42 @@ static bool forcing_units(struct forcing *f, const struct lg_ctx *c, struct lg_s
     return false;
 }
 
-/* A forcing chain: bivalue cells first, then two-place values. */
+/* A candidate whose placement breaks the grid goes. */
+static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, struct lg_step *s)
+{
+    char a[16];
+
+    for (uint32_t i = 0; i < c->geo->ncells; i++) {
+        for (uint32_t m = c->g->cand[i]; m; m &= m - 1) {
+            uint32_t v = lg_lowest(m) + 1;
+            memcpy(&f->br[0], c->g, sizeof(f->br[0]));
+            lg_grid_place(&f->br[0], c->geo, i, v);
+            if (deduce(&f->br[0], c->geo, f->dynamic) == 0)
+                continue;
+            lg_step_elim(s, i, v);
+            lg_step_cell(s, i);
+            lg_text(c, s, "%s: %u in %s leads to a contradiction, so it goes", s->name, v,
+                    lg_cell_name(c->geo, i, a, sizeof(a)));
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A forcing chain: bivalue cells first, then two-place values; branches
+ * deduce by singles. */
 bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
-    struct forcing f;
+    struct forcing f = {.dynamic = false};
 
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s);
+}
+
+/* A dynamic forcing chain: branches also use locked candidates, and a
+ * single candidate leading to a contradiction is a source too. */
+bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
+{
+    struct forcing f = {.dynamic = true};
+
+    return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
 }

@@ -141,6 +141,7 @@ bool lg_aic(const struct lg_ctx *c, struct lg_step *s);
 
 /* forcing.c: forcing chains. */
 bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
 
 /* text.c: sentences in r1c1 notation. */
 void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)
