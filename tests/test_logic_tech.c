@@ -6,7 +6,8 @@
  * instance of its pattern, calls one technique and checks that the step
  * places and eliminates exactly what the pattern proves (the full set,
  * in any order).  A second table checks that each technique finds nothing
- * on the empty grid, and that the search is sound on 4x4 and 16x16 too.
+ * on the empty grid of each size, and that the ladder is the one documented
+ * in docs/techniques.md.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,6 +354,8 @@ static void test_chains(void **state)
     run_row("aic", lg_aic, pos_x_chain, NULL, 0, x, 4);
     run_row("xy_chain", lg_xy_chain, pos_xy_chain, NULL, 0, xy, 2);
     /* Both values of r1c1 make r5c5 lose 3 by singles (here: the XY-wing). */
+    run_row("dynamic_forcing_chain", lg_dynamic_forcing_chain, pos_xy_wing, NULL, 0,
+            (const struct cv[]){{RC(4, 4), 3}}, 1);
     run_row("forcing_chain", lg_forcing_chain, pos_xy_wing, NULL, 0,
             (const struct cv[]){{RC(4, 4), 3}}, 1);
 }
@@ -360,11 +363,8 @@ static void test_chains(void **state)
 /* On the empty grid (every candidate everywhere) nothing applies. */
 static void test_nothing_on_empty(void **state)
 {
-    static lg_technique_fn *const all[] = {
-        lg_hidden_single, lg_naked_single, lg_pointing,    lg_claiming,      lg_naked_pair,
-        lg_naked_triple,  lg_naked_quad,   lg_hidden_pair, lg_hidden_triple, lg_hidden_quad,
-        lg_x_wing,        lg_swordfish,    lg_jellyfish,   lg_xy_wing,       lg_xyz_wing,
-        lg_x_chain,       lg_xy_chain,     lg_aic,         lg_forcing_chain};
+    size_t len = 0;
+    const struct lg_rung *ladder = lg_ladder(&len);
     static const uint8_t empty[256];
     static struct lg_geom geo;
     struct lg_grid g;
@@ -375,20 +375,59 @@ static void test_nothing_on_empty(void **state)
         assert_int_equal(lg_geom_init(&geo, n, true), 0);
         assert_int_equal(lg_grid_load(&g, &geo, empty), 0);
         const struct lg_ctx c = {.geo = &geo, .g = &g, .want_text = true};
-        for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-            lg_step_reset(&s, "t", 1.0);
-            assert_false(all[i](&c, &s));
+        for (size_t i = 0; i < len; i++) {
+            lg_step_reset(&s, ladder[i].name, ladder[i].rating);
+            assert_false(ladder[i].fn(&c, &s));
         }
     }
+}
+
+/* The ladder: ratings rise, names are snake_case, and docs/techniques.md
+ * lists every name with its rating (the names are a wire contract). */
+static void test_ladder_documented(void **state)
+{
+    char *doc = NULL;
+    size_t len = 0, cap = 0, got;
+    FILE *f = fopen(SUDOKU_DOCS_DIR "/techniques.md", "r");
+    const struct lg_rung *ladder = lg_ladder(&len);
+    char buf[4096], row[128];
+
+    (void)state;
+    assert_non_null(f);
+    while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+        doc = realloc(doc, cap + got + 1);
+        assert_non_null(doc);
+        memcpy(doc + cap, buf, got);
+        cap += got;
+        doc[cap] = '\0';
+    }
+    fclose(f);
+    assert_true(len >= 20);
+    for (size_t i = 0; i < len; i++) {
+        if (i)
+            assert_true(ladder[i].rating > ladder[i - 1].rating);
+        for (const char *p = ladder[i].name; *p; p++)
+            assert_true((*p >= 'a' && *p <= 'z') || *p == '_');
+        snprintf(row, sizeof(row), "| `%s` | %.1f |", ladder[i].name, ladder[i].rating);
+        print_message("%s\n", row);
+        assert_non_null(strstr(doc, row));
+    }
+    assert_true(ladder[len - 1].rating < LG_STUCK_RATING);
+    free(doc);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_singles),       cmocka_unit_test(test_locked),
-        cmocka_unit_test(test_naked_subsets), cmocka_unit_test(test_hidden_subsets),
-        cmocka_unit_test(test_fish),          cmocka_unit_test(test_wings),
-        cmocka_unit_test(test_chains),        cmocka_unit_test(test_nothing_on_empty),
+        cmocka_unit_test(test_singles),
+        cmocka_unit_test(test_locked),
+        cmocka_unit_test(test_naked_subsets),
+        cmocka_unit_test(test_hidden_subsets),
+        cmocka_unit_test(test_fish),
+        cmocka_unit_test(test_wings),
+        cmocka_unit_test(test_chains),
+        cmocka_unit_test(test_nothing_on_empty),
+        cmocka_unit_test(test_ladder_documented),
     };
     if (lg_geom_init(&geo9, 9, true) != 0)
         return 1;

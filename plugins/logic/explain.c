@@ -14,13 +14,6 @@
 
 #include "lg.h"
 
-/* One rung of the ladder. */
-struct lg_rung {
-    const char *name;    /* wire name, a contract (docs/techniques.md) */
-    double rating;       /* fixed rating */
-    lg_technique_fn *fn; /* the search */
-};
-
 /* The ladder, easiest first.  Ratings follow Sudoku Explainer's scale. */
 static const struct lg_rung ladder[] = {
     {"hidden_single", 1.5, lg_hidden_single},
@@ -45,6 +38,15 @@ static const struct lg_rung ladder[] = {
     {"dynamic_forcing_chain", 8.5, lg_dynamic_forcing_chain},
 };
 
+#define LADDER_LEN (sizeof(ladder) / sizeof(ladder[0]))
+
+/* The ladder, for tests and documentation checks. */
+const struct lg_rung *lg_ladder(size_t *len)
+{
+    *len = LADDER_LEN;
+    return ladder;
+}
+
 /* Everything one explain call works on. */
 struct lg_run {
     const struct lg_geom *geo; /* the shape (plugin state, shared, read-only) */
@@ -55,7 +57,7 @@ struct lg_run {
 /* Find the easiest step of the position into s.  Returns true when found. */
 static bool ladder_next(const struct lg_ctx *c, struct lg_step *s)
 {
-    for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++) {
+    for (size_t i = 0; i < LADDER_LEN; i++) {
         lg_step_reset(s, ladder[i].name, ladder[i].rating);
         if (ladder[i].fn(c, s))
             return true;

@@ -158,7 +158,15 @@ const struct lg_geom *lg_state_geom(const void *state, uint32_t n);
 /* solve.c: search with singles, for solve() and the host's fallback. */
 int lg_solve(void *state, const struct sdk_host *host, struct sdk_job *job);
 
-/* explain.c: the ladder. */
+/* One rung of the ladder (explain.c). */
+struct lg_rung {
+    const char *name;    /* wire name, a contract (docs/techniques.md) */
+    double rating;       /* fixed rating */
+    lg_technique_fn *fn; /* the search */
+};
+
+/* explain.c: the ladder, easiest first (len rungs), and explain(). */
+const struct lg_rung *lg_ladder(size_t *len);
 int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job);
 
 /* Bit helpers. */
