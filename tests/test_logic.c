@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ static void check_steps(const struct expl *x)
 {
     const struct sdk_explain *j = &x->job;
     const uint32_t n = j->n, nc = n * n, b = sdk_box_side(n);
+    double hardest = 0.0;
+    const char *hardest_name = NULL;
     uint8_t val[SDK_MAX_CELLS];
     uint32_t cand[SDK_MAX_CELLS];
 
@@ -138,11 +141,20 @@ static void check_steps(const struct expl *x)
             }
         }
         assert_true(changed);
-        assert_true(st->rating <= j->rating);
+        if (st->rating > hardest) {
+            hardest = st->rating;
+            hardest_name = st->technique;
+        }
         assert_true(st->text_len > 0);
     }
     if (j->status == SDK_EXPLAIN_SOLVED)
         assert_memory_equal(val, x->solution, nc);
+    if (j->status == SDK_EXPLAIN_STUCK)
+        assert_true(j->rating == 10.0);
+    else
+        assert_true(j->rating == hardest);
+    if (hardest_name)
+        assert_string_equal(hardest_name, j->hardest);
     assert_memory_equal(val, x->grid, nc);
 }
 
@@ -219,7 +231,7 @@ static void test_golden(void **state)
 {
     char line[LINE_MAX_B * 2];
     FILE *f = fopen(SUDOKU_TEST_DATA_DIR "/golden.txt", "r");
-    uint32_t explained = 0;
+    uint32_t explained = 0, by_size[17] = {0};
 
     (void)state;
     assert_non_null(f);
@@ -241,14 +253,17 @@ static void test_golden(void **state)
             assert_int_equal(rc, -EDOM);
         else if (strcmp(expected, "1") == 0 && strcmp(limit, "1") == 0)
             assert_true(rc == 0 || rc == -ENOTUNIQ); /* only the first was asked for */
-        else if (strcmp(expected, "1") == 0)
-            assert_int_equal(rc, 0), explained++;
-        else
+        else if (strcmp(expected, "1") == 0) {
+            assert_int_equal(rc, 0);
+            explained++;
+            by_size[x.job.n]++;
+        } else
             assert_int_equal(rc, -ENOTUNIQ);
         expl_free(&x);
     }
     fclose(f);
     assert_true(explained >= 10);
+    assert_true(by_size[4] > 0 && by_size[9] > 0 && by_size[16] > 0);
 }
 
 /* Singles-only puzzles rate at most the naked single; ratings rise from
@@ -393,13 +408,60 @@ static void test_bad_jobs(void **state)
     expl_free(&x);
 }
 
+/* Arrays too small: the steps that fit stand, status says no space. */
+static void test_nospace(void **state)
+{
+    struct expl x;
+    uint32_t n = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
+                              "....1.4......",
+                              x.cells);
+
+    (void)state;
+    expl_init(&x, n, 0);
+    x.job.steps_cap = 3;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    assert_int_equal(x.job.status, SDK_EXPLAIN_NOSPACE);
+    assert_int_equal(x.job.steps_len, 3);
+    check_steps(&x);
+    x.job.steps_cap = 1000;
+    x.job.text_cap = 10;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    assert_int_equal(x.job.status, SDK_EXPLAIN_NOSPACE);
+    assert_int_equal(x.job.steps_len, 0);
+    expl_free(&x);
+}
+
+/* Cancelled or past its deadline: refused before, or stopped inside. */
+static void test_stop(void **state)
+{
+    atomic_int cancel = 1;
+    struct expl x;
+    uint32_t n = parse_puzzle("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
+                              "....1.4......",
+                              x.cells);
+
+    (void)state;
+    expl_init(&x, n, 0);
+    x.job.deadline_ns = 1;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), -ETIMEDOUT);
+    x.job.deadline_ns = 0;
+    x.job.cancel = &cancel;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), -ECANCELED);
+    /* The plugin itself looks at the flag before every step. */
+    assert_int_equal(logic->desc->explain(logic->state, NULL, &x.job), 0);
+    assert_int_equal(x.job.status, SDK_EXPLAIN_CANCELLED);
+    assert_int_equal(x.job.steps_len, 0);
+    expl_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),     cmocka_unit_test(test_corpus_ratings),
         cmocka_unit_test(test_partial),    cmocka_unit_test(test_progress),
         cmocka_unit_test(test_abi_minor0), cmocka_unit_test(test_liars),
-        cmocka_unit_test(test_bad_jobs),
+        cmocka_unit_test(test_bad_jobs),   cmocka_unit_test(test_nospace),
+        cmocka_unit_test(test_stop),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
