@@ -75,6 +75,11 @@ if(TARGET sudoku-bench)
   add_test(NAME bench_usage COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
     -DMODE=usage -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_usage PROPERTIES LABELS core TIMEOUT 60)
+  # sudoku-bench --rate: the logic plugin rates every puzzle, checked by the host.
+  add_test(NAME bench_rate COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
+    -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -DDATA=${SUDOKU_TEST_DATA_DIR}/kaggle_sample.txt
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_rate.cmake)
+  set_tests_properties(bench_rate PROPERTIES LABELS core TIMEOUT 60)
   # The bench reads files as the tool does: grid form, and a NUL byte in a line.
   add_test(NAME bench_reader COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
     -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -DDATA=${SUDOKU_TEST_DATA_DIR}/client_judge.txt
