@@ -222,7 +222,8 @@ static void run_row(const char *name, lg_technique_fn *fn, void (*setup)(struct 
     static const uint8_t empty[81];
     struct lg_grid g;
     struct lg_step s;
-    const struct lg_ctx c = {.geo = &geo9, .g = &g, .want_text = true};
+    struct lg_pos pos = {.valid = false};
+    const struct lg_ctx c = {.geo = &geo9, .g = &g, .want_text = true, .pos = &pos};
 
     assert_int_equal(lg_grid_load(&g, &geo9, empty), 0);
     setup(&g);
@@ -374,7 +375,8 @@ static void test_nothing_on_empty(void **state)
     for (uint32_t n = 4; n <= 16; n = n == 4 ? 9 : 16 + (n == 16)) {
         assert_int_equal(lg_geom_init(&geo, n, true), 0);
         assert_int_equal(lg_grid_load(&g, &geo, empty), 0);
-        const struct lg_ctx c = {.geo = &geo, .g = &g, .want_text = true};
+        struct lg_pos pos = {.valid = false};
+        const struct lg_ctx c = {.geo = &geo, .g = &g, .want_text = true, .pos = &pos};
         for (size_t i = 0; i < len; i++) {
             lg_step_reset(&s, ladder[i].name, ladder[i].rating);
             assert_false(ladder[i].fn(&c, &s));

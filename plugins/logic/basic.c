@@ -17,19 +17,6 @@ static uint32_t scan_unit(const struct lg_geom *geo, uint32_t i)
     return i < n ? 2 * n + i : i - n;
 }
 
-/* Values already solved in unit u. */
-static uint32_t unit_solved(const struct lg_ctx *c, uint32_t u)
-{
-    uint32_t m = 0;
-
-    for (uint32_t k = 0; k < c->geo->n; k++) {
-        uint32_t v = c->g->val[c->geo->unit[u][k]];
-        if (v)
-            m |= 1u << (v - 1);
-    }
-    return m;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Singles                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -137,20 +124,30 @@ static bool lock(const struct lg_ctx *c, struct lg_step *s, uint32_t from, uint3
 }
 
 /* Where value v can go in unit u: the rows, columns and boxes used. */
-static void spread(const struct lg_ctx *c, uint32_t u, uint32_t bit, uint32_t *rows, uint32_t *cols,
+static void spread(const struct lg_ctx *c, uint32_t u, uint32_t v, uint32_t *rows, uint32_t *cols,
                    uint32_t *boxes)
 {
     const struct lg_geom *geo = c->geo;
 
     *rows = *cols = *boxes = 0;
-    for (uint32_t k = 0; k < geo->n; k++) {
-        uint32_t cell = geo->unit[u][k];
-        if (!(c->g->cand[cell] & bit))
-            continue;
+    for (uint32_t m = lg_positions(c)->m[u][v - 1]; m; m &= m - 1) {
+        uint32_t cell = geo->unit[u][lg_lowest(m)];
         *rows |= 1u << geo->row[cell];
         *cols |= 1u << geo->col[cell];
         *boxes |= 1u << geo->bx[cell];
     }
+}
+
+/* Values still to place in unit u: those with a place left. */
+static uint32_t unit_open(const struct lg_ctx *c, uint32_t u)
+{
+    const struct lg_pos *p = lg_positions(c);
+    uint32_t todo = 0;
+
+    for (uint32_t v = 0; v < c->geo->n; v++)
+        if (p->m[u][v])
+            todo |= 1u << v;
+    return todo;
 }
 
 /* Pointing: in a box, a value confined to one row or column. */
@@ -159,10 +156,10 @@ bool lg_pointing(const struct lg_ctx *c, struct lg_step *s)
     const uint32_t n = c->geo->n;
 
     for (uint32_t b = 0; b < n; b++) {
-        uint32_t u = 2 * n + b, todo = c->g->all & ~unit_solved(c, u);
+        uint32_t u = 2 * n + b, todo = unit_open(c, u);
         for (; todo; todo &= todo - 1) {
             uint32_t v = lg_lowest(todo) + 1, rows, cols, boxes;
-            spread(c, u, 1u << (v - 1), &rows, &cols, &boxes);
+            spread(c, u, v, &rows, &cols, &boxes);
             if (rows && !(rows & (rows - 1)) && lock(c, s, u, lg_lowest(rows), v, "pointing"))
                 return true;
             if (cols && !(cols & (cols - 1)) && lock(c, s, u, n + lg_lowest(cols), v, "pointing"))
@@ -178,10 +175,10 @@ bool lg_claiming(const struct lg_ctx *c, struct lg_step *s)
     const uint32_t n = c->geo->n;
 
     for (uint32_t u = 0; u < 2 * n; u++) {
-        uint32_t todo = c->g->all & ~unit_solved(c, u);
+        uint32_t todo = unit_open(c, u);
         for (; todo; todo &= todo - 1) {
             uint32_t v = lg_lowest(todo) + 1, rows, cols, boxes;
-            spread(c, u, 1u << (v - 1), &rows, &cols, &boxes);
+            spread(c, u, v, &rows, &cols, &boxes);
             if (boxes && !(boxes & (boxes - 1)) &&
                 lock(c, s, u, 2 * n + lg_lowest(boxes), v, "claiming"))
                 return true;
@@ -303,11 +300,8 @@ static bool hidden_subset(const struct lg_ctx *c, struct lg_step *s, uint32_t k)
     struct lg_subset q = {.c = c, .s = s, .k = k, .accept = hidden_accept};
 
     for (uint32_t i = 0; i < c->geo->nunits; i++) {
-        uint32_t pos[LG_MAX_N] = {0};
         q.unit = scan_unit(c->geo, i);
-        for (uint32_t j = 0; j < c->geo->n; j++)
-            for (uint32_t m = c->g->cand[c->geo->unit[q.unit][j]]; m; m &= m - 1)
-                pos[lg_lowest(m)] |= 1u << j;
+        const uint16_t *pos = lg_positions(c)->m[q.unit];
         q.len = 0;
         for (uint32_t v = 0; v < c->geo->n; v++) {
             if (!pos[v])

@@ -35,13 +35,15 @@
 /* Search state: BFS queue and parents, indexed by node. */
 struct chain {
     const struct lg_ctx *c;
-    uint32_t links;                 /* STRONG_* | WEAK_* allowed */
-    uint16_t stamp;                 /* current search */
-    uint16_t seen[CH_NODES];        /* == stamp: visited in this search */
-    uint16_t parent[CH_NODES];      /* previous node on the path */
-    uint16_t queue[CH_NODES];       /* BFS order */
-    struct lg_set vset[LG_MAX_N];   /* cells holding value v+1 */
-    struct lg_set strong[LG_MAX_N]; /* cells where (cell, v+1) off implies something */
+    uint32_t links;                           /* STRONG_* | WEAK_* allowed */
+    uint16_t stamp;                           /* current search */
+    uint16_t seen[CH_NODES];                  /* == stamp: visited in this search */
+    uint16_t parent[CH_NODES];                /* previous node on the path */
+    uint16_t queue[CH_NODES];                 /* BFS order */
+    struct lg_set vset[LG_MAX_N];             /* cells holding value v+1 */
+    struct lg_set strong[LG_MAX_N];           /* cells where (cell, v+1) off implies something */
+    uint8_t count[LG_MAX_UNITS][LG_MAX_N];    /* places of value v+1 in unit u */
+    uint16_t pair[LG_MAX_UNITS][LG_MAX_N][2]; /* the first two of them */
 };
 
 static uint32_t node_of(const struct chain *ch, uint32_t cell, uint32_t v, uint32_t on)
@@ -50,22 +52,33 @@ static uint32_t node_of(const struct chain *ch, uint32_t cell, uint32_t v, uint3
 }
 
 /* The other place of value v in unit u besides cell, or -1 when v has not
- * exactly two places there. */
-static int conjugate(const struct lg_ctx *c, uint32_t u, uint32_t cell, uint32_t v)
+ * exactly two places there (from the table chain_init builds). */
+static int conjugate(const struct chain *ch, uint32_t u, uint32_t cell, uint32_t v)
 {
-    const uint32_t bit = 1u << (v - 1);
-    int other = -1, count = 0;
+    const uint16_t *p = ch->pair[u][v - 1];
 
-    for (uint32_t k = 0; k < c->geo->n; k++) {
-        uint32_t x = c->geo->unit[u][k];
-        if (!(c->g->cand[x] & bit))
-            continue;
-        if (++count > 2)
-            return -1;
-        if (x != cell)
-            other = (int)x;
+    if (ch->count[u][v - 1] != 2)
+        return -1;
+    return p[0] == cell ? p[1] : p[0];
+}
+
+/* Count the places of every value in every unit. */
+static void chain_places(struct chain *ch, const struct lg_ctx *c)
+{
+    const struct lg_geom *geo = c->geo;
+
+    memset(ch->count, 0, sizeof(ch->count));
+    for (uint32_t u = 0; u < geo->nunits; u++) {
+        for (uint32_t k = 0; k < geo->n; k++) {
+            uint32_t cell = geo->unit[u][k];
+            for (uint32_t m = c->g->cand[cell]; m; m &= m - 1) {
+                uint32_t v = lg_lowest(m);
+                if (ch->count[u][v] < 2)
+                    ch->pair[u][v][ch->count[u][v]] = (uint16_t)cell;
+                ch->count[u][v]++;
+            }
+        }
     }
-    return count == 2 ? other : -1;
 }
 
 /* Fill vset and strong for the position. */
@@ -77,13 +90,14 @@ static void chain_init(struct chain *ch, const struct lg_ctx *c, uint32_t links)
     ch->links = links;
     memset(ch->vset, 0, sizeof(ch->vset));
     memset(ch->strong, 0, sizeof(ch->strong));
+    chain_places(ch, c);
     for (uint32_t i = 0; i < c->geo->ncells; i++) {
         for (uint32_t m = c->g->cand[i]; m; m &= m - 1) {
             uint32_t v = lg_lowest(m) + 1;
             bool strong = (links & STRONG_CELL) && lg_popcount(c->g->cand[i]) == 2;
             const uint32_t units[3] = {c->geo->row[i], n + c->geo->col[i], 2 * n + c->geo->bx[i]};
             for (int k = 0; k < 3 && !strong && (links & STRONG_UNIT); k++)
-                strong = conjugate(c, units[k], i, v) >= 0;
+                strong = conjugate(ch, units[k], i, v) >= 0;
             lg_set_add(&ch->vset[v - 1], i);
             if (strong)
                 lg_set_add(&ch->strong[v - 1], i);
@@ -192,7 +206,7 @@ static void expand_off(struct chain *ch, uint32_t node, uint32_t cell, uint32_t 
         return;
     const uint32_t units[3] = {c->geo->row[cell], n + c->geo->col[cell], 2 * n + c->geo->bx[cell]};
     for (int k = 0; k < 3; k++) {
-        int other = conjugate(c, units[k], cell, v);
+        int other = conjugate(ch, units[k], cell, v);
         if (other >= 0)
             chain_visit(ch, node, node_of(ch, (uint32_t)other, v, 1), tail);
     }

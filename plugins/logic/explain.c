@@ -52,6 +52,7 @@ struct lg_run {
     const struct lg_geom *geo; /* the shape (plugin state, shared, read-only) */
     struct lg_grid g;          /* the position */
     struct lg_step step;       /* the step being found */
+    struct lg_pos pos;         /* the places cache of g */
 };
 
 /* Find the easiest step of the position into s.  Returns true when found. */
@@ -166,8 +167,11 @@ static void explain_reset(struct sdk_explain *job)
 static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
 {
     uint32_t hs_next = 0;
-    const struct lg_ctx c = {
-        .geo = r->geo, .g = &r->g, .want_text = job->text != NULL, .hs_next = &hs_next};
+    const struct lg_ctx c = {.geo = r->geo,
+                             .g = &r->g,
+                             .want_text = job->text != NULL,
+                             .hs_next = &hs_next,
+                             .pos = &r->pos};
 
     while (r->g.unsolved) {
         if (job->max_steps && job->steps_len >= job->max_steps)
@@ -175,6 +179,7 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
         int stop = sdk_explain_should_stop(job);
         if (stop)
             return (uint32_t)stop;
+        r->pos.valid = false; /* g changed with the last step */
         if (!ladder_next(&c, &r->step)) {
             if (lg_grid_is_broken(&r->g, r->geo))
                 return SDK_EXPLAIN_INVALID;

@@ -53,15 +53,13 @@ static bool fish(const struct lg_ctx *c, struct lg_step *s, uint32_t k)
     struct lg_subset q = {.c = c, .s = s, .k = k, .accept = fish_accept};
 
     for (uint32_t v = 1; v <= n; v++) {
-        const uint32_t bit = 1u << (v - 1);
+        const struct lg_pos *pos = lg_positions(c);
         for (uint32_t by_cols = 0; by_cols < 2; by_cols++) {
             q.unit = v;
             q.len = 0;
             for (uint32_t line = 0; line < n; line++) {
-                uint32_t m = 0;
-                for (uint32_t j = 0; j < n; j++)
-                    if (c->g->cand[by_cols ? j * n + line : line * n + j] & bit)
-                        m |= 1u << j;
+                /* A row's places are its columns, a column's its rows. */
+                uint32_t m = pos->m[by_cols * n + line][v - 1];
                 if (!m)
                     continue;
                 q.item[q.len] = (uint16_t)(by_cols * n + line);

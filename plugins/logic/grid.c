@@ -49,6 +49,24 @@ bool lg_sees(const struct lg_geom *geo, uint32_t a, uint32_t b)
     return geo->row[a] == geo->row[b] || geo->col[a] == geo->col[b] || geo->bx[a] == geo->bx[b];
 }
 
+/* The places of every value in every unit of c's position, built once per
+ * position (the cache is c->pos). */
+const struct lg_pos *lg_positions(const struct lg_ctx *c)
+{
+    struct lg_pos *p = c->pos;
+    const struct lg_geom *geo = c->geo;
+
+    if (p->valid)
+        return p;
+    memset(p->m, 0, sizeof(p->m[0]) * geo->nunits);
+    for (uint32_t u = 0; u < geo->nunits; u++)
+        for (uint32_t k = 0; k < geo->n; k++)
+            for (uint32_t m = c->g->cand[geo->unit[u][k]]; m; m &= m - 1)
+                p->m[u][lg_lowest(m)] |= (uint16_t)(1u << k);
+    p->valid = true;
+    return p;
+}
+
 /* Solve cell with value v and remove v from its peers. */
 void lg_grid_place(struct lg_grid *g, const struct lg_geom *geo, uint32_t cell, uint32_t v)
 {

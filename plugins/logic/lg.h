@@ -72,12 +72,22 @@ struct lg_step {
     char text[LG_TEXT_MAX];              /* one sentence, or "" without want_text */
 };
 
+/* Where each value can go in each unit: bit k of m[u][v - 1] says that
+ * the k-th cell of unit u (geo->unit order) holds candidate v.  A cache of
+ * the position, built on first use (lg_positions); whoever changes the
+ * position clears valid. */
+struct lg_pos {
+    bool valid;                         /* m matches the position */
+    uint16_t m[LG_MAX_UNITS][LG_MAX_N]; /* places of each value in each unit */
+};
+
 /* What a technique works on. */
 struct lg_ctx {
     const struct lg_geom *geo; /* the shape */
     struct lg_grid *g;         /* the position (techniques only read it) */
     bool want_text;            /* write step->text */
     uint32_t *hs_next;         /* where the hidden-single scan starts, or NULL */
+    struct lg_pos *pos;        /* the places cache (required) */
 };
 
 /* A subset search (basic.c, fish.c): choose k of the len masks so that their
@@ -112,6 +122,7 @@ void lg_step_cell(struct lg_step *s, uint32_t cell);
 void lg_step_elim_mask(struct lg_step *s, const struct lg_grid *g, uint32_t cell, uint32_t mask);
 bool lg_step_apply(struct lg_step *s, struct lg_grid *g, const struct lg_geom *geo);
 bool lg_sees(const struct lg_geom *geo, uint32_t a, uint32_t b);
+const struct lg_pos *lg_positions(const struct lg_ctx *c);
 
 /* basic.c: singles, locked candidates, naked and hidden subsets. */
 bool lg_hidden_single(const struct lg_ctx *c, struct lg_step *s);
