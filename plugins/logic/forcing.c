@@ -93,8 +93,11 @@ static int deduce(struct lg_grid *g, const struct lg_geom *geo, bool dynamic)
         int removed = 0;
         if (dynamic && g->unsolved)
             removed = lock_lines(g, geo, true) + lock_lines(g, geo, false);
+        /* propagate's last pass found every cell with a candidate and
+         * every value of every unit with a place (or the grid full and
+         * valid), and nothing was removed since: the branch stands. */
         if (!removed)
-            return lg_grid_is_broken(g, geo) ? -1 : 0;
+            return 0;
     }
 }
 
