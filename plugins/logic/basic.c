@@ -214,7 +214,7 @@ static bool subset_rec(struct lg_subset *q, uint32_t start, uint32_t depth, uint
 /* Run the subset search q describes.  Returns what accept() last said. */
 bool lg_subset_find(struct lg_subset *q)
 {
-    return q->len > q->k && subset_rec(q, 0, 0, 0);
+    return q->len >= q->k && subset_rec(q, 0, 0, 0);
 }
 
 /* Naked subset accepted: eliminate its values from the rest of the unit. */
@@ -224,12 +224,13 @@ static bool naked_accept(struct lg_subset *q, uint32_t uni)
     struct lg_step *s = q->s;
     uint32_t chosen = 0;
 
-    /* chosen holds indices into item[] (len <= n <= 16), not cells. */
+    /* The other cells of the unit, items or not (cells with more than k
+     * candidates are not items), lose the subset's values. */
     for (uint32_t j = 0; j < q->k; j++)
-        chosen |= 1u << q->idx[j];
-    for (uint32_t k = 0; k < q->len; k++)
+        chosen |= 1u << q->geo_index[q->idx[j]];
+    for (uint32_t k = 0; k < c->geo->n; k++)
         if (!(chosen & (1u << k)))
-            lg_step_elim_mask(s, c->g, q->item[k], uni);
+            lg_step_elim_mask(s, c->g, c->geo->unit[q->unit][k], uni);
     if (!s->elim_len)
         return false;
     for (uint32_t j = 0; j < q->k; j++)
@@ -250,16 +251,19 @@ static bool naked_subset(const struct lg_ctx *c, struct lg_step *s, uint32_t k)
     struct lg_subset q = {.c = c, .s = s, .k = k, .accept = naked_accept};
 
     for (uint32_t i = 0; i < c->geo->nunits; i++) {
+        uint32_t open = 0;
         q.unit = scan_unit(c->geo, i);
         q.len = 0;
         for (uint32_t j = 0; j < c->geo->n; j++) {
-            uint32_t cell = c->geo->unit[q.unit][j];
-            if (c->g->val[cell])
-                continue;
+            uint32_t cell = c->geo->unit[q.unit][j], m = c->g->cand[cell];
+            open += m != 0;
+            if (!m || lg_popcount(m) > k)
+                continue; /* solved, or too many values to be in a subset */
+            q.geo_index[q.len] = (uint8_t)j;
             q.item[q.len] = (uint16_t)cell;
-            q.mask[q.len++] = c->g->cand[cell];
+            q.mask[q.len++] = m;
         }
-        if (lg_subset_find(&q))
+        if (open > k && lg_subset_find(&q))
             return true;
     }
     return false;

@@ -58,11 +58,22 @@ const struct lg_pos *lg_positions(const struct lg_ctx *c)
 
     if (p->valid)
         return p;
+    const uint32_t n = geo->n, b = geo->box;
+
     memset(p->m, 0, sizeof(p->m[0]) * geo->nunits);
-    for (uint32_t u = 0; u < geo->nunits; u++)
-        for (uint32_t k = 0; k < geo->n; k++)
-            for (uint32_t m = c->g->cand[geo->unit[u][k]]; m; m &= m - 1)
-                p->m[u][lg_lowest(m)] |= (uint16_t)(1u << k);
+    /* One pass over the cells: a cell is the col-th of its row, the
+     * row-th of its column and the (row % b * b + col % b)-th of its box. */
+    for (uint32_t i = 0; i < geo->ncells; i++) {
+        const uint32_t r = geo->row[i], col = geo->col[i], x = 2 * n + geo->bx[i];
+        const uint16_t in_row = (uint16_t)(1u << col), in_col = (uint16_t)(1u << r);
+        const uint16_t in_box = (uint16_t)(1u << (r % b * b + col % b));
+        for (uint32_t m = c->g->cand[i]; m; m &= m - 1) {
+            uint32_t v = lg_lowest(m);
+            p->m[r][v] |= in_row;
+            p->m[n + col][v] |= in_col;
+            p->m[x][v] |= in_box;
+        }
+    }
     p->valid = true;
     return p;
 }

@@ -93,14 +93,15 @@ struct lg_ctx {
 /* A subset search (basic.c, fish.c): choose k of the len masks so that their
  * union has exactly k bits, then let accept() turn the choice into a step. */
 struct lg_subset {
-    const struct lg_ctx *c;  /* the position */
-    struct lg_step *s;       /* the step being built */
-    uint32_t unit;           /* the unit searched (subsets), or the value (fish) */
-    uint32_t k;              /* size wanted: 2, 3 or 4 */
-    uint32_t len;            /* entries in mask and item */
-    uint32_t mask[LG_MAX_N]; /* what each item covers */
-    uint16_t item[LG_MAX_N]; /* the items: cells, values or lines */
-    uint32_t idx[4];         /* out: the chosen items, indices into item */
+    const struct lg_ctx *c;      /* the position */
+    struct lg_step *s;           /* the step being built */
+    uint32_t unit;               /* the unit searched (subsets), or the value (fish) */
+    uint32_t k;                  /* size wanted: 2, 3 or 4 */
+    uint32_t len;                /* entries in mask and item */
+    uint32_t mask[LG_MAX_N];     /* what each item covers */
+    uint16_t item[LG_MAX_N];     /* the items: cells, values or lines */
+    uint8_t geo_index[LG_MAX_N]; /* naked subsets: each item's place in the unit */
+    uint32_t idx[4];             /* out: the chosen items, indices into item */
     /* Build the step for the choice in idx whose union is uni; true = done. */
     bool (*accept)(struct lg_subset *q, uint32_t uni);
 };
