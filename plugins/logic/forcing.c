@@ -72,11 +72,13 @@ static int lock_lines(struct lg_grid *g, const struct lg_geom *geo, bool rows)
                     in_line |= seg[l][k];
             }
             uint32_t pointing = seg[l][j] & ~in_box, claiming = seg[l][j] & ~in_line;
+            /* Usually there is nothing left to remove: look at the
+             * segment masks before touching cells. */
             for (uint32_t k = 0; pointing && k < b; k++)
-                if (k != j)
+                if (k != j && (seg[l][k] & pointing))
                     removed += seg_remove(g, geo, rows, l, k, pointing);
             for (uint32_t k = 0; claiming && k < b; k++)
-                if (band + k != l)
+                if (band + k != l && (seg[band + k][j] & claiming))
                     removed += seg_remove(g, geo, rows, band + k, j, claiming);
         }
     }
