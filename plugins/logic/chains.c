@@ -21,6 +21,7 @@
  * value with two places in a unit, propagate singles from each, and keep
  * what both branches agree on (or the branch that does not break the grid).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "lg.h"
@@ -173,9 +174,17 @@ static void chain_text(struct chain *ch, struct lg_step *s, uint32_t a, uint32_t
                 lg_cell_name(c->geo, a, ca, sizeof(ca)), x, path, x, x);
     } else {
         char cb[16];
-        lg_text(c, s, "%s: %s is %u or %s is %u (chain %s), so %u candidates seeing both go",
-                s->name, lg_cell_name(c->geo, a, ca, sizeof(ca)), x,
-                lg_cell_name(c->geo, b, cb, sizeof(cb)), w, path, s->elim_len);
+        char so[48];
+        if (x == w)
+            snprintf(so, sizeof(so), "%u goes from every cell seeing both", x);
+        else if (a == b)
+            snprintf(so, sizeof(so), "it holds nothing else");
+        else
+            snprintf(so, sizeof(so), "%u candidate%s clashing with both go%s", s->elim_len,
+                     s->elim_len == 1 ? "" : "s", s->elim_len == 1 ? "es" : "");
+        lg_text(c, s, "%s: %s is %u or %s is %u (chain %s), so %s", s->name,
+                lg_cell_name(c->geo, a, ca, sizeof(ca)), x, lg_cell_name(c->geo, b, cb, sizeof(cb)),
+                w, path, so);
     }
 }
 

@@ -142,8 +142,8 @@ static bool forcing_conclude(struct forcing *f, const struct lg_ctx *c, struct l
         lg_step_place(s, f->cell[!k], f->val[!k]);
         lg_step_cell(s, f->cell[k]);
         if (c->want_text)
-            lg_text(c, s, "forcing chain: %u in %s breaks the grid by singles, so %s is %u",
-                    f->val[k], lg_cell_name(c->geo, f->cell[k], a, sizeof(a)),
+            lg_text(c, s, "%s: %u in %s breaks the grid, so %s is %u", s->name, f->val[k],
+                    lg_cell_name(c->geo, f->cell[k], a, sizeof(a)),
                     lg_cell_name(c->geo, f->cell[!k], b, sizeof(b)), f->val[!k]);
         return true;
     }
@@ -155,9 +155,9 @@ static bool forcing_conclude(struct forcing *f, const struct lg_ctx *c, struct l
         lg_step_cell(s, f->cell[1]);
     if (c->want_text)
         lg_text(c, s,
-                "forcing chain: %s is %u or %s is %u, and singles from either give the same "
-                "%u placements and %u eliminations",
-                lg_cell_name(c->geo, f->cell[0], a, sizeof(a)), f->val[0],
+                "%s: %s is %u or %s is %u, and both lead to the same %u placements and %u "
+                "eliminations",
+                s->name, lg_cell_name(c->geo, f->cell[0], a, sizeof(a)), f->val[0],
                 lg_cell_name(c->geo, f->cell[1], b, sizeof(b)), f->val[1], s->place_len,
                 s->elim_len);
     return true;

@@ -26,6 +26,11 @@ void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)
     if ((size_t)len >= sizeof(s->text))
         len = (int)sizeof(s->text) - 1;
     s->text_len = (uint32_t)len;
+    /* Sentences open with the technique for people: "naked pair:", not
+     * the wire name "naked_pair:". */
+    for (char *p = s->text; *p && *p != ':'; p++)
+        if (*p == '_')
+            *p = ' ';
 }
 
 /* "r3c5" for cell; returns buf. */
