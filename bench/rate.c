@@ -22,6 +22,17 @@
 
 #define RATE_MAX_N 16
 
+/* The table handed to a plugin timed on its own: its log lines are dropped
+ * (host_explain() runs it again with the real one). */
+static void quiet_log(void *ctx, int level, const char *msg)
+{
+    (void)ctx;
+    (void)level;
+    (void)msg;
+}
+
+static const struct sdk_host quiet_host = {.size = sizeof(struct sdk_host), .log = quiet_log};
+
 /* The buffers of one file's run. */
 struct rate_bufs {
     struct sdk_step *steps;
@@ -96,7 +107,8 @@ static int rate_one(const struct host_plugin *p, const struct host_plugin *solve
     }
     job_init(&j, b, n, cells);
     t0 = clock_now_ns();
-    rc = p->desc->explain(p->state, NULL, &j);
+    /* The engine alone: its answer is judged by the host_explain() below. */
+    (void)p->desc->explain(p->state, &quiet_host, &j);
     b->plugin_s += (double)(clock_now_ns() - t0) / 1e9;
     job_init(&j, b, n, cells);
     t0 = clock_now_ns();
