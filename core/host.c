@@ -716,6 +716,8 @@ struct replay {
     const uint8_t *solution;       /* the unique solution */
     const struct host_entry *e;    /* for logging */
     const struct sdk_explain *job; /* the plugin's answer */
+    const char *hardest;           /* technique of the hardest step, or NULL */
+    double rating;                 /* its rating */
 };
 
 /* Solve cell with v in r and take v from its peers. */
@@ -853,11 +855,24 @@ static int explain_check(const struct host_entry *e, const struct sdk_explain *j
     r->e = e;
     r->job = &view;
     r->solution = solution;
-    replay_init(r, pj->n, job->progress ? job->progress : job->cells);
-    for (uint32_t i = 0; i < pj->steps_len; i++)
+    replay_init(r, job->n, job->progress ? job->progress : job->cells);
+    r->hardest = NULL;
+    r->rating = 0.0;
+    for (uint32_t i = 0; i < pj->steps_len; i++) {
         if (replay_step(r, i) < 0)
             return -EIO;
-    if (pj->status == SDK_EXPLAIN_SOLVED && memcmp(r->val, solution, (size_t)pj->n * pj->n)) {
+        if (!r->hardest || job->steps[i].rating > r->rating) {
+            r->hardest = job->steps[i].technique;
+            r->rating = job->steps[i].rating;
+        }
+    }
+    /* The rating is the hardest step's; a stuck one may be higher. */
+    if (pj->status == SDK_EXPLAIN_STUCK ? pj->rating < r->rating : pj->rating != r->rating) {
+        host_logf(e->host, SDK_LOG_ERR, "%s: explain rating %.2f, hardest step %.2f", name,
+                  pj->rating, r->rating);
+        return -EIO;
+    }
+    if (pj->status == SDK_EXPLAIN_SOLVED && memcmp(r->val, solution, (size_t)job->n * job->n)) {
         host_logf(e->host, SDK_LOG_ERR, "%s: explain said solved, steps stop short", name);
         return -EIO;
     }
@@ -943,7 +958,7 @@ static void explain_copy_out(struct sdk_explain *job, const struct sdk_explain *
     job->cells_out_len = pj->cells_out_len;
     job->text_len = pj->text_len;
     job->rating = pj->rating;
-    job->hardest = pj->hardest;
+    job->hardest = r->hardest; /* checked by replay_shape, not the plugin's word */
     if (job->grid)
         memcpy(job->grid, r->val, (size_t)job->n * job->n);
 }

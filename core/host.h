@@ -108,8 +108,10 @@ int host_plugin_has_explain(const struct host_plugin *p);
  * step from the start position: a placement must be the solution's value,
  * an elimination must remove a candidate the solution does not use, each
  * step must change the candidates, and a "solved" answer must end at the
- * solution.  On success job's out fields (status, *_len, rating, hardest,
- * grid: the position reached) are set.  Returns 0, or a negative errno:
+ * solution, and the rating must be the hardest step's (a stuck one may be
+ * higher).  On success job's out fields (status, *_len, rating, hardest:
+ * the hardest step's technique or NULL without steps, grid: the position
+ * reached) are set.  Returns 0, or a negative errno:
  *   -EINVAL     bad job (missing array, bad size or givens);
  *   -ENOTSUP    p has no explain(), or not for this size (nothing run);
  *   -EDOM       the puzzle has no solution;

@@ -110,9 +110,9 @@ if(TARGET sudoku_client_static)
 endif()
 
 # The logic plugin through the host (host_explain), and ABI minor 1: a
-# plugin built against minor 0 and three explain() liars in tests/explainplugins.
+# plugin built against minor 0 and four explain() liars in tests/explainplugins.
 set(SUDOKU_EXPLAINPLUGIN_DIR ${CMAKE_BINARY_DIR}/tests/explainplugins)
-foreach(kind minor0 wrong nochange short)
+foreach(kind minor0 wrong nochange short rating)
   string(TOUPPER ${kind} _kind)
   add_library(tx_${kind} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/texplain.c)
   set_target_properties(tx_${kind} PROPERTIES PREFIX "" OUTPUT_NAME x${kind}

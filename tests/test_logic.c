@@ -7,7 +7,7 @@
  * golden file, kaggle_sample.txt (solvable by singles), norvig_top95.txt
  * and a sample of forum_hardest_1905_11.txt, all in tests/data/.  The ABI
  * tests load tests/explainplugins (tests/plugins/texplain.c): a plugin built
- * against minor 0, and three explain() liars the host must refuse.
+ * against minor 0, and four explain() liars the host must refuse.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -370,6 +370,7 @@ static void test_liars(void **state)
         {"xwrong", "differs from the solution"}, /* a wrong placement */
         {"xnochange", "changes no candidate"},   /* a step that does nothing */
         {"xshort", "steps stop short"},          /* solved without steps */
+        {"xrating", "explain rating"},           /* rated below its own step */
     };
 
     (void)state;

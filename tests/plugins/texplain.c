@@ -8,7 +8,8 @@
  * and lie in one way each, so host_explain()'s checks can be tested:
  *   TX_KIND_WRONG     places a value that is not the solution's;
  *   TX_KIND_NOCHANGE  eliminates a candidate a given already rules out;
- *   TX_KIND_SHORT     says solved after no step at all.
+ *   TX_KIND_SHORT     says solved after no step at all;
+ *   TX_KIND_RATING    one sound step, but a rating below that step's.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #define TX_KIND_WRONG    2
 #define TX_KIND_NOCHANGE 3
 #define TX_KIND_SHORT    4
+#define TX_KIND_RATING   5
 
 /* Can value v go at cell i of the 4x4 grid g? */
 static int tx_fits(const uint8_t *g, uint32_t i, uint8_t v)
@@ -132,6 +134,10 @@ static int tx_explain(void *state, const struct sdk_host *host, struct sdk_expla
     }
     if (TX_KIND == TX_KIND_WRONG)
         tx_step(job, 1, blank, sol[blank] % 4 + 1);
+    if (TX_KIND == TX_KIND_RATING) {
+        tx_step(job, 1, blank, sol[blank]);
+        job->rating = 0.5;
+    }
     /* A blank beside a given in its row: that given's value is long gone. */
     for (uint32_t i = 0; TX_KIND == TX_KIND_NOCHANGE && i < 16 && !job->steps_len; i++) {
         for (uint32_t k = 0; !job->cells[i] && k < 4 && !job->steps_len; k++) {
