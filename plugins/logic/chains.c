@@ -281,6 +281,8 @@ static bool chain_search(const struct lg_ctx *c, struct lg_step *s, uint32_t lin
         uint32_t m = c->g->cand[a];
         if (!m || (only_bivalue && lg_popcount(m) != 2))
             continue;
+        if (lg_should_stop(c))
+            return false;
         for (; m; m &= m - 1) {
             uint32_t x = lg_lowest(m) + 1;
             if (lg_set_has(&ch.strong[x - 1], a) && chain_from(&ch, s, a, x))

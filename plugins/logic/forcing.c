@@ -170,6 +170,8 @@ static bool forcing_cells(struct forcing *f, const struct lg_ctx *c, struct lg_s
         uint32_t m = c->g->cand[i];
         if (lg_popcount(m) != 2)
             continue;
+        if (lg_should_stop(c))
+            return false;
         f->cell[0] = f->cell[1] = (uint16_t)i;
         f->val[0] = (uint8_t)(lg_lowest(m) + 1);
         f->val[1] = (uint8_t)(lg_lowest(m & (m - 1)) + 1);
@@ -185,6 +187,8 @@ static bool forcing_units(struct forcing *f, const struct lg_ctx *c, struct lg_s
     const struct lg_geom *geo = c->geo;
 
     for (uint32_t u = 0; u < geo->nunits; u++) {
+        if (lg_should_stop(c))
+            return false;
         for (uint32_t v = 1; v <= geo->n; v++) {
             uint32_t count = 0;
             for (uint32_t k = 0; k < geo->n && count <= 2; k++) {
@@ -211,6 +215,8 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
     char a[16];
 
     for (uint32_t i = 0; i < c->geo->ncells; i++) {
+        if (c->g->cand[i] && lg_should_stop(c))
+            return false;
         for (uint32_t m = c->g->cand[i]; m; m &= m - 1) {
             uint32_t v = lg_lowest(m) + 1;
             memcpy(&f->br[0], c->g, sizeof(f->br[0]));

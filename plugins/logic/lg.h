@@ -83,12 +83,20 @@ struct lg_pos {
 
 /* What a technique works on. */
 struct lg_ctx {
-    const struct lg_geom *geo; /* the shape */
-    struct lg_grid *g;         /* the position (techniques only read it) */
-    bool want_text;            /* write step->text */
-    uint32_t *hs_next;         /* where the hidden-single scan starts, or NULL */
-    struct lg_pos *pos;        /* the places cache (required) */
+    const struct lg_geom *geo;     /* the shape */
+    struct lg_grid *g;             /* the position (techniques only read it) */
+    bool want_text;                /* write step->text */
+    uint32_t *hs_next;             /* where the hidden-single scan starts, or NULL */
+    struct lg_pos *pos;            /* the places cache (required) */
+    const struct sdk_explain *job; /* its cancel flag and deadline, or NULL */
 };
+
+/* Should a long search give up now (cancel flag or deadline of c->job)?
+ * A technique that gives up reports nothing; the ladder then looks again. */
+static inline bool lg_should_stop(const struct lg_ctx *c)
+{
+    return c->job && sdk_explain_should_stop(c->job) != 0;
+}
 
 /* A subset search (basic.c, fish.c): choose k of the len masks so that their
  * union has exactly k bits, then let accept() turn the choice into a step. */
