@@ -8,12 +8,15 @@
 #   client/    proto/, client/, <sudoku/client.h>: never core/ or the daemon
 #   bench/     anything but daemon/
 #   include/   nothing of the tree
-# Then the built client library (LIB, libsudoku-client.a) must define no host
-# or solver code and must not need dlopen: the library links no solver.
-# Usage: layers.sh SOURCE_DIR [LIB]
+# Then the built client library (LIB, libsudoku-client.a, and SO, its shared
+# twin) must define no host or solver code and must not need dlopen: the
+# library links no solver; and a user's program sees only sudoku_* symbols
+# from either.
+# Usage: layers.sh SOURCE_DIR [LIB [SO]]
 set -eu
 src=$1
 lib=${2:-}
+so=${3:-}
 bad=0
 
 # allowed FOLDER PATTERN: every quoted or <sudoku/...> include in FOLDER must
@@ -59,6 +62,16 @@ if [ -n "$lib" ]; then
         echo "layers: $lib needs dlopen: the client library loads no plugin" >&2
         bad=1
     fi
+    for sym in $(printf '%s\n' "$defined" | grep -v '^sudoku_' || true); do
+        echo "layers: $lib exports $sym: only sudoku_* may be visible" >&2
+        bad=1
+    done
+fi
+if [ -n "$so" ]; then
+    for sym in $(nm -D --defined-only "$so" | awk 'NF == 3 {print $3}' | grep -v '^sudoku_' || true); do
+        echo "layers: $so exports $sym: only sudoku_* may be visible" >&2
+        bad=1
+    done
 fi
 [ $bad -eq 0 ] && echo "layers: every folder includes only what lies below it"
 exit $bad
