@@ -186,8 +186,8 @@ static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
 static const struct opts_spec option_table[] = {
     {"socket", 's', "PATH",
      "daemon socket (default: $SUDOKUD_SOCKET, else\n"
-     "/run/sudokud/sudokud.sock for root, else\n"
-     "$XDG_RUNTIME_DIR/sudokud.sock)",
+     "$XDG_RUNTIME_DIR/sudokud.sock and then\n"
+     "/run/sudokud/sudokud.sock; root: the latter)",
      OPTS_STRING_AT(struct tool_opts, socket)},
     {"format", 0, "F",
      "input format: grid (n lines of n numbers, 0 blank),\n"

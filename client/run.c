@@ -293,12 +293,14 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
     struct sudoku_client *c = NULL;
     struct sudoku_client_error err;
     char path[108];
-    if (sudoku_client_connect(o->socket, &c, &err) == 0)
+    int rc = sudoku_client_connect(o->socket, &c, &err);
+    if (rc == 0)
         return c;
     fprintf(stderr, "sudoku: %s\n", err.message);
-    if (sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
+    if (rc != -EACCES && rc != -EPERM &&
+        sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
         fprintf(stderr,
-                "sudoku: is sudokud running? start it with: sudokud -s %s\n"
+                "sudoku: start it with: sudokud -s %s\n"
                 "sudoku: (or, as a service: systemctl start sudokud.socket)\n",
                 path);
     return NULL;
