@@ -253,9 +253,15 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         return 1;
     }
     r->is_reading = 1;
+    int is_tty = isatty(fileno(r->in.f));
+    if (is_tty)
+        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&r->in, &rec)) > 0) {
         r->records++;
         rc = feed_record(b, make_tag(idx, &rec), &rec, err);
+        /* Someone is typing: answer this puzzle before reading the next. */
+        if (rc == 0 && is_tty)
+            rc = sudoku_batch_finish(b, err);
         if (rc < 0)
             break;
     }

@@ -19,5 +19,13 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_find SOURCES test_client_find.c
       LIBS daemon_harness LABELS client TIMEOUT 120)
     add_dependencies(test_client_find sudoku sudokud)
+    # At a terminal: each typed puzzle is answered before the next is typed.
+    find_program(SUDOKU_PYTHON3 python3)
+    if(SUDOKU_PYTHON3)
+      add_test(NAME client_tty COMMAND ${SUDOKU_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/client_tty.py
+        $<TARGET_FILE:sudoku> $<TARGET_FILE:sudokud> ${SUDOKU_BUILD_PLUGIN_DIR}
+        ${SUDOKU_TEST_DATA_DIR}/bench_small.txt)
+      set_tests_properties(client_tty PROPERTIES LABELS client TIMEOUT 120)
+    endif()
   endif()
 endif()
