@@ -21,7 +21,8 @@
  *   3. FORCE_CLOSE_MS later the connections still open (a client that does
  *      not read) are cut;
  *   4. with no connection and no solve left, the handles close, the loop
- *      ends, exit 0.
+ *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
+ *      handle left open is logged by type and makes it exit 1).
  *
  * The shutdown steps run from timers and from the check handle, which
  * first drains the connections' ready list; a connection closed in a step
@@ -423,10 +424,28 @@ static void announce(struct server *s)
     sdn_notify(status);
 }
 
-static void walk_close(uv_handle_t *h, void *arg)
+static void log_open_handle(uv_handle_t *h, void *arg)
 {
+    const char *type = uv_handle_type_name(uv_handle_get_type(h));
+
     (void)arg;
-    close_handle(h);
+    log_msg(SDK_LOG_ERR, "still open: %s handle%s%s", type ? type : "unknown",
+            uv_is_active(h) ? ", active" : "", uv_is_closing(h) ? ", closing" : "");
+}
+
+/* Every handle was closed on the way out: prove it.  Returns 0, or the
+ * uv_loop_close() error after logging every handle left open. */
+static int close_loop(uv_loop_t *loop)
+{
+    int rc = uv_loop_close(loop);
+
+    if (rc == 0) {
+        log_msg(SDK_LOG_DEBUG, "loop closed clean");
+        return 0;
+    }
+    log_msg(SDK_LOG_ERR, "event loop not closed: %s", uv_strerror(rc));
+    uv_walk(loop, log_open_handle, NULL);
+    return rc;
 }
 
 int server_run(const struct server_config *cfg, struct host *host)
@@ -460,10 +479,10 @@ int server_run(const struct server_config *cfg, struct host *host)
     } else {
         close_all(&s);
     }
-    uv_walk(&loop, walk_close, NULL);
+    /* close_all() closed every handle: the loop ends once their callbacks ran. */
     uv_run(&loop, UV_RUN_DEFAULT);
-    if (uv_loop_close(&loop) != 0)
-        log_msg(SDK_LOG_WARNING, "loop closed with handles still open");
+    if (close_loop(&loop) < 0)
+        rc = -EBUSY;
     stats_close(&s.stats);
     return rc == 0 ? 0 : 1;
 }

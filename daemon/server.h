@@ -66,7 +66,10 @@ struct server {
 };
 
 /* Set up the listener, signals and workers, run the loop until shutdown.
- * Returns the process exit status (0 after a clean SIGTERM/SIGINT). */
+ * Returns the process exit status: 0 after a clean SIGTERM/SIGINT, with
+ * every handle closed (uv_loop_close() succeeded; -v logs "loop closed
+ * clean"); 1 when the daemon could not start or a handle was left open
+ * (each is logged by type). */
 int server_run(const struct server_config *cfg, struct host *host);
 
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else
