@@ -252,7 +252,7 @@ void conn_drain_close(struct conn *c)
 static void fail_stream(struct conn *c, enum rpc_code code, const char *message)
 {
     log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): closing: %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, rpc_code_name(code), message);
+            (unsigned long long)c->id, (long)c->pid, (long)c->uid, proto_code_name(code), message);
     c->set->stats->errors++;
     c->len = 0;
     if (rpc_pack_error_note(&c->out, code, message) < 0)

@@ -25,6 +25,7 @@
  * else it goes to the pool as above, its timeout still counted from arrival.
  */
 #include "daemon/dispatch.h"
+#include "proto/clock.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -86,7 +87,7 @@ static void answer_error(struct dispatch *d, struct conn *c, uint32_t msgid, con
     d->stats->errors++;
     log_msg(level, "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
             (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
-            rpc_code_name(code), message);
+            proto_code_name(code), message);
     if (!conn_can_send(c))
         return;
     if (rpc_pack_error(&c->out, msgid, code, message) < 0)
@@ -198,10 +199,10 @@ static void run_job(struct solve_job *job, uint64_t deadline_ns)
         .deadline_ns = deadline_ns,
         .solution = job->solution,
     };
-    uint64_t t0 = sdk_now_ns();
+    uint64_t t0 = clock_now_ns();
 
     job->rc = host_solve(job->plugin, &sj);
-    job->elapsed_us += (sdk_now_ns() - t0) / 1000u;
+    job->elapsed_us += (clock_now_ns() - t0) / 1000u;
     job->count = sj.count;
     job->guesses += sj.guesses;
 }
@@ -272,7 +273,7 @@ static struct solve_job *new_job(struct session *ss, struct conn *c, uint32_t ms
     job->form = p->form;
     job->limit = p->limit;
     job->timeout_ms = t;
-    job->deadline_ns = sdk_now_ns() + t * 1000000u;
+    job->deadline_ns = clock_now_ns() + t * 1000000u;
     memcpy(job->cells, p->cells, (size_t)p->n * p->n);
     return job;
 }
@@ -297,10 +298,10 @@ static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
         uv_now(d->loop) < ss->inline_off_until_ms || d->inline_spent_ns >= budget * INLINE_ROUND ||
         !pool_is_idle(d->pool))
         return 0;
-    t0 = sdk_now_ns();
+    t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;
     run_job(job, cap);
-    took = sdk_now_ns() - t0;
+    took = clock_now_ns() - t0;
     d->inline_spent_ns += took;
     if (took > 2 * budget) /* hard puzzles: the solver polls its deadline too rarely */
         ss->inline_off_until_ms = uv_now(d->loop) + INLINE_BACKOFF_MS;
@@ -454,18 +455,18 @@ static void answer_solvers(const struct dispatch *d, struct conn *c, uint32_t ms
         for (size_t k = 0; k < 4; k++)
             sizes_len += (p->desc->sizes & sdk_size_bit(sides[k])) != 0;
         msgpack_pack_map(&pk, 5);
-        rpc_pack_cstr(&pk, "name");
+        proto_pack_key(&pk, PROTO_K_NAME);
         rpc_pack_cstr(&pk, p->desc->name);
-        rpc_pack_cstr(&pk, "version");
+        proto_pack_key(&pk, PROTO_K_VERSION);
         rpc_pack_cstr(&pk, p->desc->version ? p->desc->version : "");
-        rpc_pack_cstr(&pk, "description");
+        proto_pack_key(&pk, PROTO_K_DESCRIPTION);
         rpc_pack_cstr(&pk, p->desc->description ? p->desc->description : "");
-        rpc_pack_cstr(&pk, "sizes");
+        proto_pack_key(&pk, PROTO_K_SIZES);
         msgpack_pack_array(&pk, sizes_len);
         for (size_t k = 0; k < 4; k++)
             if (p->desc->sizes & sdk_size_bit(sides[k]))
                 msgpack_pack_uint32(&pk, sides[k]);
-        rpc_pack_cstr(&pk, "default");
+        proto_pack_key(&pk, PROTO_K_DEFAULT);
         if (p == def)
             msgpack_pack_true(&pk);
         else

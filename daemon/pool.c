@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "proto/clock.h"
+
 struct pool {
     uv_async_t async;        /* wakes the loop for completions */
     pthread_mutex_t mu;      /* guards everything below but staging */
@@ -49,25 +51,18 @@ struct pool {
     pthread_t *threads;      /* their ids */
 };
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Called and returns with p->mu unlocked: spin until a job shows up, stop is
  * set or spin_ns passes. */
 static void spin_for_work(struct pool *p)
 {
-    uint64_t end = mono_ns() + p->spin_ns;
+    uint64_t end = clock_now_ns() + p->spin_ns;
 
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&p->queued, memory_order_relaxed) > 0 ||
             atomic_load_explicit(&p->stop, memory_order_relaxed))
             return;
         sched_yield(); /* the loop or the client may be waiting for this CPU */
-        if (i % 8 == 0 && mono_ns() >= end)
+        if (i % 8 == 0 && clock_now_ns() >= end)
             return;
     }
 }

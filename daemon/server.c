@@ -45,6 +45,7 @@
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/sdnotify.h"
+#include "proto/clock.h"
 
 #define FORCE_CLOSE_MS  2000 /* after the grace: how long clients get to read */
 #define QUIET_MS        200  /* shutdown: an idle connection is closed after this */
@@ -352,7 +353,7 @@ static void update_spin(struct server *s)
 
     if (s->cfg->spin_us == 0 || s->is_closed)
         return;
-    now = sdk_now_ns();
+    now = clock_now_ns();
     if (s->conns.activity != s->seen_activity && pool_is_idle(s->pool)) {
         s->seen_activity = s->conns.activity;
         s->spin_until_ns = now + (uint64_t)s->cfg->spin_us * 1000u;
