@@ -38,6 +38,7 @@
 
 #include "core/grid.h"
 #include "core/host.h"
+#include "core/request.h"
 #include "daemon/conn.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
@@ -223,27 +224,7 @@ static void job_done(struct pool_job *pj)
 static enum rpc_code check_solve(struct dispatch *d, const struct rpc_solve_params *p,
                                  const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *plugin;
-
-    if (grid_check_givens(p->n, p->cells, msg, msg_size) < 0)
-        return RPC_BAD_PUZZLE;
-    plugin = p->solver[0] ? host_find(d->host, p->solver) : host_default(d->host);
-    if (!plugin) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
-                 p->solver);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    if (!(plugin->desc->sizes & sdk_size_bit(p->n))) {
-        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", plugin->desc->name, p->n,
-                 p->n);
-        return RPC_UNSUPPORTED;
-    }
-    if (p->limit > 1 && !(plugin->desc->caps & SDK_CAP_COUNT)) {
-        snprintf(msg, msg_size, "solver %s cannot count solutions (limit > 1)", plugin->desc->name);
-        return RPC_UNSUPPORTED;
-    }
-    *out = plugin;
-    return RPC_OK;
+    return request_check(d->host, p->n, p->cells, p->solver, p->limit, out, msg, msg_size);
 }
 
 static struct solve_job *new_job(struct session *ss, struct conn *c, uint32_t msgid,
