@@ -105,25 +105,14 @@ static const uint16_t f9_keep9[512] = {F9_R512(F9_KEEP9)};
 /* Triads.  A 3x3 "triad matrix" m (9 bits, bit 3r+k) is, for one digit,
  * either the minirows of a band (r = row, k = box) or the minicolumns of a
  * stack (r = band, k = column of the stack): the digit sits in exactly one
- * triad of each matrix row and of each matrix column.  f9_forced[m]: the
- * triads of m alone in their matrix row or column (the digit must be there);
- * f9_block[m]: the triads sharing a matrix row or column with some triad of
+ * triad of each matrix row and of each matrix column.  f9_block[m]: the
+ * triads sharing a matrix row or column with some triad of
  * m other than themselves (where the digit cannot be once m is forced). */
 #define F9_LINE9(j) ((07u << (3 * ((j) / 3)) | 0111u << ((j) % 3)) & ~(1u << (j)))
-#define F9_SOLE(m, j)                                                                              \
-    (((m) >> (j)&1) && !((m)&F9_LINE9(j) & (07u << (3 * ((j) / 3)))) ? 1u << (j) : 0u)
-#define F9_SOLEC(m, j)                                                                             \
-    (((m) >> (j)&1) && !((m)&F9_LINE9(j) & (0111u << ((j) % 3))) ? 1u << (j) : 0u)
-#define F9_FORCED(m)                                                                               \
-    (F9_SOLE(m, 0) | F9_SOLE(m, 1) | F9_SOLE(m, 2) | F9_SOLE(m, 3) | F9_SOLE(m, 4) |               \
-     F9_SOLE(m, 5) | F9_SOLE(m, 6) | F9_SOLE(m, 7) | F9_SOLE(m, 8) | F9_SOLEC(m, 0) |              \
-     F9_SOLEC(m, 1) | F9_SOLEC(m, 2) | F9_SOLEC(m, 3) | F9_SOLEC(m, 4) | F9_SOLEC(m, 5) |          \
-     F9_SOLEC(m, 6) | F9_SOLEC(m, 7) | F9_SOLEC(m, 8))
 #define F9_BL(m, j) ((m) >> (j)&1 ? F9_LINE9(j) : 0u)
 #define F9_BLOCK(m)                                                                                \
     (F9_BL(m, 0) | F9_BL(m, 1) | F9_BL(m, 2) | F9_BL(m, 3) | F9_BL(m, 4) | F9_BL(m, 5) |           \
      F9_BL(m, 6) | F9_BL(m, 7) | F9_BL(m, 8))
-static const uint16_t f9_forced[512] = {F9_R512(F9_FORCED)};
 static const uint16_t f9_block[512] = {F9_R512(F9_BLOCK)};
 
 /* Minirow set (9 bits) -> its cells in a band. */
@@ -171,6 +160,8 @@ struct f9_state {
                                    kept); lanes 9..11 stay 0 */
     uint32_t unsolved[3];       /* band b: cells not placed yet */
     uint32_t done[3];           /* band b: bit 3*d+r once d is placed in row r */
+    uint32_t rows[9];           /* digit d: band b's minirows at bits 9b + 3r + k, as of
+                                   the last shrink of cand[b][d] */
     uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
 };
@@ -193,6 +184,8 @@ static void f9_init(struct f9_state *s)
             s->cand[b][d] = F9_BAND_ALL;
         s->unsolved[b] = F9_BAND_ALL;
     }
+    for (int d = 0; d < 9; d++)
+        s->rows[d] = F9_BAND_ALL;
     s->changed = F9_DB_ALL;
 }
 
@@ -247,13 +240,12 @@ static inline uint32_t f9_clear_cell(uint32_t *words, uint32_t cell)
  * deals with the rest of d's row and box in this band. */
 static inline void f9_assign(struct f9_state *s, int d, int b, int i)
 {
-    uint32_t cell = 1u << i, mine = F9_DB(d, b), pending = s->dirty & mine;
+    uint32_t cell = 1u << i;
 
     s->unsolved[b] &= ~cell;
     s->done[b] |= 1u << (3 * d + i / 9);
-    s->dirty |= f9_clear_cell(s->cand[b], cell) << (9 * b);
+    s->dirty |= (f9_clear_cell(s->cand[b], cell) & ~(1u << d)) << (9 * b);
     s->cand[b][d] |= cell;
-    s->dirty = (s->dirty & ~mine) | pending;
     f9_remove(s, d, b == 0 ? 1 : 0, f9_col[i]);
     f9_remove(s, d, b == 2 ? 1 : 2, f9_col[i]);
 }
@@ -288,6 +280,7 @@ static int f9_shrink(struct f9_state *s, int d, int b)
     if (!x)
         return -1;
     s->cand[b][d] = x;
+    s->rows[d] = (s->rows[d] & ~(0x1ffu << (9 * b))) | (uint32_t)f9_keep9[m] << (9 * b);
     /* A fitting permutation leaves every row a cell, so no row borrows from
      * the next: z keeps the rows with two cells or more. */
     z = x & (x - F9_COL(0));
@@ -400,13 +393,6 @@ static int f9_stacks(struct f9_state *s, int d)
     return progress;
 }
 
-/* Minirow set of a band word: bit 3r+k when row r has d in box k. */
-static inline uint32_t f9_minirows(uint32_t x)
-{
-    return f9_shrink_row[x & 0x1ff] | (uint32_t)f9_shrink_row[(x >> 9) & 0x1ff] << 3 |
-           (uint32_t)f9_shrink_row[x >> 18] << 6;
-}
-
 /* Spread the 9 column bits of a band word fold onto the stack-major triad
  * layout: stack s's matrix at bits 9s.., row = band (added by the caller). */
 static inline uint32_t f9_spread(uint32_t f)
@@ -429,6 +415,20 @@ static inline void f9_count34(const uint32_t *w, uint32_t *three, uint32_t *four
     *four = f;
 }
 
+/* The triads of m (three triad matrices) alone in their matrix row: where
+ * the digit must be.  At a fixed point of the permutation rules that is
+ * also every triad alone in its matrix column.  A matrix row without a
+ * triad (a contradiction) is added to *holes; the others, all non-empty,
+ * take one away without a borrow into the next. */
+static inline uint32_t f9_sole_rows(uint32_t m, uint32_t *holes)
+{
+    const uint32_t ones = 0111111111u; /* bit 0 of each matrix row */
+    uint32_t z = m & (m - ones);       /* rows with two triads or more keep some */
+
+    *holes |= ~(m | m >> 1 | m >> 2) & ones;
+    return m & ~(((z | z >> 1 | z >> 2) & ones) * 7);
+}
+
 /* Apply the triad rules to one 27-bit word of three triad matrices (9 bits
  * each) for every digit: tri[d] the triads that may hold d.  A triad holds
  * exactly 3 digits: one with 3 candidate digits gets them all, one with 3
@@ -436,15 +436,14 @@ static inline void f9_count34(const uint32_t *w, uint32_t *three, uint32_t *four
  * returns 1 if any changed, 0 if none, -1 on a contradiction. */
 static int f9_triad_rule(const uint32_t *tri, uint32_t *out)
 {
-    uint32_t forced[9], c3, c4, f3, f4, exact, full;
+    uint32_t forced[9], c3, c4, f3, f4, exact, full, holes = 0;
     int changed = 0;
 
     f9_count34(tri, &c3, &c4);
     for (int d = 0; d < 9; d++)
-        forced[d] = f9_forced[tri[d] & 0x1ff] | (uint32_t)f9_forced[(tri[d] >> 9) & 0x1ff] << 9 |
-                    (uint32_t)f9_forced[tri[d] >> 18] << 18;
+        forced[d] = f9_sole_rows(tri[d], &holes);
     f9_count34(forced, &f3, &f4);
-    if ((c3 != F9_BAND_ALL) | (f4 != 0))
+    if ((c3 != F9_BAND_ALL) | (f4 != 0) | (holes != 0))
         return -1;
     exact = c3 & ~c4 & ~f3; /* 3 candidates, not all forced yet */
     full = f3 & c4;         /* 3 forced, others still there */
@@ -477,9 +476,7 @@ static int f9_triads_rows(struct f9_state *s, uint32_t *rows)
     uint32_t out[9];
     int r;
 
-    for (int d = 0; d < 9; d++)
-        rows[d] = f9_minirows(s->cand[0][d]) | f9_minirows(s->cand[1][d]) << 9 |
-                  f9_minirows(s->cand[2][d]) << 18;
+    memcpy(rows, s->rows, sizeof(s->rows));
     r = f9_triad_rule(rows, out);
     if (r <= 0)
         return r;
