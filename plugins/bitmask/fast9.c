@@ -160,8 +160,8 @@ struct f9_state {
                                    kept); lanes 9..11 stay 0 */
     uint32_t unsolved[3];       /* band b: cells not placed yet */
     uint32_t done[3];           /* band b: bit 3*d+r once d is placed in row r */
-    uint32_t rows[9];           /* digit d: band b's minirows at bits 9b + 3r + k, as of
-                                   the last shrink of cand[b][d] */
+    uint16_t rows[3][F9_LANES]; /* band b, digit d: minirows (bit 3r + k), as of the
+                                   last shrink of cand[b][d] */
     uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
 };
@@ -184,8 +184,9 @@ static void f9_init(struct f9_state *s)
             s->cand[b][d] = F9_BAND_ALL;
         s->unsolved[b] = F9_BAND_ALL;
     }
-    for (int d = 0; d < 9; d++)
-        s->rows[d] = F9_BAND_ALL;
+    for (int b = 0; b < 3; b++)
+        for (int d = 0; d < 9; d++)
+            s->rows[b][d] = 0x1ff;
     s->changed = F9_DB_ALL;
 }
 
@@ -280,7 +281,7 @@ static int f9_shrink(struct f9_state *s, int d, int b)
     if (!x)
         return -1;
     s->cand[b][d] = x;
-    s->rows[d] = (s->rows[d] & ~(0x1ffu << (9 * b))) | (uint32_t)f9_keep9[m] << (9 * b);
+    s->rows[b][d] = f9_keep9[m];
     /* A fitting permutation leaves every row a cell, so no row borrows from
      * the next: z keeps the rows with two cells or more. */
     z = x & (x - F9_COL(0));
@@ -476,7 +477,8 @@ static int f9_triads_rows(struct f9_state *s, uint32_t *rows)
     uint32_t out[9];
     int r;
 
-    memcpy(rows, s->rows, sizeof(s->rows));
+    for (int d = 0; d < 9; d++)
+        rows[d] = s->rows[0][d] | (uint32_t)s->rows[1][d] << 9 | (uint32_t)s->rows[2][d] << 18;
     r = f9_triad_rule(rows, out);
     if (r <= 0)
         return r;
@@ -664,43 +666,33 @@ struct f9_way_guess {
     uint32_t rest;  /* union of the other ways that fit */
 };
 
-/* Ways of every digit in every band (fits[0]) and stack (fits[1]), each as
- * f9_fits gives them (mask | count << 8). */
-static void f9_all_ways(const struct f9_tri *tri, uint16_t fits[2][3][9])
-{
-    for (int d = 0; d < 9; d++)
-        for (int b = 0; b < 3; b++) {
-            fits[0][b][d] = f9_fits[(tri->rows[d] >> (9 * b)) & 0x1ff];
-            fits[1][b][d] = f9_fits[(tri->cols[d] >> (9 * b)) & 0x1ff];
-        }
-}
-
 /* Pick a way guess: the band or stack with the fewest ways over all digits
  * (but not all fixed), in it the digit with the fewest ways.  Returns 1 with
  * *g set, or 0 when that digit has more than 3 ways (the rest of its ways
  * could cover the first: guess on a cell instead). */
 static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
 {
-    uint16_t fits[2][3][9];
-    int best = 1000, bv = 0, bb = 0, bd = 0;
+    const uint32_t *mats = NULL;
+    int best = 1000, bb = 0, bd = 0;
 
-    f9_all_ways(tri, fits);
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < 2; v++) {
+        const uint32_t *m = v ? tri->cols : tri->rows;
         for (int b = 0; b < 3; b++) {
             int total = 0;
             for (int d = 0; d < 9; d++)
-                total += fits[v][b][d] >> 8;
+                total += f9_fits[(m[d] >> (9 * b)) & 0x1ff] >> 8;
             if (total > 9 && total < best) {
                 best = total;
-                bv = v;
+                mats = m;
                 bb = b;
             }
         }
-    if (best == 1000)
+    }
+    if (!mats)
         return 0;
     best = 7;
     for (int d = 0; d < 9; d++) {
-        int n = fits[bv][bb][d] >> 8;
+        int n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8;
         if (n > 1 && n < best) {
             best = n;
             bd = d;
@@ -708,11 +700,11 @@ static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
     }
     if (best > 3)
         return 0;
-    uint32_t ways = fits[bv][bb][bd] & 0x3f, p = (uint32_t)__builtin_ctz(ways);
-    g->vertical = bv;
+    uint32_t ways = f9_fits[(mats[bd] >> (9 * bb)) & 0x1ff] & 0x3f;
+    g->vertical = mats == tri->cols;
     g->b = bb;
     g->d = bd;
-    g->first = f9_way[p];
+    g->first = f9_way[__builtin_ctz(ways)];
     g->rest = 0;
     for (ways &= ways - 1; ways; ways &= ways - 1)
         g->rest |= f9_way[__builtin_ctz(ways)];
