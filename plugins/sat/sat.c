@@ -12,7 +12,11 @@
  *      at-most-one clauses (a box skips the pairs its row or column already
  *      holds).  Measured on the real 25x25 set, pairwise beat sequential
  *      counters and commander encodings, and propagating first beat handing
- *      the givens over as unit clauses;
+ *      the givens over as unit clauses.  A group of more than
+ *      SAT_PAIRWISE_MAX literals (rare in real puzzles, the rule in nearly
+ *      empty grids) gets a sequential counter instead: pairwise, the empty
+ *      25x25 grid is 690,000 clauses and freeing them alone takes 55 ms of
+ *      CPU, which a stopped job would spend after the stop;
  *   3. solve; for each solution found below job->limit, add the clause that
  *      blocks it and solve again on the same solver (incremental: the learned
  *      clauses carry over, so proving uniqueness costs less than the search).
@@ -23,7 +27,8 @@
  *
  * Memory: CaDiCaL allocates during the search (the rules in plugin.h allow it
  * for a plugin that bounds it and frees it before returning).  The encoding
- * is at most n^3 variables and 2n^2 * n(n-1)/2 binary clauses; learned
+ * is at most n^3 + 4n^2 (n - 1) variables and 4n^2 groups of at most 121
+ * clauses each (1 + 16 * 15 / 2 pairwise, fewer by a counter); learned
  * clauses are bounded by a budget of conflicts (SAT_MAX_CONFLICTS) and the
  * blocking clauses by a budget of literals (SAT_MAX_BLOCK_LITS).  A job that
  * would pass either fails cleanly (SDK_FAILED, one log line).  The solver is
@@ -52,6 +57,7 @@
 
 #define SAT_MAX_CONFLICTS  20000000u /* per job; the hardest real 25x25 needs ~1/10 */
 #define SAT_MAX_BLOCK_LITS 4000000u  /* blocking-clause literals per job (~16 MB) */
+#define SAT_PAIRWISE_MAX   16        /* longer at-most-one groups use a counter */
 
 /* One solve call. */
 struct sat_run {
@@ -60,6 +66,7 @@ struct sat_run {
     const struct sat_grid *grid;
     CCaDiCaL *solver;
     int32_t *var;                    /* per cell * n + value - 1: its variable, 0 = none */
+    int32_t next_var;                /* the next unused variable (auxiliaries) */
     int stop;                        /* SDK_CANCELLED / SDK_TIMEDOUT once the callback saw it */
     uint64_t conflicts;              /* learned clauses, as the learn callback saw them */
     uint64_t block_lits;             /* literals in blocking clauses so far */
@@ -119,6 +126,7 @@ static void sat_number(struct sat_run *r)
     for (uint32_t i = 0; i < n * n; i++)
         for (uint32_t v = 0; v < n; v++)
             r->var[i * n + v] = (g->cand[i] >> v & 1) ? next++ : 0;
+    r->next_var = next;
 }
 
 /* Add the clause lits[0..len-1] to the solver. */
@@ -129,21 +137,50 @@ static void sat_add(CCaDiCaL *s, const int *lits, uint32_t len)
     ccadical_add(s, 0);
 }
 
-/* Exactly one of the len literals in r->lits (at cells cells[]), pairwise.
- * With skip_lines, pairs of cells in one row or one column are left out:
- * the row and column units already hold them. */
+/* Add the binary clause (a | b). */
+static void sat_add2(CCaDiCaL *s, int a, int b)
+{
+    ccadical_add(s, a);
+    ccadical_add(s, b);
+    ccadical_add(s, 0);
+}
+
+/* At most one of lits[0..len-1] (len >= 2), by a sequential counter: the
+ * auxiliary s_k means "one of lits[0..k] is true".  3 len - 4 clauses and
+ * len - 1 new variables, where pairwise takes len (len - 1) / 2 clauses. */
+static void sat_at_most_one_seq(struct sat_run *r, const int *lits, uint32_t len)
+{
+    const int32_t s0 = r->next_var;
+
+    r->next_var += (int32_t)(len - 1);
+    sat_add2(r->solver, -lits[0], s0);
+    for (uint32_t k = 1; k + 1 < len; k++) {
+        const int32_t s = s0 + (int32_t)k;
+        sat_add2(r->solver, -lits[k], s);
+        sat_add2(r->solver, -(s - 1), s);
+        sat_add2(r->solver, -lits[k], -(s - 1));
+    }
+    sat_add2(r->solver, -lits[len - 1], -(s0 + (int32_t)len - 2));
+}
+
+/* Exactly one of the len literals in r->lits (at cells cells[]): pairwise
+ * up to SAT_PAIRWISE_MAX literals, else by a sequential counter.  Pairwise
+ * with skip_lines leaves out pairs of cells in one row or one column: the
+ * row and column units already hold them. */
 static void sat_exactly_one(struct sat_run *r, const uint16_t *cells, uint32_t len, int skip_lines)
 {
     const uint32_t n = r->grid->n;
 
     sat_add(r->solver, r->lits, len);
+    if (len > SAT_PAIRWISE_MAX) {
+        sat_at_most_one_seq(r, r->lits, len);
+        return;
+    }
     for (uint32_t a = 0; a < len; a++) {
         for (uint32_t b = a + 1; b < len; b++) {
             if (skip_lines && (cells[a] / n == cells[b] / n || cells[a] % n == cells[b] % n))
                 continue;
-            ccadical_add(r->solver, -r->lits[a]);
-            ccadical_add(r->solver, -r->lits[b]);
-            ccadical_add(r->solver, 0);
+            sat_add2(r->solver, -r->lits[a], -r->lits[b]);
         }
     }
 }
