@@ -282,7 +282,7 @@ static int sat_solve_once(struct sat_run *r)
 static int sat_search(struct sat_run *r)
 {
     struct sdk_job *job = r->job;
-    uint8_t scratch[SDK_MAX_CELLS];
+    uint8_t scratch[SDK_MAX_CELLS] = {0}; /* later solutions: read, then dropped */
 
     for (;;) {
         int res = sat_solve_once(r);
