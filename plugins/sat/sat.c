@@ -29,10 +29,14 @@
  * for a plugin that bounds it and frees it before returning).  The encoding
  * is at most n^3 + 4n^2 (n - 1) variables and 4n^2 groups of at most 121
  * clauses each (1 + 16 * 15 / 2 pairwise, fewer by a counter); learned
- * clauses are bounded by a budget of conflicts (SAT_MAX_CONFLICTS) and the
- * blocking clauses by a budget of literals (SAT_MAX_BLOCK_LITS).  A job that
- * would pass either fails cleanly (SDK_FAILED, one log line).  The solver is
- * released before solve() returns.
+ * clauses by a budget of literals learned (SAT_MAX_LEARNED_LITS: every
+ * learned clause counts when it is made, so this bounds what the job ever
+ * allocated for them, about 160 MB, although CaDiCaL deletes most in its
+ * reductions) and the blocking clauses by a budget of literals
+ * (SAT_MAX_BLOCK_LITS).  The conflict budget (SAT_MAX_CONFLICTS) bounds the
+ * work.  A job that would pass any of them fails cleanly (SDK_FAILED, one
+ * log line) instead of growing.  The solver is released before solve()
+ * returns.  Measured peak RSS of sudoku-bench: see docs/performance.md.
  *
  * State: one solver instance per call, nothing global, so solve() is
  * reentrant.  CaDiCaL has one global of its own: with CADICAL_API_TRACE (or
@@ -55,9 +59,17 @@
 #define SAT_SAT   10 /* ccadical_solve(): satisfiable */
 #define SAT_UNSAT 20 /* ccadical_solve(): unsatisfiable */
 
-#define SAT_MAX_CONFLICTS  20000000u /* per job; the hardest real 25x25 needs ~1/10 */
-#define SAT_MAX_BLOCK_LITS 4000000u  /* blocking-clause literals per job (~16 MB) */
-#define SAT_PAIRWISE_MAX   16        /* longer at-most-one groups use a counter */
+/* Per-job budgets; tests build the plugin with small ones (-D). */
+#ifndef SAT_MAX_CONFLICTS
+#define SAT_MAX_CONFLICTS 20000000u /* work: real 25x25 puzzles need under 1/50 */
+#endif
+#ifndef SAT_MAX_LEARNED_LITS
+#define SAT_MAX_LEARNED_LITS 32000000u /* ~160 MB with headers; real 25x25s learn < 1/4 */
+#endif
+#ifndef SAT_MAX_BLOCK_LITS
+#define SAT_MAX_BLOCK_LITS 4000000u /* blocking-clause literals (~16 MB) */
+#endif
+#define SAT_PAIRWISE_MAX 16 /* longer at-most-one groups use a counter */
 
 /* One solve call. */
 struct sat_run {
@@ -69,6 +81,7 @@ struct sat_run {
     int32_t next_var;                /* the next unused variable (auxiliaries) */
     int stop;                        /* SDK_CANCELLED / SDK_TIMEDOUT once the callback saw it */
     uint64_t conflicts;              /* learned clauses, as the learn callback saw them */
+    uint64_t learned_lits;           /* their literals */
     uint64_t block_lits;             /* literals in blocking clauses so far */
     int lits[SDK_MAX_N * SDK_MAX_N]; /* scratch: one clause */
 };
@@ -86,14 +99,15 @@ static const struct {
 /* Callbacks                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* CaDiCaL's terminate callback: non-zero stops the search. */
+/* CaDiCaL's terminate callback: non-zero stops the search, when the job
+ * must stop or has learned its budget of literals. */
 static int sat_terminate(void *arg)
 {
     struct sat_run *r = arg;
 
     if (r->stop == 0)
         r->stop = sdk_job_should_stop(r->job);
-    return r->stop != 0;
+    return r->stop != 0 || r->learned_lits > SAT_MAX_LEARNED_LITS;
 }
 
 /* CaDiCaL's learn callback: one call per learned clause, one per conflict. */
@@ -101,8 +115,9 @@ static void sat_learn(void *arg, int *clause)
 {
     struct sat_run *r = arg;
 
-    (void)clause;
     r->conflicts++;
+    while (*clause++)
+        r->learned_lits++;
 }
 
 /* Log one line through the host, when it gave us a way to. */
@@ -274,7 +289,10 @@ static int sat_solve_once(struct sat_run *r)
         return res;
     if (r->stop)
         return r->stop;
-    sat_log(r->host, SDK_LOG_WARNING, "sat: conflict budget exhausted, job failed");
+    sat_log(r->host, SDK_LOG_WARNING,
+            r->learned_lits > SAT_MAX_LEARNED_LITS
+                ? "sat: learned-clause memory budget exhausted, job failed"
+                : "sat: conflict budget exhausted, job failed");
     return SDK_FAILED;
 }
 
