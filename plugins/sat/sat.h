@@ -1,7 +1,7 @@
 /* sat.h -- internal interface between the sat plugin's two halves.
  *
- * singles.c fills in what the givens force (naked and hidden singles, to a
- * fixpoint) and leaves a grid of placed cells and candidate masks; sat.c
+ * singles.c fills in what the givens force (naked and hidden singles and
+ * locked candidates, to a fixpoint) and leaves a grid of placed cells and candidate masks; sat.c
  * encodes the cells still open for CaDiCaL and drives the solver.  The grid
  * lives on the caller's stack (about 5 KB); nothing here allocates or keeps
  * state between calls.  Nothing is exported from the shared object.
@@ -32,7 +32,7 @@ struct sat_grid {
 void sat_units_of(const struct sat_grid *g, uint32_t i, uint32_t u[3]);
 
 /* Load the givens of a validated job (n supported, cells in 0..n) into g and
- * propagate singles to a fixpoint.  Returns 0 (g->open_len == 0 means the
+ * propagate singles and locked candidates to a fixpoint.  Returns 0 (g->open_len == 0 means the
  * grid is solved), SDK_UNSOLVABLE when the givens clash or propagation finds
  * a cell or a unit with no place left. */
 int sat_grid_init(struct sat_grid *g, uint32_t n, const uint8_t *cells);
