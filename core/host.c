@@ -160,6 +160,15 @@ const struct host_plugin *host_default(const struct host *h)
     return host_plugin_at(h, 0);
 }
 
+const struct host_plugin *host_default_for(const struct host *h, int side)
+{
+    const struct host_plugin *p = side == 25 ? host_find(h, "sat") : NULL;
+
+    if (p && (p->desc->sizes & sdk_size_bit((uint32_t)side)))
+        return p;
+    return host_default(h);
+}
+
 /* ---------------------------------------------------------------- loading */
 
 static int name_is_valid(const char *name)

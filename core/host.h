@@ -77,6 +77,11 @@ const struct host_plugin *host_find(const struct host *h, const char *name);
 /* The default solver: "bitmask" when loaded, else the first loaded, else NULL. */
 const struct host_plugin *host_default(const struct host *h);
 
+/* The default solver for grids of side side: "sat" for 25 when it is loaded
+ * (bitmask and dlx time out on every real 25x25 puzzle; sat answers them),
+ * else host_default(h).  NULL when h is NULL or empty. */
+const struct host_plugin *host_default_for(const struct host *h, int side);
+
 /* Run plugin p on job and check its answer.  job->size, n, cells, limit,
  * cancel, deadline_ns and solution must be set by the caller; n must be
  * supported by p (else -ENOTSUP, nothing run) and the givens must already

@@ -7,7 +7,7 @@
 set -eu
 
 pkgs="gcc make cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev libsystemd-dev \
-systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git \
+systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git libcadical-dev \
 debootstrap systemd-container ${SUDOKU_DEPS_EXTRA:-}"
 
 missing=""

@@ -17,6 +17,12 @@
  *     returned status;
  *   - no malloc on the 9x9 hot path; larger grids may allocate their working
  *     memory once per call, never during the search;
+ *   - the one exception: a plugin whose search allocates as it goes (a SAT
+ *     solver growing its learned clauses, as sat on CaDiCaL does) is allowed
+ *     off the host's hot path only (never the default for 9x9, where answers
+ *     take microseconds), and only when it bounds what one job may allocate
+ *     (a documented cap: a job that reaches it returns SDK_FAILED instead of
+ *     growing) and has freed all of it before solve() returns;
  *   - poll sdk_job_should_stop() often enough to return within 10 ms of a
  *     cancel request or of the deadline;
  *   - build with -fvisibility=hidden and -Wl,-z,defs, export only the entry.
