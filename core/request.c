@@ -15,7 +15,7 @@ enum rpc_code request_check(const struct host *h, unsigned n, const uint8_t *cel
 
     if (grid_check_givens(n, cells, msg, msg_size) < 0)
         return RPC_BAD_PUZZLE;
-    plugin = solver[0] ? host_find(h, solver) : host_default(h);
+    plugin = solver[0] ? host_find(h, solver) : host_default_for(h, (int)n);
     if (!plugin) {
         snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", solver);
         return RPC_UNKNOWN_SOLVER;

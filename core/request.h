@@ -16,7 +16,8 @@
 #include "proto/protocol.h"
 
 /* Check a parsed solve request against the rules and the loaded plugins:
- * the givens (grid_check_givens), the solver (solver "" = the default), its
+ * the givens (grid_check_givens), the solver (solver "" = the default for
+ * the size, host_default_for), its
  * sizes and, for limit > 1, its ability to count.  Returns RPC_OK with the
  * plugin in *out, or the code to answer with the reason in msg. */
 enum rpc_code request_check(const struct host *h, unsigned n, const uint8_t *cells,

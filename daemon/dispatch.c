@@ -435,7 +435,10 @@ static void answer_solvers(const struct dispatch *d, struct conn *c, uint32_t ms
         unsigned sizes_len = 0;
         for (size_t k = 0; k < 4; k++)
             sizes_len += (p->desc->sizes & sdk_size_bit(sides[k])) != 0;
-        msgpack_pack_map(&pk, 5);
+        unsigned default_len = 0;
+        for (size_t k = 0; k < 4; k++)
+            default_len += host_default_for(h, (int)sides[k]) == p;
+        msgpack_pack_map(&pk, 6);
         proto_pack_key(&pk, PROTO_K_NAME);
         rpc_pack_cstr(&pk, p->desc->name);
         proto_pack_key(&pk, PROTO_K_VERSION);
@@ -452,6 +455,11 @@ static void answer_solvers(const struct dispatch *d, struct conn *c, uint32_t ms
             msgpack_pack_true(&pk);
         else
             msgpack_pack_false(&pk);
+        proto_pack_key(&pk, PROTO_K_DEFAULT_SIZES); /* where a request without solver goes */
+        msgpack_pack_array(&pk, default_len);
+        for (size_t k = 0; k < 4; k++)
+            if (host_default_for(h, (int)sides[k]) == p)
+                msgpack_pack_uint32(&pk, sides[k]);
     }
     conn_mark_dirty(c);
 }
