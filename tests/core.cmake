@@ -104,3 +104,10 @@ if(TARGET sudoku_client_static)
     ${CMAKE_BINARY_DIR}/lib/libsudoku-client.a $<TARGET_FILE:sudoku_client_shared>)
   set_tests_properties(layers PROPERTIES LABELS core TIMEOUT 60)
 endif()
+
+# The plugin ABI header in strict C11, C17 and C++17.
+find_program(SUDOKU_CXX NAMES g++ c++ clang++)
+add_test(NAME header_std COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER} -DCXX=${SUDOKU_CXX}
+  -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/header_std.c -DINC=${CMAKE_SOURCE_DIR}/include
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/header_std.cmake)
+set_tests_properties(header_std PROPERTIES LABELS core TIMEOUT 60)

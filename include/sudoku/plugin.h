@@ -27,18 +27,37 @@
  *     cancel request or of the deadline;
  *   - build with -fvisibility=hidden and -Wl,-z,defs, export only the entry.
  *
- * This header is self-contained (C11) and installed as <sudoku/plugin.h>.
+ * This header is self-contained and installed as <sudoku/plugin.h>.  It
+ * compiles as strict ISO C11 and C17 (-std=c11 -pedantic, where <time.h>
+ * hides POSIX: the two POSIX names it needs are then declared here) and as
+ * C++17 (std::atomic<int> for the cancel flag, layout-compatible with C's
+ * atomic_int); ctest header_std compiles it each way.
  */
 #ifndef SUDOKU_PLUGIN_H
 #define SUDOKU_PLUGIN_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 #ifdef __cplusplus
+#include <atomic>
+typedef std::atomic<int> sdk_atomic_int; /* the cancel flag's type */
+#define SDK_ATOMIC_LOAD_RELAXED(p) ((p)->load(std::memory_order_relaxed))
 extern "C" {
+#else
+#include <stdatomic.h>
+typedef atomic_int sdk_atomic_int; /* the cancel flag's type */
+#define SDK_ATOMIC_LOAD_RELAXED(p) atomic_load_explicit((p), memory_order_relaxed)
+#endif
+
+#ifdef CLOCK_MONOTONIC
+#define SDK_CLOCK_MONOTONIC CLOCK_MONOTONIC
+#else
+/* Strict ISO C: <time.h> declares struct timespec but hides POSIX's clock;
+ * these are Linux's (clockid_t is an int there). */
+extern int clock_gettime(int clock_id, struct timespec *ts);
+#define SDK_CLOCK_MONOTONIC 1
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
@@ -86,15 +105,15 @@ struct sdk_host {
 /* One solve request.  The host owns every buffer; the plugin writes only the
  * fields marked out. */
 struct sdk_job {
-    uint32_t size;            /* sizeof(struct sdk_job) as the host was built */
-    uint32_t n;               /* side: 4, 9, 16 or 25 */
-    const uint8_t *cells;     /* n*n cells, row-major, 0 = blank, else 1..n */
-    uint64_t limit;           /* stop after this many solutions (>= 1) */
-    const atomic_int *cancel; /* non-zero asks the plugin to stop; may be NULL */
-    uint64_t deadline_ns;     /* CLOCK_MONOTONIC ns to stop at; 0 = none */
-    uint8_t *solution;        /* out: n*n cells, the first solution found */
-    uint64_t count;           /* out: solutions found, 0..limit */
-    uint64_t guesses;         /* out: work done (guesses or search nodes) */
+    uint32_t size;                /* sizeof(struct sdk_job) as the host was built */
+    uint32_t n;                   /* side: 4, 9, 16 or 25 */
+    const uint8_t *cells;         /* n*n cells, row-major, 0 = blank, else 1..n */
+    uint64_t limit;               /* stop after this many solutions (>= 1) */
+    const sdk_atomic_int *cancel; /* non-zero asks the plugin to stop; may be NULL */
+    uint64_t deadline_ns;         /* CLOCK_MONOTONIC ns to stop at; 0 = none */
+    uint8_t *solution;            /* out: n*n cells, the first solution found */
+    uint64_t count;               /* out: solutions found, 0..limit */
+    uint64_t guesses;             /* out: work done (guesses or search nodes) */
 };
 
 /* The descriptor a plugin's entry function returns.  Constant, owned by the
@@ -125,7 +144,7 @@ typedef const struct sdk_plugin *(*sdk_entry_fn)(void);
 static inline uint64_t sdk_now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(SDK_CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -134,7 +153,7 @@ static inline uint64_t sdk_now_ns(void)
  * search nodes, not on every node. */
 static inline int sdk_job_should_stop(const struct sdk_job *job)
 {
-    if (job->cancel && atomic_load_explicit(job->cancel, memory_order_relaxed))
+    if (job->cancel && SDK_ATOMIC_LOAD_RELAXED(job->cancel))
         return SDK_CANCELLED;
     if (job->deadline_ns && sdk_now_ns() >= job->deadline_ns)
         return SDK_TIMEDOUT;
