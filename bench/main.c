@@ -302,7 +302,7 @@ static int run_solver(const struct bench_cfg *c, const struct host_plugin *p, in
             continue;
         }
         report(c, &r, header_done);
-        if (r.wrong)
+        if (r.wrong || r.errors)
             status = 1;
     }
     return status;

@@ -16,12 +16,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,7 +48,7 @@ int sudoku_client_socket_path(const char *explicit_path, char *out, size_t out_s
     else if (env && *env)
         n = snprintf(out, out_size, "%s", env);
     else if (geteuid() == 0)
-        n = snprintf(out, out_size, "/run/sudokud/sudokud.sock");
+        n = snprintf(out, out_size, "%s", SUDOKU_CLIENT_SYSTEM_SOCKET);
     else if (xdg && *xdg)
         n = snprintf(out, out_size, "%s/sudokud.sock", xdg);
     else
@@ -106,27 +108,93 @@ static int connect_path(const char *path, int *fd_out)
     return 0;
 }
 
+/* Why connecting to path failed, in words an admin can act on: a missing
+ * socket, a group to join, or a stale socket file. */
+static void explain_connect(const char *path, int rc, char *out, size_t out_size)
+{
+    char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    struct stat st;
+    struct group *g;
+    char *slash;
+
+    if (rc == -ENOENT) {
+        snprintf(out, out_size, "no socket at %s: is sudokud running?", path);
+        return;
+    }
+    if (rc == -ECONNREFUSED) {
+        snprintf(out, out_size, "nothing listens on %s (a stale socket): is sudokud running?",
+                 path);
+        return;
+    }
+    if (rc != -EACCES && rc != -EPERM) {
+        snprintf(out, out_size, "cannot connect to %s: %s", path, strerror(-rc));
+        return;
+    }
+    /* The socket's group, else (when its directory cannot be searched) the
+     * directory's: that is the group to be in. */
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (slash && slash != dir)
+        *slash = '\0';
+    if (stat(path, &st) < 0 && stat(dir, &st) < 0) {
+        snprintf(out, out_size, "permission denied on %s", path);
+        return;
+    }
+    g = getgrgid(st.st_gid);
+    if (g)
+        snprintf(out, out_size, "permission denied on %s: you are not in group %s", path,
+                 g->gr_name);
+    else
+        snprintf(out, out_size, "permission denied on %s: you are not in group %ld", path,
+                 (long)st.st_gid);
+}
+
+/* Where to look when no path is given and SUDOKUD_SOCKET is unset: the user's
+ * own daemon first, then the system one.  Returns how many it filled. */
+static int default_candidates(char out[][sizeof(((struct sockaddr_un *)0)->sun_path)])
+{
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    int n = 0;
+
+    if (geteuid() != 0 && xdg && *xdg &&
+        (size_t)snprintf(out[n], sizeof(out[n]), "%s/sudokud.sock", xdg) < sizeof(out[n]))
+        n++;
+    snprintf(out[n++], sizeof(out[0]), "%s", SUDOKU_CLIENT_SYSTEM_SOCKET);
+    return n;
+}
+
 int sudoku_client_connect(const char *path, struct sudoku_client **out,
                           struct sudoku_client_error *err)
 {
-    char resolved[sizeof(((struct sockaddr_un *)0)->sun_path)];
-    int fd = -1;
+    char cand[2][sizeof(((struct sockaddr_un *)0)->sun_path)];
+    const char *env = getenv("SUDOKUD_SOCKET");
+    char why[2][SUDOKU_CLIENT_MESSAGE_SIZE / 2];
+    const char *resolved = NULL;
+    int fd = -1, n = 1, rc = -ENOENT;
+
     *out = NULL;
-    int rc = sudoku_client_socket_path(path, resolved, sizeof(resolved));
-    if (rc == -ENOENT) {
-        client__set_error(err, "connect",
-                          "no socket path: XDG_RUNTIME_DIR is not set "
-                          "(use -s PATH or SUDOKUD_SOCKET)");
-        return rc;
+    if ((path && *path) || (env && *env)) {
+        rc = sudoku_client_socket_path(path, cand[0], sizeof(cand[0]));
+        if (rc < 0) {
+            client__set_error(err, "connect", "socket path too long (at most %zu bytes)",
+                              sizeof(cand[0]) - 1);
+            return rc;
+        }
+    } else {
+        n = default_candidates(cand);
     }
-    if (rc < 0) {
-        client__set_error(err, "connect", "socket path too long (at most %zu bytes)",
-                          sizeof(resolved) - 1);
-        return rc;
+    for (int i = 0; i < n && !resolved; i++) {
+        rc = connect_path(cand[i], &fd);
+        if (rc == 0)
+            resolved = cand[i];
+        else
+            explain_connect(cand[i], rc, why[i], sizeof(why[i]));
     }
-    rc = connect_path(resolved, &fd);
-    if (rc < 0) {
-        client__set_error(err, "connect", "cannot connect to %s: %s", resolved, strerror(-rc));
+    if (!resolved) {
+        if (n == 1)
+            client__set_error(err, "connect", "%s", why[0]);
+        else
+            client__set_error(err, "connect", "%s; %s", why[0], why[1]);
         return rc;
     }
     rc = sudoku_client_open_fd(fd, out);
@@ -295,8 +363,14 @@ static int do_write(struct sudoku_client *c)
         if (n < 0) {
             if (errno == EAGAIN || errno == EINTR)
                 return 0;
-            if (errno == EPIPE || errno == ECONNRESET)
-                return client__fail(c, -errno, "closed", "the daemon closed the connection");
+            if (errno == EPIPE || errno == ECONNRESET) {
+                int rc = -errno;
+                /* It may have said why before it closed (an error
+                 * notification such as overloaded): read that first. */
+                while (!c->failed && read_some(c) > 0)
+                    ;
+                return client__fail(c, rc, "closed", "the daemon closed the connection");
+            }
             return client__fail(c, -errno, "io", strerror(errno));
         }
         c->woff += (size_t)n;

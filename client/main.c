@@ -5,7 +5,8 @@
  *
  * main() is the table of contents: parse the command line, pick the
  * subcommand, return its exit code.  Everything that talks to the daemon
- * goes through libsudoku-client; this file only prints.
+ * goes through libsudoku-client; with --local the plugins run in this
+ * process instead (local.c); this file only prints.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/local.h"
 #include "client/tool.h"
 #include "proto/json.h"
 #include "proto/opts.h"
@@ -93,11 +95,33 @@ static void print_solver(const struct tool_opts *o, const struct sudoku_client_s
     printf(",\"sizes\":[%s],\"default\":%s}", sizes, s->is_default ? "true" : "false");
 }
 
+/* sudoku solvers --local: the plugins this process loads. */
+static int cmd_solvers_local(const struct tool_opts *o)
+{
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct local *l;
+    size_t len;
+
+    if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
+        return EXIT_UNREACHABLE;
+    len = local_solvers(l, list, SUDOKU_CLIENT_MAX_SOLVERS);
+    local_free(l);
+    if (o->is_json)
+        putchar('[');
+    for (size_t i = 0; i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++)
+        print_solver(o, &list[i], i == 0);
+    if (o->is_json)
+        puts("]");
+    return EXIT_ALL_SOLVED;
+}
+
 static int cmd_solvers(const struct tool_opts *o)
 {
     struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
     struct sudoku_client_error err;
     size_t len = 0;
+    if (o->is_local)
+        return cmd_solvers_local(o);
     struct sudoku_client *c = tool_connect(o);
     if (!c)
         return EXIT_UNREACHABLE;
@@ -186,8 +210,8 @@ static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
 static const struct opts_spec option_table[] = {
     {"socket", 's', "PATH",
      "daemon socket (default: $SUDOKUD_SOCKET, else\n"
-     "/run/sudokud/sudokud.sock for root, else\n"
-     "$XDG_RUNTIME_DIR/sudokud.sock)",
+     "$XDG_RUNTIME_DIR/sudokud.sock and then\n"
+     "/run/sudokud/sudokud.sock; root: the latter)",
      OPTS_STRING_AT(struct tool_opts, socket)},
     {"format", 0, "F",
      "input format: grid (n lines of n numbers, 0 blank),\n"
@@ -205,6 +229,10 @@ static const struct opts_spec option_table[] = {
      OPTS_FLAG_AT(struct tool_opts, is_json)},
     {"window", 'w', "N", "requests in flight (default 64; 1 on a terminal)",
      OPTS_NUMBER_AT(struct tool_opts, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
+    {"local", 0, NULL, "no daemon: load the plugins in this process\n(also SUDOKU_LOCAL=1)",
+     OPTS_FLAG_AT(struct tool_opts, is_local)},
+    {"plugin-dir", 'P', "DIR", "with --local: load plugins from DIR\n(default: the installed ones)",
+     OPTS_STRING_AT(struct tool_opts, plugin_dir)},
     {"verbose", 'v', NULL, "print a summary line at the end",
      OPTS_FLAG_AT(struct tool_opts, is_verbose)},
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
@@ -273,6 +301,13 @@ int main(int argc, char **argv)
     if (action == OPTS_SHOW_VERSION) {
         printf("sudoku %s (protocol v1)\n", SUDOKU_VERSION);
         return 0;
+    }
+    const char *env_local = getenv("SUDOKU_LOCAL");
+    if (env_local && strcmp(env_local, "1") == 0)
+        o.is_local = 1;
+    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0) {
+        opts_usage_error(&option_prog, "%s asks the daemon: not with --local", cmd);
+        return EXIT_USAGE;
     }
     if (cmd && first + 1 < argc) {
         opts_usage_error(&option_prog, "too many arguments for %s", cmd);

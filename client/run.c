@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client/local.h"
 #include "client/tool.h"
 #include "proto/clock.h"
 #include "proto/codec.h"
@@ -37,6 +38,7 @@ struct run {
     const struct tool_opts *o;
     char **files;            /* borrowed from argv */
     struct sudoku_client *c; /* the connection, to tell a broken one */
+    struct local *local;     /* --local: the plugins in this process, else NULL */
     uint64_t solved, unsolvable, failed, multiple;
     uint64_t records;         /* puzzles read from the inputs (counted on after a loss) */
     int is_count_partial;     /* a loss left an input that cannot be counted (a pipe) */
@@ -162,7 +164,7 @@ static int is_unanswered(const struct run *r, const struct sudoku_client_result 
 {
     struct sudoku_client_error why;
 
-    return res->status == SUDOKU_CLIENT_FAILED && sudoku_client_broken(r->c, &why) < 0 &&
+    return res->status == SUDOKU_CLIENT_FAILED && r->c && sudoku_client_broken(r->c, &why) < 0 &&
            strcmp(res->error.code, why.code) == 0 && strcmp(res->error.message, why.message) == 0;
 }
 
@@ -214,9 +216,30 @@ static uint64_t make_tag(int file_idx, const struct input_record *rec)
            (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0);
 }
 
-static int feed_record(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
-                       struct sudoku_client_error *err)
+/* --local: answer the record here and now, as the daemon would. */
+static void feed_local(struct run *r, uint64_t tag, const struct input_record *rec)
 {
+    struct sudoku_client_result res;
+
+    if (rec->error[0]) {
+        memset(&res, 0, sizeof(res));
+        res.status = SUDOKU_CLIENT_FAILED;
+        snprintf(res.error.code, sizeof(res.error.code), "bad_puzzle");
+        snprintf(res.error.message, sizeof(res.error.message), "%s", rec->error);
+    } else {
+        local_solve(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
+                    rec->cells, &r->o->solve, &res);
+    }
+    on_answer(r, 0, tag, &res);
+}
+
+static int feed_record(struct run *r, struct sudoku_batch *b, uint64_t tag,
+                       const struct input_record *rec, struct sudoku_client_error *err)
+{
+    if (r->local) {
+        feed_local(r, tag, rec);
+        return 0;
+    }
     if (rec->error[0])
         return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
     if (rec->format == INPUT_GRID)
@@ -253,9 +276,15 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         return 1;
     }
     r->is_reading = 1;
+    int is_tty = isatty(fileno(r->in.f));
+    if (is_tty)
+        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&r->in, &rec)) > 0) {
         r->records++;
-        rc = feed_record(b, make_tag(idx, &rec), &rec, err);
+        rc = feed_record(r, b, make_tag(idx, &rec), &rec, err);
+        /* Someone is typing: answer this puzzle before reading the next. */
+        if (rc == 0 && is_tty && b)
+            rc = sudoku_batch_finish(b, err);
         if (rc < 0)
             break;
     }
@@ -293,12 +322,14 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
     struct sudoku_client *c = NULL;
     struct sudoku_client_error err;
     char path[108];
-    if (sudoku_client_connect(o->socket, &c, &err) == 0)
+    int rc = sudoku_client_connect(o->socket, &c, &err);
+    if (rc == 0)
         return c;
     fprintf(stderr, "sudoku: %s\n", err.message);
-    if (sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
+    if (rc != -EACCES && rc != -EPERM &&
+        sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
         fprintf(stderr,
-                "sudoku: is sudokud running? start it with: sudokud -s %s\n"
+                "sudoku: start it with: sudokud -s %s\n"
                 "sudoku: (or, as a service: systemctl start sudokud.socket)\n",
                 path);
     return NULL;
@@ -347,7 +378,7 @@ static int feed_all(struct run *r, struct sudoku_batch *b, int nfiles,
         }
         status |= rc;
     }
-    int rc = sudoku_batch_finish(b, err);
+    int rc = b ? sudoku_batch_finish(b, err) : 0;
     return rc < 0 ? rc : status;
 }
 
@@ -361,10 +392,10 @@ static unsigned pick_window(const struct tool_opts *o, char **files, int nfiles)
     return TOOL_WINDOW;
 }
 
-/* With --solver, ask the daemon once whether it has that solver, so a typo
- * is one error, not one per puzzle.  Returns 0, EXIT_USAGE or
- * EXIT_UNREACHABLE. */
-static int check_solver(struct sudoku_client *c, const struct tool_opts *o)
+/* With --solver, ask the daemon (or the local host) once whether it has that
+ * solver, so a typo is one error, not one per puzzle.  Returns 0, EXIT_USAGE
+ * or EXIT_UNREACHABLE. */
+static int check_solver(struct sudoku_client *c, struct local *l, const struct tool_opts *o)
 {
     struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
     struct sudoku_client_error err;
@@ -373,7 +404,11 @@ static int check_solver(struct sudoku_client *c, const struct tool_opts *o)
 
     if (!o->solve.solver)
         return 0;
-    if (sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err) < 0) {
+    if (l) {
+        len = local_solvers(l, list, SUDOKU_CLIENT_MAX_SOLVERS);
+    } else if (!c) {
+        return EXIT_UNREACHABLE;
+    } else if (sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err) < 0) {
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
         return EXIT_UNREACHABLE;
     }
@@ -383,9 +418,30 @@ static int check_solver(struct sudoku_client *c, const struct tool_opts *o)
         used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
                                  list[i].name);
     }
-    fprintf(stderr, "sudoku: the daemon has no solver named \"%s\" (it has: %s)\n", o->solve.solver,
-            names);
+    fprintf(stderr, "sudoku: %s has no solver named \"%s\" (it has: %s)\n",
+            l ? "--local" : "the daemon", o->solve.solver, names);
     return EXIT_USAGE;
+}
+
+/* --local: every input through the plugins of this process. */
+static int solve_local(struct run *r, int nfiles)
+{
+    struct sudoku_client_error err;
+    int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
+
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    rc = check_solver(NULL, r->local, r->o);
+    if (rc == 0)
+        rc = feed_all(r, NULL, nfiles, &err);
+    fflush(stdout);
+    clear_bar(r);
+    local_free(r->local);
+    if (rc == EXIT_USAGE)
+        return rc;
+    if (r->o->is_verbose || r->failed || r->unsolvable || rc != 0)
+        summary(r);
+    return rc || r->failed || r->unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
 int tool_solve(const struct tool_opts *o, char **files, int nfiles)
@@ -399,11 +455,13 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     struct sudoku_client_error err;
     struct sudoku_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);
+    if (o->is_local)
+        return solve_local(&r, nfiles);
     struct sudoku_client *c = tool_connect(o);
     if (!c)
         return EXIT_UNREACHABLE;
     r.c = c;
-    int rc = check_solver(c, o);
+    int rc = check_solver(c, NULL, o);
     if (rc != 0) {
         sudoku_client_free(c);
         return rc;

@@ -28,6 +28,8 @@ struct tool_opts {
     int is_json;                        /* --json */
     int is_verbose;                     /* -v */
     unsigned window;                    /* -w, 0: default */
+    int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
+    const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
 };
 
 /* Connect as the options say; on failure print why and how to start the

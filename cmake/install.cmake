@@ -4,7 +4,9 @@
 #   <prefix>/bin/sudoku-bench                  the bench tool (sudoku: client/)
 #   <prefix>/lib/sudokud/plugins/*.so          the solver plugins
 #   <prefix>/include/sudoku/plugin.h           the plugin ABI (SDK)
-#   <prefix>/share/pkgconfig/sudoku-plugin.pc  the SDK for pkg-config
+#   <prefix>/<libdir>/pkgconfig/sudoku-plugin.pc  the SDK for pkg-config, and
+#   <prefix>/<libdir>/pkgconfig/sudoku-client.pc  the client library, side by side
+#   <prefix>/share/pkgconfig/sudoku-plugin.pc  the SDK again, where it was first installed
 #   <prefix>/share/man/man{1,8}/*              man pages found in docs/
 #   <unitdir>/sudokud.{socket,service}         systemd units
 #   <sysusersdir>/sudokud.conf                 the "sudokud" socket group
@@ -50,13 +52,23 @@ function(sudoku_install_configured)
     set(SUDOKUD_PATH \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_SBINDIR}/sudokud\")
     set(SUDOKU_PLUGIN_SUBDIR \"${SUDOKU_PLUGIN_SUBDIR}\")
     set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+    set(SUDOKU_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+    set(SUDOKU_PC_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
     configure_file(\"${C_TEMPLATE}\" \"${_staged}\" @ONLY)
     file(INSTALL DESTINATION \"${_dest}\" TYPE FILE FILES \"${_staged}\")
   ")
 endfunction()
 
+# Both .pc files in one directory, so PKG_CONFIG_PATH=<prefix>/<libdir>/pkgconfig
+# finds both; the SDK's stays in share/pkgconfig too for builds that look there.
+sudoku_install_configured(TEMPLATE ${CMAKE_SOURCE_DIR}/cmake/sudoku-plugin.pc.in
+                          DEST ${CMAKE_INSTALL_LIBDIR}/pkgconfig NAME sudoku-plugin.pc)
 sudoku_install_configured(TEMPLATE ${CMAKE_SOURCE_DIR}/cmake/sudoku-plugin.pc.in
                           DEST ${CMAKE_INSTALL_DATADIR}/pkgconfig NAME sudoku-plugin.pc)
+if(TARGET sudoku_client_shared)
+  sudoku_install_configured(TEMPLATE ${CMAKE_SOURCE_DIR}/client/sudoku-client.pc.in
+                            DEST ${CMAKE_INSTALL_LIBDIR}/pkgconfig NAME sudoku-client.pc)
+endif()
 
 # ---------------------------------------------------------------- man pages
 # Globbed at install time: the pages may be written after configuring.

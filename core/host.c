@@ -58,11 +58,12 @@ struct host_entry {
 };
 
 struct host {
-    host_log_fn *log;            /* sink, may be NULL */
-    void *ctx;                   /* passed back to log */
-    struct host_entry **entries; /* loaded plugins, in load order */
-    size_t len;                  /* entries in use */
-    size_t cap;                  /* entries allocated */
+    host_log_fn *log;                 /* sink, may be NULL */
+    void *ctx;                        /* passed back to log */
+    struct host_entry **entries;      /* loaded plugins, in load order */
+    size_t len;                       /* entries in use */
+    size_t cap;                       /* entries allocated */
+    const struct host_plugin *forced; /* host_set_default: the default for every size */
 };
 
 /* ---------------------------------------------------------------- logging */
@@ -153,11 +154,32 @@ const struct host_plugin *host_find(const struct host *h, const char *name)
 
 const struct host_plugin *host_default(const struct host *h)
 {
-    const struct host_plugin *p = host_find(h, "bitmask");
+    const struct host_plugin *p = h && h->forced ? h->forced : host_find(h, "bitmask");
 
     if (p)
         return p;
     return host_plugin_at(h, 0);
+}
+
+int host_set_default(struct host *h, const char *name)
+{
+    const struct host_plugin *p = host_find(h, name);
+
+    if (!p)
+        return -ENOENT;
+    h->forced = p;
+    return 0;
+}
+
+const struct host_plugin *host_default_for(const struct host *h, int side)
+{
+    const struct host_plugin *p = side == 25 ? host_find(h, "sat") : NULL;
+
+    if (h && h->forced)
+        return h->forced;
+    if (p && (p->desc->sizes & sdk_size_bit((uint32_t)side)))
+        return p;
+    return host_default(h);
 }
 
 /* ---------------------------------------------------------------- loading */

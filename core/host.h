@@ -74,8 +74,20 @@ const struct host_plugin *host_plugin_at(const struct host *h, size_t i);
 /* The plugin called name, or NULL. */
 const struct host_plugin *host_find(const struct host *h, const char *name);
 
-/* The default solver: "bitmask" when loaded, else the first loaded, else NULL. */
+/* The default solver: the one host_set_default() named, else "bitmask" when
+ * loaded, else the first loaded, else NULL. */
 const struct host_plugin *host_default(const struct host *h);
+
+/* The default solver for grids of side side: the one host_set_default()
+ * named, for every size; else "sat" for 25 when it is loaded (bitmask and dlx
+ * time out on every real 25x25 puzzle; sat answers them), else
+ * host_default(h).  NULL when h is NULL or empty. */
+const struct host_plugin *host_default_for(const struct host *h, int side);
+
+/* Make the plugin called name the default for every size (sudokud
+ * --default-solver).  Call after loading, before solving.  Returns 0 or
+ * -ENOENT when no such plugin is loaded. */
+int host_set_default(struct host *h, const char *name);
 
 /* Run plugin p on job and check its answer.  job->size, n, cells, limit,
  * cancel, deadline_ns and solution must be set by the caller; n must be

@@ -9,23 +9,29 @@
  * loop iteration, so a burst of answers costs one syscall.  At most one write
  * is in progress; its buffer is owned by the write request until the callback.
  *
- * Backpressure: while CONN_MAX_IN_FLIGHT solves are pending or
+ * Backpressure: while CONN_MAX_IN_FLIGHT answers are owed or
  * CONN_MAX_UNSENT bytes are unsent, messages stay unparsed in c->buf and
  * reading stops, so the kernel's socket buffer pushes back on the client.
+ *
+ * Deferred work: a completion, a drained write, queued output and a close
+ * only put the connection on set->ready (holding a reference);
+ * conn_set_run_ready() does the work from the check handle.  process() is therefore entered only
+ * from the connection's own read, a shutdown step or the ready list, never
+ * from inside itself, and the user's on_closed never runs inside the call
+ * that closed the connection.  Debug builds assert the reference counts.
  */
 #define _GNU_SOURCE /* struct ucred */
 #include "daemon/conn.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "daemon/dispatch.h"
 #include "daemon/log.h"
-#include "daemon/pool.h"
-#include "daemon/server.h"
+#include "daemon/stats.h"
 
 #define CONN_BUF_START 4096 /* first input buffer size */
 
@@ -36,34 +42,61 @@ struct write_req {
     size_t size;    /* bytes */
 };
 
-static void on_closed(uv_handle_t *handle)
+static void resume(struct conn *c);
+
+void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
+                   unsigned max_connections, struct stats *stats)
 {
-    conn_unref((struct conn *)handle);
+    memset(set, 0, sizeof(*set));
+    set->loop = loop;
+    set->max_message = max_message;
+    set->max_connections = max_connections;
+    set->stats = stats;
+    list_init(&set->all);
+    list_init(&set->ready);
+}
+
+void conn_ref(struct conn *c)
+{
+    assert(c->refs > 0); /* a freed connection cannot be referenced again */
+    c->refs++;
 }
 
 void conn_unref(struct conn *c)
 {
+    assert(c->refs > 0);
     if (--c->refs > 0)
         return;
+    /* The handle's reference goes last, in its close callback. */
+    assert(c->is_closing && list_empty(&c->link) && list_empty(&c->ready_link));
+    assert(c->in_flight == 0 && !c->needs_closed_call);
     msgpack_sbuffer_destroy(&c->out);
     free(c->buf);
     free(c);
 }
 
-static void unlink_conn(struct conn *c)
+static void on_handle_closed(uv_handle_t *handle)
 {
-    struct server *s = c->srv;
+    conn_unref((struct conn *)handle);
+}
 
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        s->conns = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
-    c->prev = c->next = NULL;
-    if (c->is_served)
-        s->stats.connections--;
-    c->is_served = 0;
+/* Put c on the ready list (once); the list holds a reference. */
+static void mark_ready(struct conn *c)
+{
+    if (!list_empty(&c->ready_link))
+        return;
+    conn_ref(c);
+    list_insert_tail(&c->set->ready, &c->ready_link);
+}
+
+/* First close or drain: the user hears of it once, from the ready list. */
+static void end_user(struct conn *c)
+{
+    if (c->is_ended)
+        return;
+    c->is_ended = 1;
+    c->needs_closed_call = 1;
+    mark_ready(c);
 }
 
 void conn_close(struct conn *c)
@@ -72,26 +105,41 @@ void conn_close(struct conn *c)
         return;
     c->is_closing = 1;
     c->is_reading = 0;
-    dispatch_drop_jobs(c);
-    unlink_conn(c);
-    /* A dirty connection stays on the dirty list; the flusher skips it. */
-    uv_close((uv_handle_t *)&c->pipe, on_closed);
-    server_check_stop(c->srv);
+    list_remove(&c->link);
+    if (c->is_served)
+        c->set->stats->connections--;
+    c->is_served = 0;
+    end_user(c);
+    /* A ready connection stays on the ready list: only on_closed is due. */
+    uv_close((uv_handle_t *)&c->pipe, on_handle_closed);
 }
 
 int conn_can_send(const struct conn *c)
 {
-    return !c->is_closing;
+    return !c->is_closing && !c->is_draining;
 }
 
 void conn_mark_dirty(struct conn *c)
 {
-    if (c->is_dirty || c->is_closing)
+    if (c->is_closing)
         return;
-    c->is_dirty = 1;
-    c->refs++; /* the dirty list holds a reference */
-    c->dirty_next = c->srv->dirty;
-    c->srv->dirty = c;
+    mark_ready(c);
+}
+
+void conn_defer(struct conn *c)
+{
+    c->in_flight++;
+}
+
+void conn_complete(struct conn *c)
+{
+    assert(c->in_flight > 0);
+    c->in_flight--;
+    c->set->activity++;
+    if (c->is_closing || c->is_draining)
+        return;
+    c->needs_resume = 1;
+    mark_ready(c);
 }
 
 static int is_full(const struct conn *c)
@@ -110,7 +158,7 @@ static void on_written(uv_write_t *req, int status)
     c->writing_size = 0;
     if (c->is_closing)
         return;
-    c->last_active_ms = uv_now(c->srv->loop);
+    c->last_active_ms = uv_now(c->set->loop);
     if (status < 0) {
         log_msg(SDK_LOG_DEBUG, "conn %llu: write failed: %s", (unsigned long long)c->id,
                 uv_strerror(status));
@@ -121,9 +169,9 @@ static void on_written(uv_write_t *req, int status)
         conn_close(c);
         return;
     }
-    if (c->out.size > 0)
-        conn_mark_dirty(c);
-    conn_resume(c);
+    /* Write the rest, and read again if unsent bytes had paused reading. */
+    c->needs_resume = 1;
+    mark_ready(c);
 }
 
 static void flush_one(struct conn *c)
@@ -154,17 +202,37 @@ static void flush_one(struct conn *c)
     c->writing_size = w->size;
 }
 
-void conn_flush_dirty(struct server *s)
+/* The deferred work of one ready connection, in the order that keeps the
+ * user's view simple: the close first (drop what is owed), then what was
+ * waiting on a completion or a write, then the write. */
+static void run_one(struct conn *c)
 {
-    struct conn *c;
+    if (c->needs_closed_call) {
+        c->needs_closed_call = 0;
+        c->cb->on_closed(c->user, c);
+    }
+    if (c->needs_resume) {
+        c->needs_resume = 0;
+        resume(c);
+    }
+    flush_one(c);
+}
 
-    while ((c = s->dirty) != NULL) {
-        s->dirty = c->dirty_next;
-        c->dirty_next = NULL;
-        c->is_dirty = 0;
-        flush_one(c);
+void conn_set_run_ready(struct conn_set *set)
+{
+    /* run_one may put c back (an answer finished while processing): it is
+     * then run again before this returns. */
+    while (!list_empty(&set->ready)) {
+        struct conn *c = LIST_CONTAINER_OF(set->ready.next, struct conn, ready_link);
+        list_remove(&c->ready_link);
+        run_one(c);
         conn_unref(c);
     }
+}
+
+int conn_set_has_ready(const struct conn_set *set)
+{
+    return !list_empty(&set->ready);
 }
 
 void conn_drain_close(struct conn *c)
@@ -175,19 +243,17 @@ void conn_drain_close(struct conn *c)
     if (c->is_reading)
         uv_read_stop((uv_stream_t *)&c->pipe);
     c->is_reading = 0;
-    dispatch_drop_jobs(c);
+    end_user(c);
     if (c->out.size == 0 && !c->is_writing)
         conn_close(c);
-    else
-        conn_mark_dirty(c);
 }
 
 /* Broken input: tell the client why in a notification, then hang up. */
 static void fail_stream(struct conn *c, enum rpc_code code, const char *message)
 {
     log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): closing: %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, rpc_code_name(code), message);
-    c->srv->stats.errors++;
+            (unsigned long long)c->id, (long)c->pid, (long)c->uid, proto_code_name(code), message);
+    c->set->stats->errors++;
     c->len = 0;
     if (rpc_pack_error_note(&c->out, code, message) < 0)
         msgpack_sbuffer_clear(&c->out);
@@ -197,7 +263,7 @@ static void fail_stream(struct conn *c, enum rpc_code code, const char *message)
 static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
 {
     struct conn *c = (struct conn *)handle;
-    size_t limit = c->srv->cfg->max_message + 65536;
+    size_t limit = c->set->max_message + 65536;
     size_t want = c->cap ? c->cap : CONN_BUF_START;
     uint8_t *p;
 
@@ -217,23 +283,19 @@ static void process(struct conn *c)
     char err[RPC_ERR_SIZE];
     size_t off = 0;
 
-    if (c->is_processing)
-        return; /* a job finished synchronously inside dispatch: the loop below goes on */
-    c->is_processing = 1;
     while (!c->is_closing && !c->is_draining && !is_full(c) && off < c->len) {
         ssize_t n =
-            rpc_read(c->buf + off, c->len - off, c->srv->cfg->max_message, &req, err, sizeof(err));
+            rpc_read(c->buf + off, c->len - off, c->set->max_message, &req, err, sizeof(err));
         if (n == 0)
             break;
         if (n < 0) {
-            c->is_processing = 0;
-            pool_flush(c->srv->pool);
+            c->cb->on_batch_end(c->user, c);
             fail_stream(c, n == -E2BIG ? RPC_TOO_LARGE : RPC_BAD_REQUEST, err);
             return;
         }
         off += (size_t)n;
         c->has_more_input = off < c->len;
-        dispatch_message(c, &req, err);
+        c->cb->on_message(c->user, c, &req, err);
     }
     if (off > 0 && !c->is_closing && !c->is_draining) {
         memmove(c->buf, c->buf + off, c->len - off);
@@ -245,8 +307,7 @@ static void process(struct conn *c)
         c->buf = NULL;
         c->cap = 0;
     }
-    c->is_processing = 0;
-    pool_flush(c->srv->pool); /* the workers start on what this batch queued */
+    c->cb->on_batch_end(c->user, c); /* e.g. the workers start on what this pass queued */
 }
 
 /* After EOF: did the peer close completely (POLLHUP), or only shut its
@@ -272,7 +333,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         c->is_eof = 1;
         uv_read_stop(stream);
         c->is_reading = 0;
-        conn_resume(c);
+        resume(c);
         return;
     }
     if (nread < 0) {
@@ -284,17 +345,19 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     c->len += (size_t)nread;
     if (nread > 0) {
-        c->last_active_ms = uv_now(c->srv->loop);
-        c->srv->activity++;
+        c->last_active_ms = uv_now(c->set->loop);
+        c->set->activity++;
     }
-    if (c->len >= c->cap && c->cap >= c->srv->cfg->max_message + 65536) {
+    if (c->len >= c->cap && c->cap >= c->set->max_message + 65536) {
         fail_stream(c, RPC_TOO_LARGE, "message larger than the size limit");
         return;
     }
-    conn_resume(c);
+    resume(c);
 }
 
-void conn_resume(struct conn *c)
+/* Process what is buffered, then pause or restart reading (never after the
+ * shutdown grace period). */
+static void resume(struct conn *c)
 {
     if (c->is_closing || c->is_draining)
         return;
@@ -302,7 +365,7 @@ void conn_resume(struct conn *c)
     if (c->is_closing || c->is_draining)
         return;
     if (c->is_eof) {
-        if (c->in_flight == 0 && !c->is_processing && !is_full(c))
+        if (c->in_flight == 0 && !is_full(c))
             conn_drain_close(c);
         return;
     }
@@ -311,7 +374,7 @@ void conn_resume(struct conn *c)
                 (unsigned long long)c->id, c->in_flight, c->out.size + c->writing_size);
         uv_read_stop((uv_stream_t *)&c->pipe);
         c->is_reading = 0;
-    } else if (!is_full(c) && !c->is_reading && c->srv->stop_phase == 0) {
+    } else if (!is_full(c) && !c->is_reading && !c->set->is_input_ended) {
         if (uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read) == 0)
             c->is_reading = 1;
     }
@@ -319,17 +382,40 @@ void conn_resume(struct conn *c)
 
 int conn_is_idle(const struct conn *c)
 {
-    return c->in_flight == 0 && !c->is_processing && !c->is_writing && c->out.size == 0;
+    return c->in_flight == 0 && !c->needs_resume && !c->is_writing && c->out.size == 0;
 }
 
-void conn_end_input(struct conn *c)
+static void end_input(struct conn *c)
 {
     if (c->is_closing || c->is_draining)
         return;
     if (c->is_reading)
         uv_read_stop((uv_stream_t *)&c->pipe);
     c->is_reading = 0;
-    conn_resume(c); /* stop_phase > 0: processes, does not read again */
+    resume(c); /* is_input_ended: processes, does not read again */
+}
+
+/* Only the connection in hand can leave set->all in these walks: a close
+ * reaches nobody else before conn_set_run_ready. */
+void conn_set_end_input(struct conn_set *set)
+{
+    struct list *l, *tmp;
+
+    set->is_input_ended = 1;
+    LIST_FOREACH_SAFE(l, tmp, &set->all)
+    {
+        end_input(LIST_CONTAINER_OF(l, struct conn, link));
+    }
+}
+
+void conn_set_close_all(struct conn_set *set)
+{
+    struct list *l, *tmp;
+
+    LIST_FOREACH_SAFE(l, tmp, &set->all)
+    {
+        conn_close(LIST_CONTAINER_OF(l, struct conn, link));
+    }
 }
 
 static void read_peer(struct conn *c)
@@ -356,24 +442,25 @@ static void refuse(struct conn *c, const char *reason)
     conn_drain_close(c);
 }
 
-int conn_accept(struct server *s)
+int conn_accept(struct conn_set *set, uv_stream_t *listener, const struct conn_callbacks *cb,
+                void *user)
 {
     struct conn *c = calloc(1, sizeof(*c));
 
-    if (!c || uv_pipe_init(s->loop, &c->pipe, 0) < 0) {
+    if (!c || uv_pipe_init(set->loop, &c->pipe, 0) < 0) {
         free(c);
         return -ENOMEM;
     }
-    c->srv = s;
+    c->set = set;
+    c->cb = cb;
+    c->user = user;
     c->refs = 1;
-    c->id = ++s->next_conn_id;
-    c->last_active_ms = uv_now(s->loop);
+    c->id = ++set->next_id;
+    c->last_active_ms = uv_now(set->loop);
     msgpack_sbuffer_init(&c->out);
-    c->next = s->conns;
-    if (s->conns)
-        s->conns->prev = c;
-    s->conns = c;
-    if (uv_accept((uv_stream_t *)&s->listener, (uv_stream_t *)&c->pipe) < 0) {
+    list_init(&c->ready_link);
+    list_insert_head(&set->all, &c->link);
+    if (uv_accept(listener, (uv_stream_t *)&c->pipe) < 0) {
         conn_close(c);
         return 0;
     }
@@ -381,15 +468,15 @@ int conn_accept(struct server *s)
     /* Once accepted, a connection is served even while stopping (the
      * listener is closed then, so this is only a connection libuv had
      * pending): the shutdown promise covers every accepted connection. */
-    if (s->stats.connections >= s->cfg->max_connections) {
+    if (set->stats->connections >= set->max_connections) {
         refuse(c, "too many connections (--max-connections)");
         return 0;
     }
     c->is_served = 1;
-    s->stats.connections++;
-    s->stats.connections_total++;
+    set->stats->connections++;
+    set->stats->connections_total++;
     log_msg(SDK_LOG_DEBUG, "conn %llu: pid %ld uid %ld connected", (unsigned long long)c->id,
             (long)c->pid, (long)c->uid);
-    conn_resume(c);
+    resume(c);
     return 0;
 }

@@ -1,15 +1,25 @@
 /* conn.h -- one client connection: framing, write queue, backpressure.
  *
  * A connection reads bytes into a buffer bounded by --max-message, cuts it
- * into messages with rpc_read() and hands each to dispatch.  Responses are
- * packed into conn->out and written once per loop iteration (server's check
- * handle), one uv_write at a time.  Reading stops while too many solves are in
- * flight or too many response bytes are unsent, and resumes as they drain:
- * a pipelining client is slowed, never failed.
+ * into messages with rpc_read() and hands each to its user (dispatch)
+ * through the callbacks it was accepted with; it knows nothing else above
+ * it.  The user packs answers into conn->out and marks the connection
+ * dirty; answers that come later (solve jobs) are announced with
+ * conn_defer() and settled with conn_complete().  Reading stops while too
+ * many answers are owed or too many response bytes are unsent, and resumes
+ * as they drain: a pipelining client is slowed, never failed.
  *
- * Lifetime: the handle holds one reference and every solve job one more; the
- * struct is freed when the handle is closed and the last job came back, so a
- * worker never finishes into freed memory.  Loop thread only.
+ * One place does the deferred work: every connection with something to do
+ * (output to write, a completion to resume after, a close to report) sits
+ * on its set's ready list, which conn_set_run_ready() drains once per loop
+ * iteration (the server's check handle).  So nothing a user calls re-enters
+ * a connection's read, and a close reaches the user (on_closed) only from
+ * there, never from inside the call that closed it.
+ *
+ * Lifetime: the handle holds one reference, the ready list one while the
+ * connection is on it, and each user of the pointer (a solve job) one, taken
+ * with conn_ref() and dropped with conn_unref(); the struct is freed when
+ * the handle is closed and the last reference went.  Loop thread only.
  */
 #ifndef SUDOKUD_CONN_H
 #define SUDOKUD_CONN_H
@@ -21,78 +31,131 @@
 #include <msgpack.h>
 #include <uv.h>
 
+#include "daemon/list.h"
 #include "proto/rpc.h"
 
-#define CONN_MAX_IN_FLIGHT 128        /* solves per connection before reading pauses */
+#define CONN_MAX_IN_FLIGHT 128        /* owed answers per connection before reading pauses */
 #define CONN_MAX_UNSENT    (1u << 20) /* unsent response bytes before reading pauses */
 
-struct server;
-struct solve_job;
+struct conn;
+struct stats;
 
-struct conn {
-    uv_pipe_t pipe;               /* the socket; first, so handle == conn */
-    struct server *srv;           /* owner */
-    struct conn *prev, *next;     /* server->conns */
-    struct conn *dirty_next;      /* server->dirty */
-    unsigned refs;                /* handle + jobs in flight */
-    uint64_t id;                  /* for log lines */
-    uint64_t last_active_ms;      /* uv_now() when bytes last came in or went out */
-    uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() (dispatch) */
-    pid_t pid;                    /* peer (SO_PEERCRED), -1 unknown */
-    uid_t uid;                    /* peer uid */
-    uint8_t *buf;                 /* received, not yet parsed */
-    size_t len, cap;              /* bytes in buf, its size */
-    msgpack_sbuffer out;          /* responses not yet handed to uv_write */
-    size_t writing_size;          /* bytes in the uv_write in progress */
-    struct solve_job *jobs;       /* solves in flight (dispatch's list) */
-    size_t in_flight;             /* length of jobs */
-    unsigned is_dirty : 1;        /* on server->dirty */
-    unsigned is_writing : 1;      /* a uv_write is in progress */
-    unsigned is_reading : 1;      /* uv_read_start is active */
-    unsigned is_closing : 1;      /* uv_close called: send nothing more */
-    unsigned is_draining : 1;     /* close once everything is written */
-    unsigned is_served : 1;       /* counted in stats.connections */
-    unsigned is_processing : 1;   /* inside process(): no re-entry */
-    unsigned is_eof : 1;          /* peer shut its write side: answer, then close */
-    unsigned has_more_input : 1;  /* bytes after the message being dispatched (pipelining) */
+/* One decoded message of c (req->code may carry an error to answer, with
+ * its reason in err). */
+typedef void conn_message_fn(void *user, struct conn *c, const struct rpc_request *req,
+                             const char *err);
+/* Something happened to c (see struct conn_callbacks). */
+typedef void conn_event_fn(void *user, struct conn *c);
+
+/* How a connection reaches its user; user is the pointer given to conn_accept. */
+struct conn_callbacks {
+    conn_message_fn *on_message; /* a complete message, in order */
+    conn_event_fn *on_batch_end; /* the messages of one pass are handed out: start their work */
+    conn_event_fn *on_closed;    /* once, from conn_set_run_ready, after c stopped taking
+                                    answers (closed or draining): drop what is owed; the
+                                    last call user gets */
 };
 
-/* Take the connection libuv has accepted on the server's listener (call once
- * per connection callback: libuv stops watching the listener until the fd is
- * taken) and serve it, or refuse it politely (over --max-connections) with an
- * `overloaded` error notification and a log line naming the peer.  Returns 0,
- * or -ENOMEM when nothing was taken: the connection stays pending in libuv
- * and the caller should try again later. */
-int conn_accept(struct server *s);
+/* Every connection of one server, and the ready list. */
+struct conn_set {
+    uv_loop_t *loop;          /* the one loop */
+    size_t max_message;       /* --max-message */
+    unsigned max_connections; /* --max-connections */
+    struct stats *stats;      /* connections, connections_total, errors: counted here */
+    struct list all;          /* every open connection (conn.link), newest first */
+    struct list ready;        /* connections with deferred work (conn.ready_link) */
+    uint64_t next_id;         /* ids for log lines */
+    uint64_t activity;        /* bumped per read and per completion (the spin heuristic) */
+    int is_input_ended;       /* shutdown grace over: no connection reads again */
+};
 
-/* Room for one more response?  0 once the connection is closing. */
+struct conn {
+    uv_pipe_t pipe;                  /* the socket; first, so handle == conn */
+    struct conn_set *set;            /* owner */
+    const struct conn_callbacks *cb; /* the user's */
+    void *user;                      /* handed to every callback */
+    struct list link;                /* set->all, while not closing */
+    struct list ready_link;          /* set->ready, while it has deferred work */
+    unsigned refs;                   /* handle + ready list + users (conn_ref) */
+    uint64_t id;                     /* for log lines */
+    uint64_t last_active_ms;         /* uv_now() when bytes last came in or went out */
+    pid_t pid;                       /* peer (SO_PEERCRED), -1 unknown */
+    uid_t uid;                       /* peer uid */
+    uint8_t *buf;                    /* received, not yet parsed */
+    size_t len, cap;                 /* bytes in buf, its size */
+    msgpack_sbuffer out;             /* responses not yet handed to uv_write */
+    size_t writing_size;             /* bytes in the uv_write in progress */
+    size_t in_flight;                /* answers owed (conn_defer, not yet conn_complete) */
+    unsigned is_writing : 1;         /* a uv_write is in progress */
+    unsigned is_reading : 1;         /* uv_read_start is active */
+    unsigned is_closing : 1;         /* uv_close called: send nothing more */
+    unsigned is_draining : 1;        /* close once everything is written */
+    unsigned is_served : 1;          /* counted in stats.connections */
+    unsigned is_eof : 1;             /* peer shut its write side: answer, then close */
+    unsigned is_ended : 1;           /* closing or draining: on_closed is due or done */
+    unsigned needs_resume : 1;       /* ready: process buffered input, restart reading */
+    unsigned needs_closed_call : 1;  /* ready: on_closed not called yet */
+    unsigned has_more_input : 1;     /* bytes after the message being handed out (pipelining) */
+};
+
+/* An empty set for loop; stats is the server's (it must outlive the set). */
+void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
+                   unsigned max_connections, struct stats *stats);
+
+/* Take the connection libuv has accepted on listener (call once per
+ * connection callback: libuv stops watching the listener until the fd is
+ * taken) and serve it with cb and user, or refuse it politely (over
+ * --max-connections) with an `overloaded` error notification and a log line
+ * naming the peer.  Returns 0 (user now gets on_closed once, refused or
+ * not), or -ENOMEM when nothing was taken: the connection stays pending in
+ * libuv, user is not referenced, and the caller should try again later. */
+int conn_accept(struct conn_set *set, uv_stream_t *listener, const struct conn_callbacks *cb,
+                void *user);
+
+/* Do the deferred work of every ready connection: report closes, resume
+ * after completions and drained writes, write what is queued (the server's
+ * check handle, once per loop iteration). */
+void conn_set_run_ready(struct conn_set *set);
+
+/* 1 when some connection still has deferred work. */
+int conn_set_has_ready(const struct conn_set *set);
+
+/* Shutdown grace over: no connection reads another byte, but each answers
+ * the complete messages it has buffered. */
+void conn_set_end_input(struct conn_set *set);
+
+/* Close every connection now (queued output is lost). */
+void conn_set_close_all(struct conn_set *set);
+
+/* Keep c's memory while a pointer to it is held; every conn_ref() needs
+ * one conn_unref(). */
+void conn_ref(struct conn *c);
+
+/* Drop a reference; frees c after its handle closed and the last one went. */
+void conn_unref(struct conn *c);
+
+/* Room for one more response?  0 once the connection is closing or draining. */
 int conn_can_send(const struct conn *c);
 
 /* After packing into c->out: schedule the write for this loop iteration. */
 void conn_mark_dirty(struct conn *c);
 
-/* Write what every dirty connection has queued (the server's check handle). */
-void conn_flush_dirty(struct server *s);
+/* The answer to the message being handed out will come later: counts
+ * against CONN_MAX_IN_FLIGHT until the matching conn_complete(). */
+void conn_defer(struct conn *c);
 
-/* A job finished or a write drained: process buffered input, resume reading
- * (not after the shutdown grace period). */
-void conn_resume(struct conn *c);
+/* A deferred answer is settled (packed, or dropped because c is closing):
+ * c processes what is buffered and reads again from conn_set_run_ready. */
+void conn_complete(struct conn *c);
 
-/* Nothing in flight, nothing unsent, no message being processed: closing c
- * now would lose no answer. */
+/* Nothing owed, nothing unsent, no resume pending: closing c now would lose
+ * no answer. */
 int conn_is_idle(const struct conn *c);
-
-/* Shutdown grace over: read no more bytes, but answer the complete messages
- * already buffered. */
-void conn_end_input(struct conn *c);
 
 /* Stop reading, send what is queued, then close (shutdown; broken input). */
 void conn_drain_close(struct conn *c);
 
-/* Close now: queued solves dropped, running ones cancelled, output lost. */
+/* Close now: output lost; the user hears of it through on_closed. */
 void conn_close(struct conn *c);
-
-/* Drop a job's reference; frees c after its handle closed and the last job came back. */
-void conn_unref(struct conn *c);
 
 #endif /* SUDOKUD_CONN_H */

@@ -1,17 +1,22 @@
 /* dispatch.c -- protocol v1 methods and solve jobs.
  *
+ * Every connection has a session (its jobs, its inline back-off), created
+ * by dispatch_accept() and freed by on_closed(), the connection's last call.
  * A solve is validated completely on the loop thread (puzzle shape, givens,
  * solver, size, limit) so that workers only ever run jobs that can succeed.
  * The job then holds a reference on its connection and sits on the
- * connection's job list until its completion runs on the loop thread:
+ * session's job list until its completion runs on the loop thread:
  *
- *   queued --(worker)--> running --(async)--> finish(): answer, unref conn
+ *   queued --(worker)--> running --(async)--> finish(): answer, complete, unref
  *     |                     |
  *     +-- cancel/drop: pool_remove, finish at once
  *                           +-- cancel/drop: set job->cancel, finish later
  *
- * A job whose connection went away is an orphan: it is finished and freed
- * like any other, but nothing is sent.
+ * A job whose connection went away (or stopped taking answers) is an orphan:
+ * it has left its session, and is finished and freed like any other, but
+ * nothing is sent.  finish() only packs and tells the connection
+ * (conn_complete); the connection reads on from its ready list, so nothing
+ * here ever runs inside a connection's own read or closes one.
  *
  * Fast path (--inline-us): with every worker idle and no other request
  * buffered on the connection, a 9x9 or smaller solve is first tried on the
@@ -20,7 +25,9 @@
  * else it goes to the pool as above, its timeout still counted from arrival.
  */
 #include "daemon/dispatch.h"
+#include "proto/clock.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -31,18 +38,29 @@
 
 #include "core/grid.h"
 #include "core/host.h"
+#include "core/request.h"
 #include "daemon/conn.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
-#include "daemon/server.h"
+#include "daemon/stats.h"
 
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
 
+/* Dispatch's state of one connection. */
+struct session {
+    struct dispatch *d;           /* shared state */
+    struct list link;             /* d->sessions, until on_closed */
+    struct list jobs;             /* solves in flight, newest first */
+    uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() */
+};
+
 struct solve_job {
     struct pool_job pj;                  /* first: the pool hands this back */
+    struct dispatch *d;                  /* shared state */
     struct conn *c;                      /* owner, referenced */
-    struct solve_job *prev, *next;       /* c->jobs */
+    struct session *ss;                  /* c's session, NULL once orphaned */
+    struct list link;                    /* ss->jobs */
     uint32_t msgid;                      /* request id */
     atomic_int cancel;                   /* sdk_job.cancel */
     enum rpc_code reason;                /* why it was stopped, RPC_OK if not */
@@ -61,15 +79,16 @@ struct solve_job {
 
 /* ---------------------------------------------------------------- answers */
 
-void dispatch_error(struct conn *c, uint32_t msgid, const char *method, enum rpc_code code,
-                    const char *message)
+/* Pack an error response into c and count it; logs the refusal once. */
+static void answer_error(struct dispatch *d, struct conn *c, uint32_t msgid, const char *method,
+                         enum rpc_code code, const char *message)
 {
     int level = code == RPC_CANCELLED ? SDK_LOG_DEBUG : LOG_LVL_NOTICE;
 
-    c->srv->stats.errors++;
+    d->stats->errors++;
     log_msg(level, "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
             (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
-            rpc_code_name(code), message);
+            proto_code_name(code), message);
     if (!conn_can_send(c))
         return;
     if (rpc_pack_error(&c->out, msgid, code, message) < 0)
@@ -105,31 +124,31 @@ static void answer_job(struct solve_job *job)
     const char *name = job->plugin->desc->name;
 
     if (job->reason == RPC_CANCELLED)
-        dispatch_error(job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled by the client");
+        answer_error(job->d, job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled by the client");
     else if (job->reason != RPC_OK)
-        dispatch_error(job->c, job->msgid, "solve", job->reason, "sudokud is shutting down");
+        answer_error(job->d, job->c, job->msgid, "solve", job->reason, "sudokud is shutting down");
     else if (job->rc == SDK_SOLVED || job->rc == SDK_UNSOLVABLE)
         answer_result(job);
     else if (job->rc == SDK_TIMEDOUT) {
         snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms", name,
                  job->timeout_ms);
-        dispatch_error(job->c, job->msgid, "solve", RPC_TIMEOUT, msg);
+        answer_error(job->d, job->c, job->msgid, "solve", RPC_TIMEOUT, msg);
     } else if (job->rc == SDK_CANCELLED)
-        dispatch_error(job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled");
+        answer_error(job->d, job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled");
     else if (job->rc == -ENOTSUP) {
         snprintf(msg, sizeof(msg), "solver %s cannot take %ux%u puzzles", name, job->n, job->n);
-        dispatch_error(job->c, job->msgid, "solve", RPC_UNSUPPORTED, msg);
+        answer_error(job->d, job->c, job->msgid, "solve", RPC_UNSUPPORTED, msg);
     } else {
         /* The host already logged what the plugin did wrong. */
         snprintf(msg, sizeof(msg), "solver %s failed or gave a wrong answer (see the daemon log)",
                  name);
-        dispatch_error(job->c, job->msgid, "solve", RPC_INTERNAL, msg);
+        answer_error(job->d, job->c, job->msgid, "solve", RPC_INTERNAL, msg);
     }
 }
 
-static void count_job(struct server *s, const struct solve_job *job)
+static void count_job(struct dispatch *d, const struct solve_job *job)
 {
-    struct solver_stats *ss = stats_solver(&s->stats, job->plugin);
+    struct solver_stats *ss = stats_solver(d->stats, job->plugin);
 
     if (!ss)
         return;
@@ -149,25 +168,22 @@ static void count_job(struct server *s, const struct solve_job *job)
 /* Runs on the loop thread once the job left the pool (done or removed). */
 static void finish(struct solve_job *job)
 {
+    struct dispatch *d = job->d;
     struct conn *c = job->c;
-    struct server *s = c->srv;
 
-    if (job->prev)
-        job->prev->next = job->next;
-    else
-        c->jobs = job->next;
-    if (job->next)
-        job->next->prev = job->prev;
-    c->in_flight--;
-    s->stats.in_flight--;
-    s->activity++;
-    count_job(s, job);
-    if (!job->is_orphan && conn_can_send(c))
+    assert(job->pj.state == POOL_IDLE && d->stats->in_flight > 0);
+    if (job->ss)
+        list_remove(&job->link);
+    d->stats->in_flight--;
+    /* Closing or draining, its session not told yet: dropped all the same. */
+    if (!conn_can_send(c))
+        job->is_orphan = 1;
+    count_job(d, job);
+    if (!job->is_orphan)
         answer_job(job);
     free(job);
-    conn_resume(c);
+    conn_complete(c);
     conn_unref(c);
-    server_check_stop(s);
 }
 
 /* ------------------------------------------------------------------ jobs */
@@ -184,10 +200,10 @@ static void run_job(struct solve_job *job, uint64_t deadline_ns)
         .deadline_ns = deadline_ns,
         .solution = job->solution,
     };
-    uint64_t t0 = sdk_now_ns();
+    uint64_t t0 = clock_now_ns();
 
     job->rc = host_solve(job->plugin, &sj);
-    job->elapsed_us += (sdk_now_ns() - t0) / 1000u;
+    job->elapsed_us += (clock_now_ns() - t0) / 1000u;
     job->count = sj.count;
     job->guesses += sj.guesses;
 }
@@ -205,37 +221,17 @@ static void job_done(struct pool_job *pj)
 }
 
 /* Checks a request can run; returns RPC_OK and the plugin, else the error. */
-static enum rpc_code check_solve(struct server *s, const struct rpc_solve_params *p,
+static enum rpc_code check_solve(struct dispatch *d, const struct rpc_solve_params *p,
                                  const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *plugin;
-
-    if (grid_check_givens(p->n, p->cells, msg, msg_size) < 0)
-        return RPC_BAD_PUZZLE;
-    plugin = p->solver[0] ? host_find(s->host, p->solver) : host_default(s->host);
-    if (!plugin) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
-                 p->solver);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    if (!(plugin->desc->sizes & sdk_size_bit(p->n))) {
-        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", plugin->desc->name, p->n,
-                 p->n);
-        return RPC_UNSUPPORTED;
-    }
-    if (p->limit > 1 && !(plugin->desc->caps & SDK_CAP_COUNT)) {
-        snprintf(msg, msg_size, "solver %s cannot count solutions (limit > 1)", plugin->desc->name);
-        return RPC_UNSUPPORTED;
-    }
-    *out = plugin;
-    return RPC_OK;
+    return request_check(d->host, p->n, p->cells, p->solver, p->limit, out, msg, msg_size);
 }
 
-static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgid,
+static struct solve_job *new_job(struct session *ss, struct conn *c, uint32_t msgid,
                                  const struct rpc_solve_params *p, const struct host_plugin *plugin)
 {
     struct solve_job *job = malloc(sizeof(*job));
-    uint64_t t = s->cfg->timeout_ms;
+    uint64_t t = ss->d->timeout_ms;
 
     if (!job)
         return NULL;
@@ -248,7 +244,9 @@ static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgi
         t = p->timeout_ms;
     job->pj.work = job_work;
     job->pj.done = job_done;
+    job->d = ss->d;
     job->c = c;
+    job->ss = ss;
     job->msgid = msgid;
     atomic_init(&job->cancel, 0);
     job->plugin = plugin;
@@ -256,7 +254,7 @@ static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgi
     job->form = p->form;
     job->limit = p->limit;
     job->timeout_ms = t;
-    job->deadline_ns = sdk_now_ns() + t * 1000000u;
+    job->deadline_ns = clock_now_ns() + t * 1000000u;
     memcpy(job->cells, p->cells, (size_t)p->n * p->n);
     return job;
 }
@@ -271,67 +269,66 @@ static struct solve_job *new_job(struct server *s, struct conn *c, uint32_t msgi
  * smaller puzzles are tried.  Returns 1 when the job is finished, 0 when it
  * must go to the pool (its work so far is counted in elapsed_us and
  * guesses). */
-static int try_inline(struct server *s, struct conn *c, struct solve_job *job)
+static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
 {
-    uint64_t budget = (uint64_t)s->cfg->inline_us * 1000u;
+    struct dispatch *d = ss->d;
+    uint64_t budget = (uint64_t)d->inline_us * 1000u;
     uint64_t t0, cap, took;
 
     if (budget == 0 || job->n > 9 || c->has_more_input ||
-        uv_now(s->loop) < c->inline_off_until_ms || s->inline_spent_ns >= budget * INLINE_ROUND ||
-        !pool_is_idle(s->pool))
+        uv_now(d->loop) < ss->inline_off_until_ms || d->inline_spent_ns >= budget * INLINE_ROUND ||
+        !pool_is_idle(d->pool))
         return 0;
-    t0 = sdk_now_ns();
+    t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;
     run_job(job, cap);
-    took = sdk_now_ns() - t0;
-    s->inline_spent_ns += took;
+    took = clock_now_ns() - t0;
+    d->inline_spent_ns += took;
     if (took > 2 * budget) /* hard puzzles: the solver polls its deadline too rarely */
-        c->inline_off_until_ms = uv_now(s->loop) + INLINE_BACKOFF_MS;
+        ss->inline_off_until_ms = uv_now(d->loop) + INLINE_BACKOFF_MS;
     if (job->rc != SDK_TIMEDOUT || cap == job->deadline_ns)
         return 1;
-    c->inline_off_until_ms = uv_now(s->loop) + INLINE_BACKOFF_MS;
+    ss->inline_off_until_ms = uv_now(d->loop) + INLINE_BACKOFF_MS;
     job->rc = 0;
     return 0;
 }
 
-static void start_solve(struct conn *c, uint32_t msgid, const struct rpc_solve_params *p)
+static void start_solve(struct session *ss, struct conn *c, uint32_t msgid,
+                        const struct rpc_solve_params *p)
 {
-    struct server *s = c->srv;
+    struct dispatch *d = ss->d;
     const struct host_plugin *plugin = NULL;
     struct solve_job *job;
     char msg[RPC_ERR_SIZE];
-    enum rpc_code code = check_solve(s, p, &plugin, msg, sizeof(msg));
+    enum rpc_code code = check_solve(d, p, &plugin, msg, sizeof(msg));
     int is_done = 0;
 
     if (code != RPC_OK) {
-        dispatch_error(c, msgid, "solve", code, msg);
+        answer_error(d, c, msgid, "solve", code, msg);
         return;
     }
-    job = new_job(s, c, msgid, p, plugin);
+    job = new_job(ss, c, msgid, p, plugin);
     if (job)
-        is_done = try_inline(s, c, job);
-    if (!job || (!is_done && pool_submit(s->pool, &job->pj) < 0)) {
+        is_done = try_inline(ss, c, job);
+    if (!job || (!is_done && pool_submit(d->pool, &job->pj) < 0)) {
         free(job);
-        snprintf(msg, sizeof(msg), "solve queue is full (%zu waiting)", s->cfg->max_queue);
-        dispatch_error(c, msgid, "solve", RPC_OVERLOADED, msg);
+        snprintf(msg, sizeof(msg), "solve queue is full (%zu waiting)", d->max_queue);
+        answer_error(d, c, msgid, "solve", RPC_OVERLOADED, msg);
         return;
     }
-    job->next = c->jobs;
-    if (c->jobs)
-        c->jobs->prev = job;
-    c->jobs = job;
-    c->in_flight++;
-    c->refs++;
-    s->stats.in_flight++;
+    list_insert_head(&ss->jobs, &job->link);
+    conn_defer(c);
+    conn_ref(c);
+    d->stats->in_flight++;
     if (is_done)
         finish(job);
 }
 
 /* Take a job back from the queue for reason and finish it now.  Returns 1,
  * or 0 when a worker already has it. */
-static int take_back(struct server *s, struct solve_job *job, enum rpc_code reason)
+static int take_back(struct solve_job *job, enum rpc_code reason)
 {
-    if (pool_remove(s->pool, &job->pj) < 0)
+    if (pool_remove(job->d->pool, &job->pj) < 0)
         return 0;
     if (job->reason == RPC_OK)
         job->reason = reason;
@@ -342,21 +339,30 @@ static int take_back(struct server *s, struct solve_job *job, enum rpc_code reas
 
 /* Stop one job for reason: finish it now when still queued, else flag it
  * and let the solver return early. */
-static void stop_job(struct server *s, struct solve_job *job, enum rpc_code reason)
+static void stop_job(struct solve_job *job, enum rpc_code reason)
 {
-    if (take_back(s, job, reason))
+    if (take_back(job, reason))
         return;
     if (job->reason == RPC_OK)
         job->reason = reason;
     atomic_store(&job->cancel, 1);
 }
 
-static void cancel_request(struct conn *c, uint32_t msgid)
+static struct solve_job *job_of(struct list *link)
 {
-    for (struct solve_job *job = c->jobs; job; job = job->next) {
+    return LIST_CONTAINER_OF(link, struct solve_job, link);
+}
+
+static void cancel_request(struct session *ss, struct conn *c, uint32_t msgid)
+{
+    struct list *l, *tmp;
+
+    LIST_FOREACH_SAFE(l, tmp, &ss->jobs)
+    {
+        struct solve_job *job = job_of(l);
         if (job->msgid == msgid && job->reason == RPC_OK) {
             log_msg(SDK_LOG_DEBUG, "conn %llu: cancel %" PRIu32, (unsigned long long)c->id, msgid);
-            stop_job(c->srv, job, RPC_CANCELLED);
+            stop_job(job, RPC_CANCELLED);
             return;
         }
     }
@@ -364,57 +370,59 @@ static void cancel_request(struct conn *c, uint32_t msgid)
             (unsigned long long)c->id, msgid);
 }
 
-void dispatch_drop_jobs(struct conn *c)
+/* The connection's last call: its queued solves are dropped, its running
+ * ones cancelled (they come back as orphans), and the session goes. */
+static void on_closed(void *user, struct conn *c)
 {
-    struct solve_job *job, *next;
+    struct session *ss = user;
+    struct list *l, *tmp;
 
-    for (job = c->jobs; job; job = next) {
-        next = job->next;
-        if (job->is_orphan)
-            continue;
+    (void)c;
+    LIST_FOREACH_SAFE(l, tmp, &ss->jobs)
+    {
+        struct solve_job *job = job_of(l);
+        list_remove(&job->link);
+        job->ss = NULL;
         job->is_orphan = 1;
-        stop_job(c->srv, job, RPC_CANCELLED);
+        stop_job(job, RPC_CANCELLED);
     }
+    list_remove(&ss->link);
+    free(ss);
 }
 
-/* Stop every job of c not stopped yet (see dispatch_stop). */
-static void stop_conn_jobs(struct server *s, struct conn *c, int cancel_running)
+/* Stop every job of ss not stopped yet (see dispatch_stop).  finish()
+ * removes only the job in hand from ss->jobs and closes nothing. */
+static void stop_session_jobs(struct session *ss, int cancel_running)
 {
-    struct solve_job *job, *next;
+    struct list *l, *tmp;
 
-    for (job = c->jobs; job; job = next) {
-        next = job->next;
+    LIST_FOREACH_SAFE(l, tmp, &ss->jobs)
+    {
+        struct solve_job *job = job_of(l);
         if (job->reason != RPC_OK)
             continue;
         if (cancel_running)
-            stop_job(s, job, RPC_OVERLOADED);
+            stop_job(job, RPC_OVERLOADED);
         else
-            take_back(s, job, RPC_OVERLOADED);
+            take_back(job, RPC_OVERLOADED);
     }
 }
 
-void dispatch_stop(struct server *s, int cancel_running)
+void dispatch_stop(struct dispatch *d, int cancel_running)
 {
-    struct conn *c = s->conns;
+    struct list *l, *tmp;
 
-    while (c) {
-        struct conn *next;
-        c->refs++; /* finish() drops job references: keep c while walking it */
-        stop_conn_jobs(s, c, cancel_running);
-        /* An answer can close c (broken input found while processing what
-         * was buffered): it has left the list, so walk it again from the
-         * start; connections already done have nothing left to stop. */
-        next = c->is_closing ? s->conns : c->next;
-        conn_unref(c);
-        c = next;
+    LIST_FOREACH_SAFE(l, tmp, &d->sessions)
+    {
+        stop_session_jobs(LIST_CONTAINER_OF(l, struct session, link), cancel_running);
     }
 }
 
 /* --------------------------------------------------------------- methods */
 
-static void answer_solvers(struct conn *c, uint32_t msgid)
+static void answer_solvers(const struct dispatch *d, struct conn *c, uint32_t msgid)
 {
-    const struct host *h = c->srv->host;
+    const struct host *h = d->host;
     const struct host_plugin *def = host_default(h);
     msgpack_packer pk;
     static const unsigned sides[] = {4, 9, 16, 25};
@@ -427,44 +435,53 @@ static void answer_solvers(struct conn *c, uint32_t msgid)
         unsigned sizes_len = 0;
         for (size_t k = 0; k < 4; k++)
             sizes_len += (p->desc->sizes & sdk_size_bit(sides[k])) != 0;
-        msgpack_pack_map(&pk, 5);
-        rpc_pack_cstr(&pk, "name");
+        unsigned default_len = 0;
+        for (size_t k = 0; k < 4; k++)
+            default_len += host_default_for(h, (int)sides[k]) == p;
+        msgpack_pack_map(&pk, 6);
+        proto_pack_key(&pk, PROTO_K_NAME);
         rpc_pack_cstr(&pk, p->desc->name);
-        rpc_pack_cstr(&pk, "version");
+        proto_pack_key(&pk, PROTO_K_VERSION);
         rpc_pack_cstr(&pk, p->desc->version ? p->desc->version : "");
-        rpc_pack_cstr(&pk, "description");
+        proto_pack_key(&pk, PROTO_K_DESCRIPTION);
         rpc_pack_cstr(&pk, p->desc->description ? p->desc->description : "");
-        rpc_pack_cstr(&pk, "sizes");
+        proto_pack_key(&pk, PROTO_K_SIZES);
         msgpack_pack_array(&pk, sizes_len);
         for (size_t k = 0; k < 4; k++)
             if (p->desc->sizes & sdk_size_bit(sides[k]))
                 msgpack_pack_uint32(&pk, sides[k]);
-        rpc_pack_cstr(&pk, "default");
+        proto_pack_key(&pk, PROTO_K_DEFAULT);
         if (p == def)
             msgpack_pack_true(&pk);
         else
             msgpack_pack_false(&pk);
+        proto_pack_key(&pk, PROTO_K_DEFAULT_SIZES); /* where a request without solver goes */
+        msgpack_pack_array(&pk, default_len);
+        for (size_t k = 0; k < 4; k++)
+            if (host_default_for(h, (int)sides[k]) == p)
+                msgpack_pack_uint32(&pk, sides[k]);
     }
     conn_mark_dirty(c);
 }
 
-static void answer_simple(struct conn *c, const struct rpc_request *req)
+static void answer_simple(const struct dispatch *d, struct conn *c, const struct rpc_request *req)
 {
     msgpack_packer pk;
 
     if (req->method == RPC_M_PING) {
         rpc_pack_pong(&c->out, req->msgid);
     } else if (req->method == RPC_M_SOLVERS) {
-        answer_solvers(c, req->msgid);
+        answer_solvers(d, c, req->msgid);
     } else {
         msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
         rpc_pack_result_head(&pk, req->msgid);
-        stats_pack(&c->srv->stats, &pk);
+        stats_pack(d->stats, &pk);
     }
     conn_mark_dirty(c);
 }
 
-static void handle_notification(struct conn *c, const struct rpc_request *req, const char *err)
+static void handle_notification(struct session *ss, struct conn *c, const struct rpc_request *req,
+                                const char *err)
 {
     if (req->code != RPC_OK || req->method != RPC_M_CANCEL) {
         log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
@@ -472,26 +489,76 @@ static void handle_notification(struct conn *c, const struct rpc_request *req, c
                 req->code != RPC_OK ? err : "unknown notification");
         return;
     }
-    cancel_request(c, req->cancel_msgid);
+    cancel_request(ss, c, req->cancel_msgid);
 }
 
-void dispatch_message(struct conn *c, const struct rpc_request *req, const char *err)
+static void on_message(void *user, struct conn *c, const struct rpc_request *req, const char *err)
 {
+    struct session *ss = user;
+    struct dispatch *d = ss->d;
+
     if (req->type == RPC_MSG_NOTIFY) {
-        handle_notification(c, req, err);
+        handle_notification(ss, c, req, err);
         return;
     }
-    c->srv->stats.requests++;
+    d->stats->requests++;
     if (req->code != RPC_OK) {
-        dispatch_error(c, req->msgid, req->method_name[0] ? req->method_name : "-", req->code, err);
+        answer_error(d, c, req->msgid, req->method_name[0] ? req->method_name : "-", req->code,
+                     err);
         return;
     }
     /* During the shutdown grace everything is served as usual; after it
      * nothing new is started, but quick answers still go out. */
-    if (req->method == RPC_M_SOLVE && c->srv->stop_phase > 0)
-        dispatch_error(c, req->msgid, req->method_name, RPC_OVERLOADED, "sudokud is shutting down");
+    if (req->method == RPC_M_SOLVE && d->is_stopping)
+        answer_error(d, c, req->msgid, req->method_name, RPC_OVERLOADED,
+                     "sudokud is shutting down");
     else if (req->method == RPC_M_SOLVE)
-        start_solve(c, req->msgid, &req->solve);
+        start_solve(ss, c, req->msgid, &req->solve);
     else
-        answer_simple(c, req);
+        answer_simple(d, c, req);
+}
+
+/* The workers start on what this pass queued. */
+static void on_batch_end(void *user, struct conn *c)
+{
+    struct session *ss = user;
+
+    (void)c;
+    pool_flush(ss->d->pool);
+}
+
+static const struct conn_callbacks session_callbacks = {
+    .on_message = on_message,
+    .on_batch_end = on_batch_end,
+    .on_closed = on_closed,
+};
+
+/* --------------------------------------------------------------- setup */
+
+void dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct pool *pool,
+                   struct stats *stats)
+{
+    memset(d, 0, sizeof(*d));
+    d->loop = loop;
+    d->host = host;
+    d->pool = pool;
+    d->stats = stats;
+    list_init(&d->sessions);
+}
+
+int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *listener)
+{
+    struct session *ss = calloc(1, sizeof(*ss));
+
+    if (!ss)
+        return -ENOMEM;
+    ss->d = d;
+    list_init(&ss->jobs);
+    list_insert_head(&d->sessions, &ss->link);
+    if (conn_accept(set, listener, &session_callbacks, ss) < 0) {
+        list_remove(&ss->link);
+        free(ss);
+        return -ENOMEM;
+    }
+    return 0;
 }

@@ -1,31 +1,53 @@
 /* dispatch.h -- the methods of protocol v1 and the life of a solve job.
  *
- * dispatch_message() answers ping, solvers and stats at once and turns a
- * valid solve into a job for the worker pool; the job's completion, back on
- * the loop thread, packs the answer into its connection.  Loop thread only.
+ * Dispatch is the user of every connection: dispatch_accept() hands a new
+ * connection its callbacks and a session (dispatch's own per-connection
+ * state).  Each message is answered at once (ping, solvers, stats, errors)
+ * or turned into a solve job for the worker pool; the job's completion, back
+ * on the loop thread, packs the answer into its connection, which writes it
+ * from the ready list.  Dispatch calls down only (conn, pool, host); the
+ * server reaches it through the functions below.  Loop thread only.
  */
 #ifndef SUDOKUD_DISPATCH_H
 #define SUDOKUD_DISPATCH_H
 
-#include "proto/rpc.h"
+#include <stddef.h>
+#include <stdint.h>
 
-struct conn;
-struct server;
+#include <uv.h>
 
-/* Handle one decoded message of c (req->code may carry an error to answer,
- * with its reason in err). */
-void dispatch_message(struct conn *c, const struct rpc_request *req, const char *err);
+#include "daemon/list.h"
 
-/* c is going away: drop its queued solves, cancel its running ones and
- * discard their results when they come back. */
-void dispatch_drop_jobs(struct conn *c);
+struct conn_set;
+struct host;
+struct pool;
+struct stats;
+
+/* Shared state of every session; the server owns it and fills the settings. */
+struct dispatch {
+    uv_loop_t *loop;          /* the one loop */
+    struct host *host;        /* loaded plugins, owned by main */
+    struct pool *pool;        /* solve workers, owned by the server */
+    struct stats *stats;      /* counters, owned by the server */
+    uint64_t timeout_ms;      /* --timeout-ms: default per-request timeout and ceiling */
+    size_t max_queue;         /* --max-queue, for the `overloaded` message */
+    unsigned inline_us;       /* --inline-us: budget of a solve tried on the loop, 0 none */
+    uint64_t inline_spent_ns; /* solving on the loop this iteration (the server resets it) */
+    int is_stopping;          /* grace over: new solves are answered `overloaded` */
+    struct list sessions;     /* connections still taking answers */
+};
+
+/* d with these pointers, no session, and every setting 0 (none, or off)
+ * until the caller sets it. */
+void dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct pool *pool,
+                   struct stats *stats);
+
+/* Take the connection pending on listener into set and serve protocol v1
+ * on it.  Returns 0 or -ENOMEM (nothing taken; see conn_accept). */
+int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *listener);
 
 /* Shutdown: answer every queued solve with `overloaded` and, when
  * cancel_running, ask the running ones to stop (answered `overloaded` too). */
-void dispatch_stop(struct server *s, int cancel_running);
-
-/* Pack an error response into c and count it; logs the refusal once. */
-void dispatch_error(struct conn *c, uint32_t msgid, const char *method, enum rpc_code code,
-                    const char *message);
+void dispatch_stop(struct dispatch *d, int cancel_running);
 
 #endif /* SUDOKUD_DISPATCH_H */

@@ -32,6 +32,7 @@ struct options {
     const char *plugin_dir;                 /* -P, or NULL for the default */
     const char *plugins[MAX_EXTRA_PLUGINS]; /* --plugin files */
     size_t plugins_len;                     /* how many */
+    const char *default_solver;             /* --default-solver, or NULL: per size */
     int verbose;                            /* -v */
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
 };
@@ -75,6 +76,10 @@ static const struct opts_spec option_table[] = {
     {"plugin-dir", 'P', "DIR", "load every *.so plugin in DIR",
      OPTS_STRING_AT(struct options, plugin_dir)},
     {"plugin", 0, "FILE", "also load the plugin FILE (repeatable)", OPTS_CALL_TO(on_plugin)},
+    {"default-solver", 0, "NAME",
+     "solver for requests that name none, every size\n"
+     "(default: sat for 25x25 when loaded, else bitmask)",
+     OPTS_STRING_AT(struct options, default_solver)},
     {"threads", 'j', "N", "solver worker threads (default: CPU count)",
      OPTS_NUMBER_AT(struct options, cfg.threads, 1, 1024)},
     {"timeout-ms", 0, "MS", "default per-request timeout and its ceiling (30000)",
@@ -199,6 +204,11 @@ static int load_plugins(const struct options *o, struct host *h)
     }
     if (host_count(h) == 0) {
         log_msg(SDK_LOG_ERR, "no solver plugin loaded (looked in %s)", dir);
+        return -ENOENT;
+    }
+    if (o->default_solver && host_set_default(h, o->default_solver) < 0) {
+        log_msg(SDK_LOG_ERR, "cannot start: --default-solver %s: no plugin of that name loaded",
+                o->default_solver);
         return -ENOENT;
     }
     return 0;

@@ -18,9 +18,11 @@
  * worker while RUNNING, the loop thread otherwise).  Staged jobs are the loop
  * thread's alone.  `queued`, `active` and `stop` are written under the mutex
  * and atomic so that spinning workers and the loop can peek without it.
+ * Debug builds assert each job's state at every hand-over.
  */
 #include "daemon/pool.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -28,46 +30,46 @@
 #include <stdlib.h>
 #include <time.h>
 
-struct pool {
-    uv_async_t async;                       /* wakes the loop for completions */
-    pthread_mutex_t mu;                     /* guards everything below but staging */
-    pthread_cond_t cv;                      /* workers wait here for jobs */
-    struct pool_job *head, *tail;           /* queued jobs, FIFO */
-    atomic_size_t queued;                   /* queue length */
-    atomic_size_t active;                   /* queued + running (not yet posted done) */
-    size_t max_queued;                      /* bound on queued + staged */
-    unsigned sleeping;                      /* workers in pthread_cond_wait */
-    struct pool_job *done_head, *done_tail; /* finished, not yet delivered */
-    atomic_int stop;                        /* workers exit when set */
-    atomic_uint spinners;                   /* workers spinning now (at most one spins) */
-    uint64_t spin_ns;                       /* idle spin before sleeping */
-    struct pool_job *st_head, *st_tail;     /* staged jobs (loop thread only) */
-    size_t staged;                          /* their number */
-    unsigned threads_len;                   /* started workers */
-    pthread_t *threads;                     /* their ids */
-};
+#include "proto/clock.h"
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+struct pool {
+    uv_async_t async;        /* wakes the loop for completions */
+    pthread_mutex_t mu;      /* guards everything below but staging */
+    pthread_cond_t cv;       /* workers wait here for jobs */
+    struct list queue;       /* queued jobs, FIFO */
+    atomic_size_t queued;    /* queue length */
+    atomic_size_t active;    /* queued + running (not yet posted done) */
+    size_t max_queued;       /* bound on queued + staged */
+    unsigned sleeping;       /* workers in pthread_cond_wait */
+    struct list done;        /* finished, not yet delivered */
+    atomic_int stop;         /* workers exit when set */
+    atomic_uint spinners;    /* workers spinning now (at most one spins) */
+    uint64_t spin_ns;        /* idle spin before sleeping */
+    struct list staged_jobs; /* staged jobs (loop thread only) */
+    size_t staged;           /* their number */
+    unsigned threads_len;    /* started workers */
+    pthread_t *threads;      /* their ids */
+};
 
 /* Called and returns with p->mu unlocked: spin until a job shows up, stop is
  * set or spin_ns passes. */
 static void spin_for_work(struct pool *p)
 {
-    uint64_t end = mono_ns() + p->spin_ns;
+    uint64_t end = clock_now_ns() + p->spin_ns;
 
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&p->queued, memory_order_relaxed) > 0 ||
             atomic_load_explicit(&p->stop, memory_order_relaxed))
             return;
         sched_yield(); /* the loop or the client may be waiting for this CPU */
-        if (i % 8 == 0 && mono_ns() >= end)
+        if (i % 8 == 0 && clock_now_ns() >= end)
             return;
     }
+}
+
+static struct pool_job *job_of(struct list *link)
+{
+    return LIST_CONTAINER_OF(link, struct pool_job, link);
 }
 
 static struct pool_job *take_next(struct pool *p)
@@ -75,7 +77,7 @@ static struct pool_job *take_next(struct pool *p)
     struct pool_job *job;
     int has_spun = p->spin_ns == 0;
 
-    while (!atomic_load(&p->stop) && !p->head) {
+    while (!atomic_load(&p->stop) && list_empty(&p->queue)) {
         if (!has_spun && atomic_fetch_add(&p->spinners, 1) == 0) {
             /* One spinner is enough to catch the next job; two would
              * take both cores of a small machine from the loop. */
@@ -95,14 +97,10 @@ static struct pool_job *take_next(struct pool *p)
     }
     if (atomic_load(&p->stop))
         return NULL;
-    job = p->head;
-    p->head = job->next;
-    if (p->head)
-        p->head->prev = NULL;
-    else
-        p->tail = NULL;
+    job = job_of(p->queue.next);
+    list_remove(&job->link);
     atomic_fetch_sub(&p->queued, 1);
-    job->prev = job->next = NULL;
+    assert(job->state == POOL_QUEUED && !job->is_staged);
     job->state = POOL_RUNNING;
     return job;
 }
@@ -111,14 +109,11 @@ static struct pool_job *take_next(struct pool *p)
  * woken (the list was empty, so no wake-up is pending for it). */
 static int post_done(struct pool *p, struct pool_job *job)
 {
-    int was_empty = p->done_head == NULL;
+    int was_empty = list_empty(&p->done);
 
+    assert(job->state == POOL_RUNNING);
     job->state = POOL_DONE;
-    if (p->done_tail)
-        p->done_tail->next = job;
-    else
-        p->done_head = job;
-    p->done_tail = job;
+    list_insert_tail(&p->done, &job->link);
     atomic_fetch_sub(&p->active, 1);
     return was_empty;
 }
@@ -146,17 +141,18 @@ static void *worker_main(void *arg)
 static void on_async(uv_async_t *handle)
 {
     struct pool *p = handle->data;
-    struct pool_job *job, *next;
+    struct list done;
 
+    list_init(&done);
     pthread_mutex_lock(&p->mu);
-    job = p->done_head;
-    p->done_head = p->done_tail = NULL;
+    list_splice_tail(&done, &p->done);
     pthread_mutex_unlock(&p->mu);
-    for (; job; job = next) {
-        next = job->next;
-        job->next = NULL;
+    while (!list_empty(&done)) {
+        struct pool_job *job = job_of(done.next);
+        list_remove(&job->link);
+        assert(job->state == POOL_DONE);
         job->state = POOL_IDLE;
-        job->done(job);
+        job->done(job); /* may free job */
     }
     pool_flush(p); /* done() may have started new jobs */
 }
@@ -195,6 +191,9 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     atomic_init(&p->active, 0);
     atomic_init(&p->stop, 0);
     atomic_init(&p->spinners, 0);
+    list_init(&p->queue);
+    list_init(&p->done);
+    list_init(&p->staged_jobs);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     p->async.data = p;
@@ -222,13 +221,8 @@ int pool_submit(struct pool *p, struct pool_job *job)
 {
     if (atomic_load_explicit(&p->queued, memory_order_relaxed) + p->staged >= p->max_queued)
         return -EAGAIN;
-    job->next = NULL;
-    job->prev = p->st_tail;
-    if (p->st_tail)
-        p->st_tail->next = job;
-    else
-        p->st_head = job;
-    p->st_tail = job;
+    assert(job->state == POOL_IDLE && !job->is_staged);
+    list_insert_tail(&p->staged_jobs, &job->link);
     p->staged++;
     job->is_staged = 1;
     job->state = POOL_QUEUED;
@@ -240,18 +234,16 @@ int pool_submit(struct pool *p, struct pool_job *job)
 void pool_flush(struct pool *p)
 {
     size_t n = p->staged;
+    struct list *l, *tmp;
 
     if (n == 0)
         return;
     pthread_mutex_lock(&p->mu);
-    for (struct pool_job *job = p->st_head; job; job = job->next)
-        job->is_staged = 0;
-    p->st_head->prev = p->tail;
-    if (p->tail)
-        p->tail->next = p->st_head;
-    else
-        p->head = p->st_head;
-    p->tail = p->st_tail;
+    LIST_FOREACH_SAFE(l, tmp, &p->staged_jobs)
+    {
+        job_of(l)->is_staged = 0;
+    }
+    list_splice_tail(&p->queue, &p->staged_jobs);
     atomic_fetch_add(&p->queued, n);
     atomic_fetch_add(&p->active, n);
     if (p->sleeping > 0 && n >= p->sleeping)
@@ -260,22 +252,7 @@ void pool_flush(struct pool *p)
         for (size_t i = 0; i < n; i++)
             pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    p->st_head = p->st_tail = NULL;
     p->staged = 0;
-}
-
-static void unstage(struct pool *p, struct pool_job *job)
-{
-    if (job->prev)
-        job->prev->next = job->next;
-    else
-        p->st_head = job->next;
-    if (job->next)
-        job->next->prev = job->prev;
-    else
-        p->st_tail = job->prev;
-    p->staged--;
-    job->is_staged = 0;
 }
 
 int pool_remove(struct pool *p, struct pool_job *job)
@@ -283,22 +260,16 @@ int pool_remove(struct pool *p, struct pool_job *job)
     int rc = -EBUSY;
 
     if (job->is_staged) {
-        unstage(p, job);
-        job->prev = job->next = NULL;
+        assert(job->state == POOL_QUEUED && p->staged > 0);
+        list_remove(&job->link);
+        p->staged--;
+        job->is_staged = 0;
         job->state = POOL_IDLE;
         return 0;
     }
     pthread_mutex_lock(&p->mu);
     if (job->state == POOL_QUEUED) {
-        if (job->prev)
-            job->prev->next = job->next;
-        else
-            p->head = job->next;
-        if (job->next)
-            job->next->prev = job->prev;
-        else
-            p->tail = job->prev;
-        job->prev = job->next = NULL;
+        list_remove(&job->link);
         job->state = POOL_IDLE;
         atomic_fetch_sub(&p->queued, 1);
         atomic_fetch_sub(&p->active, 1);
@@ -323,5 +294,7 @@ void pool_close(struct pool *p)
     if (!p)
         return;
     stop_workers(p);
+    /* Closing with work left would leave done() uncalled and jobs dangling. */
+    assert(p->staged == 0 && atomic_load(&p->active) == 0 && list_empty(&p->done));
     uv_close((uv_handle_t *)&p->async, on_async_closed);
 }

@@ -21,6 +21,8 @@
 
 #include <uv.h>
 
+#include "daemon/list.h"
+
 #define POOL_BATCH 16 /* staged jobs that are handed over without waiting for pool_flush */
 
 enum pool_state {
@@ -35,11 +37,11 @@ typedef void pool_fn(struct pool_job *job);
 
 /* Embed first in a job struct; the pool owns none of the memory. */
 struct pool_job {
-    struct pool_job *prev, *next; /* queue / done list links (pool's) */
-    enum pool_state state;        /* under the pool's lock once handed over */
-    int is_staged;                /* on the loop thread's staging list (loop only) */
-    pool_fn *work;                /* runs on a worker thread */
-    pool_fn *done;                /* runs on the loop thread after work */
+    struct list link;      /* staging list, queue or done list (pool's) */
+    enum pool_state state; /* under the pool's lock once handed over */
+    int is_staged;         /* on the loop thread's staging list (loop only) */
+    pool_fn *work;         /* runs on a worker thread */
+    pool_fn *done;         /* runs on the loop thread after work */
 };
 
 struct pool;
@@ -50,8 +52,8 @@ struct pool;
 int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin_us,
              struct pool **out);
 
-/* Queue job (work and done set).  Returns 0, or -EAGAIN when the queue is
- * full (nothing queued). */
+/* Queue job (work and done set, state POOL_IDLE: new or done() already
+ * run).  Returns 0, or -EAGAIN when the queue is full (nothing queued). */
 int pool_submit(struct pool *p, struct pool_job *job);
 
 /* Hand every staged job to the workers. */

@@ -21,7 +21,13 @@
  *   3. FORCE_CLOSE_MS later the connections still open (a client that does
  *      not read) are cut;
  *   4. with no connection and no solve left, the handles close, the loop
- *      ends, exit 0.
+ *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
+ *      handle left open is logged by type and makes it exit 1).
+ *
+ * The shutdown steps run from timers and from the check handle, which
+ * first drains the connections' ready list; a connection closed in a step
+ * reports to dispatch from that list, never inside the step, so the walks
+ * here only ever lose the connection in hand.
  */
 #include "daemon/server.h"
 
@@ -36,11 +42,10 @@
 #include <unistd.h>
 
 #include "core/host.h"
-#include "daemon/conn.h"
-#include "daemon/dispatch.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/sdnotify.h"
+#include "proto/clock.h"
 
 #define FORCE_CLOSE_MS  2000 /* after the grace: how long clients get to read */
 #define QUIET_MS        200  /* shutdown: an idle connection is closed after this */
@@ -135,6 +140,11 @@ static int bind_path(struct server *s)
     return 0;
 }
 
+static int accept_one(struct server *s)
+{
+    return dispatch_accept(&s->dispatch, &s->conns, (uv_stream_t *)&s->listener);
+}
+
 /* libuv stops watching the listener while the fd it accepted is not taken
  * with uv_accept() (one per connection callback), so a connection we had no
  * memory for is taken later, not dropped: ACCEPT_RETRY_MS is the back-off. */
@@ -144,7 +154,7 @@ static void on_accept_retry(uv_timer_t *t)
 
     if (!s->is_accept_pending || !s->is_listening)
         return;
-    if (conn_accept(s) == 0)
+    if (accept_one(s) == 0)
         s->is_accept_pending = 0;
     else
         uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
@@ -158,7 +168,7 @@ static void on_connection(uv_stream_t *listener, int status)
         log_msg(SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
         return;
     }
-    if (conn_accept(s) < 0) {
+    if (accept_one(s) < 0) {
         log_msg(SDK_LOG_ERR, "out of memory accepting a connection: retrying in %d ms",
                 ACCEPT_RETRY_MS);
         s->is_accept_pending = 1;
@@ -225,6 +235,7 @@ static void close_all(struct server *s)
     close_handle((uv_handle_t *)&s->spinner);
     pool_close(s->pool);
     s->pool = NULL;
+    s->dispatch.pool = NULL;
 }
 
 /* Stopping: is c done?  Never while it has a solve in flight, an answer
@@ -239,23 +250,24 @@ static int is_done(const struct server *s, const struct conn *c, uint64_t now)
     return s->stop_phase > 0 || now - since >= QUIET_MS;
 }
 
-void server_check_stop(struct server *s)
+/* Stopping: close the connections that are done; once none is left, none
+ * has a close still to report and no solve is in flight, close every
+ * handle so that the loop ends. */
+static void check_stop(struct server *s)
 {
-    struct conn *c, *next;
+    struct list *l, *tmp;
     uint64_t now;
 
-    if (!s->is_stopping || s->is_closed || s->is_checking)
+    if (!s->is_stopping || s->is_closed)
         return;
     now = uv_now(s->loop);
-    s->is_checking = 1; /* closing a connection calls back here */
-    for (c = s->conns; c; c = next) {
-        next = c->next;
+    LIST_FOREACH_SAFE(l, tmp, &s->conns.all)
+    {
+        struct conn *c = LIST_CONTAINER_OF(l, struct conn, link);
         if (is_done(s, c, now))
             conn_drain_close(c);
     }
-    s->is_checking = 0;
-    if (!s->conns && s->stats.in_flight == 0) {
-        conn_flush_dirty(s);
+    if (list_empty(&s->conns.all) && !conn_set_has_ready(&s->conns) && s->stats.in_flight == 0) {
         log_msg(SDK_LOG_INFO, "stopped");
         close_all(s);
     }
@@ -263,45 +275,33 @@ void server_check_stop(struct server *s)
 
 static void on_quiet(uv_timer_t *t)
 {
-    server_check_stop(t->data);
+    check_stop(t->data);
 }
 
 /* Grace over: read nothing more, answer what is buffered, cancel the rest. */
 static void end_grace(struct server *s)
 {
-    struct conn *c, *next;
-
     s->stop_phase = 1;
     if (s->stats.in_flight > 0)
         log_msg(SDK_LOG_INFO, "grace period over: cancelling %llu solves",
                 (unsigned long long)s->stats.in_flight);
-    for (c = s->conns; c; c = next) {
-        next = c->next;
-        conn_end_input(c);
-    }
-    dispatch_stop(s, 1);
+    s->dispatch.is_stopping = 1; /* before the buffered solves are read */
+    conn_set_end_input(&s->conns);
+    dispatch_stop(&s->dispatch, 1);
 }
 
 static void on_grace(uv_timer_t *t)
 {
     struct server *s = t->data;
-    struct conn *c, *next;
 
-    /* Only the connection in hand may leave the list in the walks below:
-     * server_check_stop() would close others, so it waits until the end. */
-    s->is_checking = 1;
     if (s->stop_phase == 0) {
         end_grace(s);
         uv_timer_start(&s->grace, on_grace, FORCE_CLOSE_MS, 0);
     } else {
         s->stop_phase = 2;
-        for (c = s->conns; c; c = next) {
-            next = c->next;
-            conn_close(c);
-        }
+        conn_set_close_all(&s->conns);
     }
-    s->is_checking = 0;
-    server_check_stop(s);
+    check_stop(s);
 }
 
 static void begin_stop(struct server *s, const char *why)
@@ -309,7 +309,7 @@ static void begin_stop(struct server *s, const char *why)
     if (s->is_stopping)
         return;
     /* A connection libuv accepted and we could not take yet is ours too. */
-    if (s->is_accept_pending && s->is_listening && conn_accept(s) < 0)
+    if (s->is_accept_pending && s->is_listening && accept_one(s) < 0)
         log_msg(SDK_LOG_ERR, "out of memory: dropping an accepted connection");
     s->is_accept_pending = 0;
     uv_timer_stop(&s->accept_retry);
@@ -324,7 +324,7 @@ static void begin_stop(struct server *s, const char *why)
     uv_timer_stop(&s->watchdog);
     uv_timer_start(&s->grace, on_grace, s->cfg->grace_ms, 0);
     uv_timer_start(&s->quiet, on_quiet, QUIET_TICK_MS, QUIET_TICK_MS);
-    server_check_stop(s);
+    check_stop(s);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -353,9 +353,9 @@ static void update_spin(struct server *s)
 
     if (s->cfg->spin_us == 0 || s->is_closed)
         return;
-    now = sdk_now_ns();
-    if (s->activity != s->seen_activity && pool_is_idle(s->pool)) {
-        s->seen_activity = s->activity;
+    now = clock_now_ns();
+    if (s->conns.activity != s->seen_activity && pool_is_idle(s->pool)) {
+        s->seen_activity = s->conns.activity;
         s->spin_until_ns = now + (uint64_t)s->cfg->spin_us * 1000u;
         if (!uv_is_active((uv_handle_t *)&s->spinner))
             uv_idle_start(&s->spinner, on_spin);
@@ -364,15 +364,25 @@ static void update_spin(struct server *s)
     }
 }
 
+/* Once per iteration, after the I/O callbacks: the connections' deferred
+ * work (closes reported, reading resumed after completions, answers
+ * written), then the shutdown's next step, last since it may close all. */
 static void on_check(uv_check_t *h)
 {
     struct server *s = h->data;
 
+    conn_set_run_ready(&s->conns);
     if (s->pool)
         pool_flush(s->pool);
-    s->inline_spent_ns = 0;
+    s->dispatch.inline_spent_ns = 0;
     update_spin(s);
-    conn_flush_dirty(s);
+    check_stop(s);
+    /* Closes made by the step just taken are reported now, not after the
+     * loop next sleeps; each connection closes once, so this ends. */
+    while (!s->is_closed && conn_set_has_ready(&s->conns)) {
+        conn_set_run_ready(&s->conns);
+        check_stop(s);
+    }
 }
 
 static void on_watchdog(uv_timer_t *t)
@@ -415,10 +425,28 @@ static void announce(struct server *s)
     sdn_notify(status);
 }
 
-static void walk_close(uv_handle_t *h, void *arg)
+static void log_open_handle(uv_handle_t *h, void *arg)
 {
+    const char *type = uv_handle_type_name(uv_handle_get_type(h));
+
     (void)arg;
-    close_handle(h);
+    log_msg(SDK_LOG_ERR, "still open: %s handle%s%s", type ? type : "unknown",
+            uv_is_active(h) ? ", active" : "", uv_is_closing(h) ? ", closing" : "");
+}
+
+/* Every handle was closed on the way out: prove it.  Returns 0, or the
+ * uv_loop_close() error after logging every handle left open. */
+static int close_loop(uv_loop_t *loop)
+{
+    int rc = uv_loop_close(loop);
+
+    if (rc == 0) {
+        log_msg(SDK_LOG_DEBUG, "loop closed clean");
+        return 0;
+    }
+    log_msg(SDK_LOG_ERR, "event loop not closed: %s", uv_strerror(rc));
+    uv_walk(loop, log_open_handle, NULL);
+    return rc;
 }
 
 int server_run(const struct server_config *cfg, struct host *host)
@@ -430,6 +458,11 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (uv_loop_init(&loop) < 0)
         return 1;
     s.loop = &loop;
+    conn_set_init(&s.conns, &loop, cfg->max_message, cfg->max_connections, &s.stats);
+    dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats);
+    s.dispatch.timeout_ms = cfg->timeout_ms;
+    s.dispatch.max_queue = cfg->max_queue;
+    s.dispatch.inline_us = cfg->inline_us;
     rc = stats_init(&s.stats, host);
     if (rc == 0)
         rc = init_handles(&s);
@@ -439,6 +472,7 @@ int server_run(const struct server_config *cfg, struct host *host)
         rc = pool_new(&loop, cfg->threads, cfg->max_queue, cfg->spin_us, &s.pool);
         if (rc < 0)
             log_msg(SDK_LOG_ERR, "cannot start workers: %s", strerror(-rc));
+        s.dispatch.pool = s.pool;
     }
     if (rc == 0) {
         announce(&s);
@@ -446,10 +480,10 @@ int server_run(const struct server_config *cfg, struct host *host)
     } else {
         close_all(&s);
     }
-    uv_walk(&loop, walk_close, NULL);
+    /* close_all() closed every handle: the loop ends once their callbacks ran. */
     uv_run(&loop, UV_RUN_DEFAULT);
-    if (uv_loop_close(&loop) != 0)
-        log_msg(SDK_LOG_WARNING, "loop closed with handles still open");
+    if (close_loop(&loop) < 0)
+        rc = -EBUSY;
     stats_close(&s.stats);
     return rc == 0 ? 0 : 1;
 }

@@ -1,8 +1,10 @@
 /* server.h -- the daemon's one event loop: listener, signals, shutdown.
  *
- * struct server ties the modules together: connections (conn.c) find the
- * configuration, the plugin host, the worker pool and the counters here.
- * Everything in it belongs to the loop thread.
+ * struct server ties the modules together and is the top of the call
+ * graph: server -> dispatch -> conn -> libuv, each reaching the one above
+ * only through callbacks it was given (and the server's check handle, which
+ * drains the connections' ready list).  Everything in it belongs to the
+ * loop thread.
  */
 #ifndef SUDOKUD_SERVER_H
 #define SUDOKUD_SERVER_H
@@ -12,6 +14,8 @@
 
 #include <uv.h>
 
+#include "daemon/conn.h"
+#include "daemon/dispatch.h"
 #include "daemon/stats.h"
 
 #define SERVER_PATH_SIZE 4096 /* room for a socket path before checking sun_path */
@@ -31,7 +35,6 @@ struct server_config {
     unsigned inline_us;                 /* budget of a solve tried on the loop thread, 0 none */
 };
 
-struct conn;
 struct pool;
 struct host;
 
@@ -47,15 +50,12 @@ struct server {
     uv_timer_t grace;                /* shutdown: grace, then cancel, then force */
     uv_timer_t quiet;                /* shutdown: closes connections gone quiet */
     uv_timer_t accept_retry;         /* out of memory accepting: try again later */
-    uv_check_t flusher;              /* writes what callbacks queued this iteration */
+    uv_check_t flusher;              /* runs the connections' ready list each iteration */
     uv_idle_t spinner;               /* active: the loop polls without sleeping */
-    uint64_t activity;               /* bumped per read and per finished solve */
-    uint64_t seen_activity;          /* activity at the last check */
+    struct conn_set conns;           /* every open connection, the ready list */
+    struct dispatch dispatch;        /* protocol v1, solve jobs */
+    uint64_t seen_activity;          /* conns.activity at the last check */
     uint64_t spin_until_ns;          /* keep the loop polling until then */
-    struct conn *conns;              /* every open connection (list) */
-    struct conn *dirty;              /* connections with output to flush */
-    uint64_t next_conn_id;           /* ids for log lines */
-    uint64_t inline_spent_ns;        /* solving on the loop this iteration (dispatch) */
     uint64_t stop_ms;                /* uv_now() when SIGTERM/SIGINT was handled */
     int is_listening;                /* listener open */
     int is_accept_pending;           /* libuv holds an accepted fd we could not take */
@@ -63,17 +63,14 @@ struct server {
     int is_stopping;                 /* SIGTERM/SIGINT seen */
     int stop_phase;                  /* 0 grace, 1 cancelled, 2 forcing close */
     int is_closed;                   /* handles closed, loop ending */
-    int is_checking;                 /* inside server_check_stop: no re-entry */
 };
 
 /* Set up the listener, signals and workers, run the loop until shutdown.
- * Returns the process exit status (0 after a clean SIGTERM/SIGINT). */
+ * Returns the process exit status: 0 after a clean SIGTERM/SIGINT, with
+ * every handle closed (uv_loop_close() succeeded; -v logs "loop closed
+ * clean"); 1 when the daemon could not start or a handle was left open
+ * (each is logged by type). */
 int server_run(const struct server_config *cfg, struct host *host);
-
-/* A solve finished, a write drained or a connection closed: lets shutdown
- * move on (closes the connections that are done, ends the loop when none is
- * left).  No-op unless stopping. */
-void server_check_stop(struct server *s);
 
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else
  * $XDG_RUNTIME_DIR/sudokud.sock).  Returns 0 or -ENOENT (no runtime dir) /

@@ -143,7 +143,7 @@ static void check_request(const struct rpc_request *req, const char *err)
 {
     FUZZ_CHECK(req->type == RPC_MSG_REQUEST || req->type == RPC_MSG_NOTIFY);
     FUZZ_CHECK(memchr(req->method_name, '\0', sizeof(req->method_name)) != NULL);
-    FUZZ_CHECK(rpc_code_name(req->code) != NULL);
+    FUZZ_CHECK(proto_code_name(req->code) != NULL);
     if (req->code != RPC_OK)
         FUZZ_CHECK(memchr(err, '\0', RPC_ERR_SIZE) != NULL && err[0] != '\0');
     if (req->code == RPC_OK && req->type == RPC_MSG_REQUEST && req->method == RPC_M_SOLVE) {

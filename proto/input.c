@@ -3,9 +3,20 @@
  * Lines come through a fixed buffer; a line longer than INPUT_LINE_MAX is
  * skipped to its end and reported as a bad record, so a hostile input cannot
  * make the tool grow.  Blank lines and lines starting with '#' separate
- * puzzles in both forms.  Detection: the first puzzle line is a grid row when
- * it holds 2 or more whitespace-separated decimal numbers and their count is
- * a side (4, 9, 16, 25); anything else is the line form.
+ * puzzles in both forms; a UTF-8 byte order mark before the first line is
+ * skipped.
+ *
+ * Grid rows are taken as people write them (row_values): numbers separated
+ * by spaces ("5 3 0 0 7 0 0 0 0"), '.' for a blank, '|' between boxes, digits
+ * without spaces ("530070000", "53..7....", "530 070 000") for 4x4 and 9x9,
+ * and one run of symbols (as the line form spells them) for 16x16 and 25x25.
+ * Rule lines made of '-', '+', '=' and '|' (qqwing's readable output) are
+ * skipped inside and between grids.
+ *
+ * Detection: the first puzzle line is a grid row when it holds a side's worth
+ * (4, 9, 16, 25) of cells as above; a single run of 16 symbols is a whole 4x4
+ * puzzle in the line form (use --format grid for 16x16 rows without spaces);
+ * anything else is the line form.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -62,6 +73,10 @@ static int read_line(struct input *in)
     in->is_long = total > INPUT_LINE_MAX;
     in->has_nul = has_nul;
     in->line[len] = '\0';
+    if (in->line_no == 1 && len >= 3 && memcmp(in->line, "\xef\xbb\xbf", 3) == 0) {
+        memmove(in->line, in->line + 3, len - 2); /* the byte order mark goes */
+        len -= 3;
+    }
     while (len > 0 && isspace((unsigned char)in->line[len - 1]))
         in->line[--len] = '\0';
     in->line_len = len;
@@ -77,22 +92,74 @@ static const char *content(struct input *in)
     return (*p == '\0' || *p == '#') && !in->is_long && !in->has_nul ? NULL : p;
 }
 
-/* How many tokens a grid row has: -1 when one is not a decimal number. */
-static int count_numbers(const char *p)
+/* A rule line between rows or boxes: only '-', '+', '=', '|', ':' and
+ * spaces, with at least one of '-', '+', '='. */
+static int is_rule(const char *p)
 {
-    int count = 0;
-    while (*p) {
-        while (isspace((unsigned char)*p))
+    int has_rule = 0;
+
+    for (; *p; p++) {
+        if (*p == '-' || *p == '+' || *p == '=')
+            has_rule = 1;
+        else if (*p != '|' && *p != ':' && !isspace((unsigned char)*p))
+            return 0;
+    }
+    return has_rule;
+}
+
+static int is_gap(char c)
+{
+    return isspace((unsigned char)c) || c == '|';
+}
+
+/* The cells of one grid row as people write it (see the top of this file),
+ * into vals[0..max).  Returns how many, or -1 when a token is not a cell.
+ * A value above the side is kept: the grid parser names it. */
+static int row_values(const char *p, unsigned *vals, int max)
+{
+    int chars = 0, tokens = 0, simple = 1, count = 0;
+
+    for (const char *q = p; *q; q++) {
+        if (is_gap(*q))
+            continue;
+        chars++;
+        simple &= isdigit((unsigned char)*q) || *q == '.';
+        tokens += q == p || is_gap(q[-1]);
+    }
+    if (simple && (chars == 4 || chars == 9)) { /* one cell per character */
+        for (; *p && count < max; p++)
+            if (!is_gap(*p))
+                vals[count++] = *p == '.' ? 0 : (unsigned)(*p - '0');
+        return count;
+    }
+    if (tokens == 1 && (chars == 16 || chars == 25)) { /* one run of symbols */
+        for (; *p && count < max; p++) {
+            int v = is_gap(*p) ? -2 : codec_symbol_value((unsigned)chars, *p);
+            if (v == -1)
+                return -1;
+            if (v >= 0)
+                vals[count++] = (unsigned)v;
+        }
+        return count;
+    }
+    while (*p && count < max) { /* numbers separated by spaces or '|' */
+        while (is_gap(*p))
             p++;
         if (!*p)
             break;
+        if (*p == '.' && (!p[1] || is_gap(p[1]))) {
+            vals[count++] = 0;
+            p++;
+            continue;
+        }
+        unsigned v = 0;
         if (!isdigit((unsigned char)*p))
             return -1;
-        while (isdigit((unsigned char)*p))
-            p++;
-        if (*p && !isspace((unsigned char)*p))
+        while (isdigit((unsigned char)*p) && v < 1000)
+            v = v * 10 + (unsigned)(*p++ - '0');
+        if (*p && !is_gap(*p))
             return -1;
-        count++;
+        vals[count++] = v;
     }
     return count;
 }
@@ -102,10 +169,18 @@ static int is_side(int k)
     return k == 4 || k == 9 || k == 16 || k == 25;
 }
 
+/* A run of 16 symbols alone is a 4x4 puzzle in the line form, not a row. */
+static int is_line_puzzle_16(const char *p)
+{
+    size_t len = strlen(p);
+    return len == 16 && strcspn(p, " \t|") == len;
+}
+
 static void detect(struct input *in, const char *p)
 {
-    int k = count_numbers(p);
-    in->format = k >= 2 && is_side(k) ? INPUT_GRID : INPUT_LINE;
+    unsigned vals[26];
+    int k = row_values(p, vals, 26);
+    in->format = is_side(k) && !is_line_puzzle_16(p) ? INPUT_GRID : INPUT_LINE;
 }
 
 static int read_line_record(struct input *in, const char *p, struct input_record *r)
@@ -122,11 +197,54 @@ static int read_line_record(struct input *in, const char *p, struct input_record
     return 1;
 }
 
-/* Gather the n rows of a grid into text and parse them. */
+/* Append vals[0..k) to text as the judge form's numbers.  Returns the new
+ * length, or 0 when text is full. */
+static size_t put_row(char *text, size_t len, size_t cap, const unsigned *vals, int k)
+{
+    for (int i = 0; i < k; i++) {
+        int w = snprintf(text + len, cap - len, i + 1 < k ? "%u " : "%u\n", vals[i]);
+        if (w < 0 || (size_t)w >= cap - len)
+            return 0;
+        len += (size_t)w;
+    }
+    return len;
+}
+
+/* The next row of a grid (rule lines skipped) into *p.  Returns 1, 0 when the
+ * grid ended (end of input or a separating line) or a negative errno. */
+static int next_row(struct input *in, const char **p)
+{
+    for (;;) {
+        int rc = read_line(in);
+        if (rc <= 0)
+            return rc;
+        *p = content(in);
+        if (!*p)
+            return 0;
+        if (!is_rule(*p))
+            return 1;
+    }
+}
+
+/* After a bad row: pass over the rest of its grid (at most rows more rows,
+ * ending early at a separating line), so the next record starts at the next
+ * grid, not in the middle of this one. */
+static void skip_rows(struct input *in, int rows)
+{
+    const char *p;
+
+    while (rows-- > 0 && next_row(in, &p) > 0)
+        ;
+}
+
+/* Gather the n rows of a grid, as people write them, and parse them. */
 static int read_grid_record(struct input *in, const char *p, struct input_record *r)
 {
-    char text[25 * (INPUT_LINE_MAX / 8)];
-    int k = count_numbers(p);
+    char text[25 * 25 * 4 + 1];
+    unsigned vals[26];
+    size_t len = 0;
+    int k = row_values(p, vals, 26);
+
     r->format = INPUT_GRID;
     if (k < 0) {
         snprintf(r->error, sizeof(r->error),
@@ -135,32 +253,42 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
     }
     if (!is_side(k)) {
         snprintf(r->error, sizeof(r->error),
-                 "a grid row has 4, 9, 16 or 25 numbers separated by spaces, this one has %d", k);
+                 "a grid row has 4, 9, 16 or 25 numbers, this one has %d", k);
         return 1;
     }
-    size_t len = 0;
     for (int row = 0; row < k; row++) {
+        int got = k;
         if (row > 0) {
-            int rc = read_line(in);
+            int rc = next_row(in, &p);
             if (rc < 0)
                 return rc;
-            if (rc == 0 || !(p = content(in))) {
+            if (rc == 0) {
                 snprintf(r->error, sizeof(r->error), "grid has %d rows, %d expected", row, k);
                 return 1;
             }
+            if (in->has_nul || in->is_long) {
+                r->line = in->line_no;
+                snprintf(r->error, sizeof(r->error), "row %d %s", row + 1,
+                         in->has_nul ? "holds a NUL byte" : "is too long");
+                return 1;
+            }
+            got = row_values(p, vals, 26);
         }
-        size_t l = strlen(p);
-        if (in->has_nul) {
-            snprintf(r->error, sizeof(r->error), "grid row %d holds a NUL byte", row + 1);
+        if (got != k) {
+            r->line = in->line_no; /* reported at the row's own line */
+            skip_rows(in, k - row - 1);
+            if (got < 0)
+                snprintf(r->error, sizeof(r->error), "row %d is not a grid row", row + 1);
+            else
+                snprintf(r->error, sizeof(r->error), "row %d has %d numbers, %d expected", row + 1,
+                         got, k);
             return 1;
         }
-        if (in->is_long || len + l + 2 > sizeof(text)) {
+        len = put_row(text, len, sizeof(text), vals, k);
+        if (len == 0) {
             snprintf(r->error, sizeof(r->error), "grid row %d is too long", row + 1);
             return 1;
         }
-        memcpy(text + len, p, l);
-        len += l;
-        text[len++] = '\n';
     }
     if (codec_parse_judge(text, len, &r->n, r->cells, r->error, sizeof(r->error)) < 0 &&
         !r->error[0])
@@ -175,7 +303,7 @@ int input_next(struct input *in, struct input_record *r)
         int rc = read_line(in);
         if (rc <= 0)
             return rc;
-    } while (!(p = content(in)));
+    } while (!(p = content(in)) || (is_rule(p) && !in->is_long && !in->has_nul));
     memset(r, 0, offsetof(struct input_record, cells));
     r->error[0] = '\0';
     r->line = in->line_no;

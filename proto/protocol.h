@@ -71,6 +71,7 @@ enum rpc_method {
     X(DESCRIPTION, "description")                                                                  \
     X(SIZES, "sizes")                                                                              \
     X(DEFAULT, "default")                                                                          \
+    X(DEFAULT_SIZES, "default_sizes")                                                              \
     /* stats */                                                                                    \
     X(UPTIME_S, "uptime_s")                                                                        \
     X(CONNECTIONS, "connections")                                                                  \

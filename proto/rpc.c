@@ -285,8 +285,8 @@ int rpc_pack_cstr(msgpack_packer *pk, const char *s)
 static int pack_error_map(msgpack_packer *pk, enum rpc_code code, const char *message)
 {
     if (msgpack_pack_map(pk, 2) < 0 || proto_pack_key(pk, PROTO_K_CODE) < 0 ||
-        rpc_pack_cstr(pk, rpc_code_name(code)) < 0 || proto_pack_key(pk, PROTO_K_MESSAGE) < 0 ||
-        rpc_pack_cstr(pk, message ? message : rpc_code_name(code)) < 0)
+        rpc_pack_cstr(pk, proto_code_name(code)) < 0 || proto_pack_key(pk, PROTO_K_MESSAGE) < 0 ||
+        rpc_pack_cstr(pk, message ? message : proto_code_name(code)) < 0)
         return -ENOMEM;
     return 0;
 }

@@ -57,12 +57,6 @@ struct rpc_request {
     uint32_t cancel_msgid;         /* RPC_M_CANCEL only */
 };
 
-/* The spec's name of a code ("bad_request" ...); "ok" for RPC_OK. */
-static inline const char *rpc_code_name(enum rpc_code code)
-{
-    return proto_code_name(code);
-}
-
 /* Read one message from buf[0..len).  Returns:
  *   > 0  bytes consumed; *req is filled (req->code says whether it is valid,
  *        with the reason in err);

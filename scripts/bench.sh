@@ -2,6 +2,17 @@
 # bench.sh -- rerun the measurements of docs/performance.md.
 #
 #   scripts/bench.sh [BUILD_DIR] [DATA_DIR]
+#   scripts/bench.sh --tdoku RUN_BENCHMARK [BUILD_DIR] [DATA_DIR]
+#
+# With --tdoku, the side-by-side mode: RUN_BENCHMARK is tdoku's benchmark
+# program, built outside this repository from its public source (see
+# docs/performance.md, "Side by side with tdoku"; never committed).  Each
+# pair runs alternately, three rounds, on the same file in one run: bitmask
+# against tdoku and dlx against fast_solv_9r2 on 17_clue.txt and
+# forum_hardest_1905_11.txt, dfs against _tdev_basic (the same row-major
+# tree) on the first 1,000 lines of forum_hardest_1905_11.txt.  Single
+# thread, limit 2 on both sides, puzzles in file order.  Prints one line per
+# round: rates, guesses per puzzle and the ratio ours/theirs.
 #
 # BUILD_DIR (default build-bench) must hold a RelWithDebInfo build with
 # bin/sudokud and bin/sudoku-bench; DATA_DIR (default ../shared/data from the
@@ -10,6 +21,12 @@
 # on a temporary socket with its default two workers and is stopped at the end.
 # The dfs sample takes about a minute and a half; everything else seconds.
 set -eu
+tdoku=""
+if [ "${1:-}" = "--tdoku" ]; then
+    tdoku=${2:?bench.sh: --tdoku needs the path of tdoku's run_benchmark}
+    shift 2
+    [ -x "$tdoku" ] || { echo "bench.sh: $tdoku is not executable" >&2; exit 2; }
+fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
 data=${2:-$root/../shared/data}
@@ -28,6 +45,34 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
+
+# side_by_side OURS THEIRS FILE: three alternating rounds, one line each.
+side_by_side() {
+    lines=$(grep -c . "$3")
+    for round in 1 2 3; do
+        ours=$("$bench" --solver "$1" --limit 2 --json "$3")
+        theirs=$("$tdoku" -s "$2" -r 0 -n "$lines" -w 1 -t 3 "$3" | grep "^|$2 ")
+        printf '%s\n%s\n' "$ours" "$theirs" | awk -v r="$round" -v f="${3##*/}" -v a="$1" -v b="$2" '
+            NR == 1 { match($0, /"puzzles_per_s":[0-9.]+/); o = substr($0, RSTART + 16, RLENGTH - 16)
+                      match($0, /"guesses_per_puzzle":[0-9.]+/); og = substr($0, RSTART + 21, RLENGTH - 21) }
+            NR == 2 { split($0, c, "|"); t = c[3] + 0; tg = c[6] + 0 }
+            END { printf "%s round %d: %s %.0f/s (%.2f guesses) vs %s %.0f/s (%.2f guesses): %.2fx\n",
+                         f, r, a, o, og, b, t, tg, (t > 0 ? o / t : 0) }'
+    done
+}
+
+if [ -n "$tdoku" ]; then
+    echo "# $(uptime)"
+    echo "# side by side with $tdoku: single thread, limit 2, file order"
+    head -1000 "$data/forum_hardest_1905_11.txt" >"$tmp/forum_hardest_1000.txt"
+    for f in "$data/17_clue.txt" "$data/forum_hardest_1905_11.txt"; do
+        side_by_side bitmask tdoku "$f"
+        side_by_side dlx fast_solv_9r2 "$f"
+    done
+    side_by_side dfs _tdev_basic "$tmp/forum_hardest_1000.txt"
+    echo "# $(uptime)"
+    exit 0
+fi
 
 echo "# $(uptime)"
 echo "# in process, one thread, limit 2"

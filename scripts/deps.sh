@@ -6,8 +6,8 @@
 # install itself.  Set SUDOKU_DEPS_EXTRA to add packages.
 set -eu
 
-pkgs="gcc make cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev libsystemd-dev \
-systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git \
+pkgs="gcc g++ make cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev libsystemd-dev \
+systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git libcadical-dev \
 debootstrap systemd-container ${SUDOKU_DEPS_EXTRA:-}"
 
 missing=""

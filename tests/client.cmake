@@ -3,6 +3,7 @@
 # test_client_wire: encode/decode on hand-written msgpack bytes, no daemon.
 # test_client_batch: the pipelined batch against a scripted fake daemon.
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
+# test_client_find: how the tool finds the daemon and says why it cannot.
 if(TARGET sudoku_client_static)
   sudoku_add_test(NAME test_client_wire SOURCES test_client_wire.c
     LIBS sudoku_client_static LABELS client TIMEOUT 30)
@@ -14,5 +15,17 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
       LIBS sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
     add_dependencies(test_client_e2e sudoku sudokud)
+    # Finding the daemon: user then system socket, and why a connection fails.
+    sudoku_add_test(NAME test_client_find SOURCES test_client_find.c
+      LIBS daemon_harness LABELS client TIMEOUT 120)
+    add_dependencies(test_client_find sudoku sudokud)
+    # At a terminal: each typed puzzle is answered before the next is typed.
+    find_program(SUDOKU_PYTHON3 python3)
+    if(SUDOKU_PYTHON3)
+      add_test(NAME client_tty COMMAND ${SUDOKU_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/client_tty.py
+        $<TARGET_FILE:sudoku> $<TARGET_FILE:sudokud> ${SUDOKU_BUILD_PLUGIN_DIR}
+        ${SUDOKU_TEST_DATA_DIR}/bench_small.txt)
+      set_tests_properties(client_tty PROPERTIES LABELS client TIMEOUT 120)
+    endif()
   endif()
 endif()

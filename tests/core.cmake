@@ -102,12 +102,20 @@ sudoku_add_test(NAME test_grid SOURCES test_grid.c LIBS sudoku_core LABELS core)
 sudoku_add_test(NAME test_dfs_tree SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_dfs_tree.c
   LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 120)
 
-# Each folder includes only what lies below it; the client library links no solver.
+# Each folder includes only what lies below it; the client library links no
+# solver and shows only sudoku_* symbols.
 if(TARGET sudoku_client_static)
   add_test(NAME layers COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/layers.sh ${CMAKE_SOURCE_DIR}
-    $<TARGET_FILE:sudoku_client_static>)
+    ${CMAKE_BINARY_DIR}/lib/libsudoku-client.a $<TARGET_FILE:sudoku_client_shared>)
   set_tests_properties(layers PROPERTIES LABELS core TIMEOUT 60)
 endif()
+
+# The plugin ABI header in strict C11, C17 and C++17.
+find_program(SUDOKU_CXX NAMES g++ c++ clang++)
+add_test(NAME header_std COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER} -DCXX=${SUDOKU_CXX}
+  -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/header_std.c -DINC=${CMAKE_SOURCE_DIR}/include
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/header_std.cmake)
+set_tests_properties(header_std PROPERTIES LABELS core TIMEOUT 60)
 
 # The logic plugin through the host (host_explain), and ABI minor 1: a
 # plugin built against minor 0 and four explain() liars in tests/explainplugins.

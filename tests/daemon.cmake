@@ -26,3 +26,6 @@ foreach(t test_daemon_proto test_daemon_load test_daemon_socket)
     endif()
   endif()
 endforeach()
+
+# daemon/list.h on its own (header only: no daemon sources linked).
+sudoku_add_test(NAME test_list SOURCES test_list.c LABELS daemon unit TIMEOUT 30)

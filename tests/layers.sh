@@ -5,15 +5,21 @@
 #   proto/     proto/ and <sudoku/plugin.h> (the cell limits)
 #   core/      proto/, core/, <sudoku/plugin.h>
 #   daemon/    proto/, core/, daemon/, <sudoku/plugin.h>
-#   client/    proto/, client/, <sudoku/client.h>: never core/ or the daemon
+#   client/    the library (client.c, batch.c, wire.c, client_impl.h): proto/,
+#              client/, <sudoku/client.h>, never core/ or the daemon; the
+#              tool (main.c, run.c, local.c and their headers) may also use
+#              core/: sudoku --local runs the plugin host
 #   bench/     anything but daemon/
 #   include/   nothing of the tree
-# Then the built client library (LIB, libsudoku-client.a) must define no host
-# or solver code and must not need dlopen: the library links no solver.
-# Usage: layers.sh SOURCE_DIR [LIB]
+# Then the built client library (LIB, libsudoku-client.a, and SO, its shared
+# twin) must define no host or solver code and must not need dlopen: the
+# library links no solver; and a user's program sees only sudoku_* symbols
+# from either.
+# Usage: layers.sh SOURCE_DIR [LIB [SO]]
 set -eu
 src=$1
 lib=${2:-}
+so=${3:-}
 bad=0
 
 # allowed FOLDER PATTERN: every quoted or <sudoku/...> include in FOLDER must
@@ -21,7 +27,11 @@ bad=0
 allowed() {
     folder=$1
     pattern=$2
+    only=${3:-}
     for f in $(find "$src/$folder" -name '*.[ch]' | sort); do
+        if [ -n "$only" ] && ! printf '%s\n' "${f##*/}" | grep -qE "$only"; then
+            continue
+        fi
         grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*("|<sudoku/)' "$f" |
             sed -E 's/^([0-9]+):[^"<]*["<]([^">]*)[">].*/\1 \2/' |
             while read -r line inc; do
@@ -34,7 +44,7 @@ allowed() {
 }
 
 check() {
-    out=$(allowed "$1" "$2")
+    out=$(allowed "$1" "$2" "${3:-}")
     if [ -n "$out" ]; then
         printf '%s\n' "$out" | grep -v '^bad$' >&2
         bad=1
@@ -45,7 +55,8 @@ check plugins '^(sudoku/plugin\.h|[a-z0-9_]+\.h)$'
 check proto '^(proto/[a-z0-9_]+\.h|sudoku/plugin\.h)$'
 check core '^(proto/|core/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
 check daemon '^(proto/|core/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
-check client '^(proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
+check client '^(proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$' '^(client|batch|wire)\.c$|^client_impl\.h$'
+check client '^(proto/|core/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
 check bench '^(proto/|core/|bench/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
 check include '^$'
 
@@ -59,6 +70,16 @@ if [ -n "$lib" ]; then
         echo "layers: $lib needs dlopen: the client library loads no plugin" >&2
         bad=1
     fi
+    for sym in $(printf '%s\n' "$defined" | grep -v '^sudoku_' || true); do
+        echo "layers: $lib exports $sym: only sudoku_* may be visible" >&2
+        bad=1
+    done
+fi
+if [ -n "$so" ]; then
+    for sym in $(nm -D --defined-only "$so" | awk 'NF == 3 {print $3}' | grep -v '^sudoku_' || true); do
+        echo "layers: $so exports $sym: only sudoku_* may be visible" >&2
+        bad=1
+    done
 fi
 [ $bad -eq 0 ] && echo "layers: every folder includes only what lies below it"
 exit $bad

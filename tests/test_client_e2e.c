@@ -783,6 +783,63 @@ static void test_unknown_solver_once(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Tests: --local answers as the daemon does */
+
+/* Drop what differs between two honest runs: times and rates. */
+static void strip_times(char *s)
+{
+    static const char *const keys[] = {"\"elapsed_us\":", " in "};
+    for (size_t k = 0; k < 2; k++) {
+        for (char *p = s; (p = strstr(p, keys[k])) != NULL;) {
+            char *q = p + strlen(keys[k]);
+            if (k == 1 && !isdigit((unsigned char)*q))
+                break;
+            while (*q && *q != '\n' && (k == 1 || (*q != ',' && *q != '}')))
+                q++;
+            memmove(p + strlen(keys[k]), q, strlen(q) + 1);
+            p += strlen(keys[k]);
+        }
+    }
+}
+
+/* The same files, through the daemon and with --local: same output, same
+ * messages, same exit status (timings aside).  SUDOKU_LOCAL=1 is --local. */
+static void test_local_matches_daemon(void **state)
+{
+    static struct tool_run d, l;
+    static const char *const files[] = {DATA("client_mixed.txt"), DATA("client_judge.txt"),
+                                        DATA("client_lines.txt"), DATA("invalid.txt")};
+    static const char *const modes[][3] = {
+        {NULL}, {"--unique", NULL}, {"--json", NULL}, {"--solver", "dlx", NULL}};
+    (void)state;
+    for (size_t f = 0; f < 4; f++) {
+        for (size_t m = 0; m < 4; m++) {
+            const char *argv_d[8] = {"sudoku", "-s", sock}, *argv_l[8] = {"sudoku", "--local"};
+            size_t nd = 3, nl = 2;
+            for (size_t k = 0; modes[m][k]; k++) {
+                argv_d[nd++] = modes[m][k];
+                argv_l[nl++] = modes[m][k];
+            }
+            argv_d[nd] = files[f];
+            argv_l[nl] = files[f];
+            print_message("case: %s %s\n", files[f], modes[m][0] ? modes[m][0] : "");
+            run_tool(&d, NULL, argv_d);
+            if (m == 3)
+                setenv("SUDOKU_LOCAL", "1", 1); /* the variable instead of the flag */
+            run_tool(&l, NULL, m == 3 ? argv_d : argv_l);
+            unsetenv("SUDOKU_LOCAL");
+            strip_times(d.out);
+            strip_times(l.out);
+            strip_times(d.err);
+            strip_times(l.err);
+            assert_int_equal(l.status, d.status);
+            assert_string_equal(l.out, d.out);
+            assert_string_equal(l.err, d.err);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -797,6 +854,7 @@ int main(void)
         cmocka_unit_test(test_daemon_lost_mid_batch),
         cmocka_unit_test(test_silent_daemon_times_out),
         cmocka_unit_test(test_unknown_solver_once),
+        cmocka_unit_test(test_local_matches_daemon),
     };
     return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
 }

@@ -1,5 +1,6 @@
 /* test_daemon_load.c -- sudokud under load: pipelining, many connections,
- * clients that vanish, SIGTERM while busy or with a connection open.
+ * clients that vanish, SIGTERM while busy or with a connection open, and a
+ * shutdown that leaves no libuv handle open.
  *
  * Each test starts its own daemon (-j 2) so that one test's leftovers cannot
  * hide another's failure.  Every answer is matched by msgid and every
@@ -342,6 +343,65 @@ static void test_sigterm_serves_open_connection(void **state)
     dh_cleanup(&d);
 }
 
+/* SIGTERM with a solve in flight on an open connection, answered requests
+ * before it, and a client that vanished with its own long solve running and
+ * half a request unsent: the solve in flight is answered `overloaded` once
+ * the grace is over, the daemon closes the connection, exits 0 and (-v)
+ * reports that uv_loop_close() found every handle closed. */
+static void test_sigterm_closes_loop(void **state)
+{
+    static const char *const args[] = {"-j", "2", "-v", "--grace-ms", "200", NULL};
+    struct dh d;
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    uint64_t end;
+    uint32_t id;
+    char code[32];
+    int gone;
+    (void)state;
+
+    assert_int_equal(dh_start(&d, args), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&u);
+    for (uint32_t i = 1; i <= 20; i++) {
+        msgpack_sbuffer_clear(&sb);
+        dh_pack_solve(&sb, i, puzzles[i % puzzles_len], NULL, 0, 0);
+        assert_int_equal(dh_call(&r, &sb, i, &u), 0);
+        assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[i % puzzles_len]), 0);
+    }
+    gone = dh_connect(d.sock);
+    assert_true(gone >= 0);
+    msgpack_sbuffer_clear(&sb);
+    dh_pack_solve(&sb, 1, brute, "dfs", 0, 60000);
+    dh_pack_solve(&sb, 2, brute, "dfs", 0, 60000);
+    assert_int_equal(dh_send(gone, sb.data, sb.size - 7), 0); /* 1 complete, 2 cut short */
+    msgpack_sbuffer_clear(&sb);
+    dh_pack_solve(&sb, 100, brute, "dfs", 0, 60000);
+    assert_int_equal(dh_send(r.fd, sb.data, sb.size), 0);
+    end = dh_now_ms() + DH_TIMEOUT_MS;
+    while (stats_in_flight(d.sock) != 2 && dh_now_ms() < end)
+        usleep(1000);
+    assert_int_equal(stats_in_flight(d.sock), 2); /* both long solves taken */
+    close(gone);
+    assert_int_equal(kill(d.pid, SIGTERM), 0);
+
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), 0);
+    assert_true(dh_is_response(&u.data, &id));
+    assert_int_equal(id, 100);
+    assert_string_equal(dh_error_code(&u.data, code, sizeof(code)), "overloaded");
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), -EPIPE); /* closed by the daemon */
+    assert_int_equal(dh_wait(&d, DH_TIMEOUT_MS), 0);
+    assert_true(dh_log_has(&d, "loop closed clean"));
+    assert_false(dh_log_has(&d, "still open"));
+    dh_reader_close(&r);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_cleanup(&d);
+}
+
 /* A client that sends its requests and shuts its write side (half-close)
  * still gets every answer, then end of stream. */
 static void test_half_close(void **state)
@@ -469,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_queue_full),                     /* overloaded */
         cmocka_unit_test(test_sigterm_under_load),             /* clean exit, socket gone */
         cmocka_unit_test(test_sigterm_serves_open_connection), /* accepted = answered */
+        cmocka_unit_test(test_sigterm_closes_loop),            /* every handle closed */
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -101,6 +101,118 @@ static uint64_t get_uint(const msgpack_object *map, const char *key)
     return v->via.u64;
 }
 
+/* ------------------------------------------------------------ the default */
+
+/* The solver that answered puzzle (no solver named) on sock, checked by the
+ * rules.  Writes its name into name. */
+static void solve_default(const char *sock, const char *puzzle, char *name, size_t size)
+{
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    int fd = dh_connect(sock);
+
+    assert_true(fd >= 0);
+    dh_reader_init(&r, fd);
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&u);
+    dh_pack_solve(&sb, 21, puzzle, NULL, 2, 120000);
+    assert_int_equal(dh_call(&r, &sb, 21, &u), 0);
+    const msgpack_object *res = dh_result(&u.data);
+    assert_non_null(res);
+    assert_int_equal(dh_check_solved(res, puzzle), 0);
+    const msgpack_object *solver = dh_map_get(res, "solver");
+    assert_non_null(solver);
+    snprintf(name, size, "%.*s", (int)solver->via.str.size, solver->via.str.ptr);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&r);
+}
+
+/* Each side appears in exactly one entry's default_sizes; returns the
+ * bit set (bit k for side 4, 9, 16, 25) of the entry named name. */
+static unsigned default_sizes_of(const char *sock, const char *name)
+{
+    static const unsigned sides[] = {4, 9, 16, 25};
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    unsigned seen[4] = {0}, mine = 0;
+    int fd = dh_connect(sock);
+
+    assert_true(fd >= 0);
+    dh_reader_init(&r, fd);
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&u);
+    dh_pack_call(&sb, 22, "solvers");
+    assert_int_equal(dh_call(&r, &sb, 22, &u), 0);
+    const msgpack_object *res = dh_result(&u.data);
+    assert_non_null(res);
+    for (uint32_t i = 0; i < res->via.array.size; i++) {
+        const msgpack_object *p = &res->via.array.ptr[i];
+        const msgpack_object *ds = dh_map_get(p, "default_sizes");
+        assert_non_null(ds);
+        assert_int_equal(ds->type, MSGPACK_OBJECT_ARRAY);
+        for (uint32_t j = 0; j < ds->via.array.size; j++)
+            for (unsigned k = 0; k < 4; k++)
+                if (ds->via.array.ptr[j].via.u64 == sides[k]) {
+                    seen[k]++;
+                    if (dh_str_eq(dh_map_get(p, "name"), name))
+                        mine |= 1u << k;
+                }
+    }
+    for (unsigned k = 0; k < 4; k++)
+        assert_int_equal(seen[k], 1);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&r);
+    return mine;
+}
+
+/* No solver named: bitmask for 9x9 and 16x16; sat for real 25x25 puzzles
+ * when it is built (skipped without libcadical-dev). */
+static void test_default_per_size(void **state)
+{
+    char name[64], *hard[1];
+    (void)state;
+    solve_default(sd.sock, puzzles[0], name, sizeof(name));
+    assert_string_equal(name, "bitmask");
+    solve_default(sd.sock, big[0], name, sizeof(name));
+    assert_string_equal(name, "bitmask");
+    assert_int_equal(default_sizes_of(sd.sock, "bitmask") & 0x7u, 0x7u); /* 4, 9, 16 */
+    if (default_sizes_of(sd.sock, "sat") == 0)
+        skip();                                               /* no sat plugin in this build */
+    assert_int_equal(default_sizes_of(sd.sock, "sat"), 0x8u); /* 25 only */
+    assert_int_equal(dh_load_lines(SUDOKU_TEST_DATA_DIR "/25x25_easy.txt", hard, 1), 1);
+    solve_default(sd.sock, hard[0], name, sizeof(name));
+    dh_free_lines(hard, 1);
+    assert_string_equal(name, "sat");
+}
+
+/* sudokud --default-solver NAME: that plugin for every size; an unknown name
+ * does not start. */
+static void test_default_solver_flag(void **state)
+{
+    static const char *const dlx[] = {"--default-solver", "dlx", NULL};
+    static const char *const nope[] = {"--default-solver", "nope", NULL};
+    struct dh d;
+    char name[64];
+    (void)state;
+    assert_int_equal(dh_start(&d, dlx), 0);
+    solve_default(d.sock, puzzles[0], name, sizeof(name));
+    assert_string_equal(name, "dlx");
+    solve_default(d.sock, big[0], name, sizeof(name));
+    assert_string_equal(name, "dlx");
+    assert_int_equal(default_sizes_of(d.sock, "dlx"), 0xfu);
+    assert_int_equal(dh_stop(&d), 0);
+    dh_cleanup(&d);
+    assert_int_equal(dh_init(&d), 0);
+    assert_int_equal(dh_spawn(&d, nope), 0);
+    assert_int_equal(dh_wait(&d, 10000), 1);
+    assert_true(dh_log_has(&d, "--default-solver nope: no plugin of that name loaded"));
+    dh_cleanup(&d);
+}
+
 /* ---------------------------------------------------------------- methods */
 
 static void test_ping(void **state)
@@ -669,6 +781,8 @@ int main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_oversize),
         cmocka_unit_test(test_byte_by_byte),
+        cmocka_unit_test(test_default_per_size),
+        cmocka_unit_test(test_default_solver_flag),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

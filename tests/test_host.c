@@ -194,6 +194,30 @@ static void test_find_and_default(void **state)
     host_free(NULL);
 }
 
+/* Per size: sat for 25x25 when the real plugin directory has it, else the
+ * plain default; without sat (the bad-plugin fixture) always the default. */
+static void test_default_for_size(void **state)
+{
+    struct fixture *f = *state;
+    struct host *real = host_new(NULL, NULL);
+    const struct host_plugin *sat, *bitmask;
+
+    assert_ptr_equal(host_default_for(f->host, 25), host_find(f->host, "tgood"));
+    assert_ptr_equal(host_default_for(f->host, 9), host_find(f->host, "tgood"));
+    assert_null(host_default_for(NULL, 25));
+    assert_non_null(real);
+    assert_true(host_load_dir(real, SUDOKU_BUILD_PLUGIN_DIR) > 0);
+    sat = host_find(real, "sat");
+    bitmask = host_find(real, "bitmask");
+    assert_non_null(bitmask);
+    assert_ptr_equal(host_default_for(real, 4), bitmask);
+    assert_ptr_equal(host_default_for(real, 9), bitmask);
+    assert_ptr_equal(host_default_for(real, 16), bitmask);
+    assert_ptr_equal(host_default_for(real, 25), sat ? sat : bitmask);
+    print_message("  25x25 default: %s\n", host_default_for(real, 25)->desc->name);
+    host_free(real);
+}
+
 static void test_default_plugin_dir(void **state)
 {
     char dir[PATH_MAX], *want = realpath(SUDOKU_BUILD_PLUGIN_DIR, NULL);
@@ -822,6 +846,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plugin_log_is_prefixed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_file_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_find_and_default, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_for_size, setup, teardown),
         cmocka_unit_test(test_default_plugin_dir),
         cmocka_unit_test(test_clock_is_the_abi_clock),
         cmocka_unit_test_setup_teardown(test_good_solve, setup, teardown),

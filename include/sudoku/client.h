@@ -34,13 +34,14 @@ extern "C" {
 #define SUDOKU_CLIENT_API
 #endif
 
-#define SUDOKU_CLIENT_CODE_SIZE    32         /* room for an error code, with NUL */
-#define SUDOKU_CLIENT_MESSAGE_SIZE 256        /* room for an error message, with NUL */
-#define SUDOKU_CLIENT_NAME_SIZE    32         /* room for a solver name, with NUL */
-#define SUDOKU_CLIENT_MAX_CELLS    625        /* cells of the largest grid (25x25) */
-#define SUDOKU_CLIENT_MAX_SOLVERS  16         /* solvers kept by sudoku_client_stats */
-#define SUDOKU_CLIENT_MAX_WINDOW   4096       /* largest batch window */
-#define SUDOKU_CLIENT_MAX_MESSAGE  (1u << 20) /* largest message accepted from the daemon */
+#define SUDOKU_CLIENT_CODE_SIZE     32  /* room for an error code, with NUL */
+#define SUDOKU_CLIENT_MESSAGE_SIZE  256 /* room for an error message, with NUL */
+#define SUDOKU_CLIENT_NAME_SIZE     32  /* room for a solver name, with NUL */
+#define SUDOKU_CLIENT_MAX_CELLS     625 /* cells of the largest grid (25x25) */
+#define SUDOKU_CLIENT_SYSTEM_SOCKET "/run/sudokud/sudokud.sock" /* the system daemon's */
+#define SUDOKU_CLIENT_MAX_SOLVERS   16         /* solvers kept by sudoku_client_stats */
+#define SUDOKU_CLIENT_MAX_WINDOW    4096       /* largest batch window */
+#define SUDOKU_CLIENT_MAX_MESSAGE   (1u << 20) /* largest message accepted from the daemon */
 
 /* Why something failed.  Both strings are always NUL-terminated. */
 struct sudoku_client_error {
@@ -111,10 +112,14 @@ struct sudoku_batch;  /* a pipelined batch on one connection, opaque */
 SUDOKU_CLIENT_API int sudoku_client_socket_path(const char *explicit_path, char *out,
                                                 size_t out_size);
 
-/* Connect to the daemon at path (NULL: resolved as above).  On success stores
- * a new client in *out (free it with sudoku_client_free) and returns 0; else
- * returns a negative errno with err->code "connect" and a message naming the
- * socket. */
+/* Connect to the daemon at path.  path NULL or empty and $SUDOKUD_SOCKET
+ * unset: a user who is not root tries $XDG_RUNTIME_DIR/sudokud.sock (their own
+ * daemon) and then SUDOKU_CLIENT_SYSTEM_SOCKET (the system's); root tries the
+ * system one.  On success stores a new client in *out (free it with
+ * sudoku_client_free) and returns 0; else returns a negative errno with
+ * err->code "connect" and a message naming every socket tried and why each
+ * failed ("no socket at PATH: is sudokud running?", "permission denied on
+ * PATH: you are not in group G", ...). */
 SUDOKU_CLIENT_API int sudoku_client_connect(const char *path, struct sudoku_client **out,
                                             struct sudoku_client_error *err);
 

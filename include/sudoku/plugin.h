@@ -17,6 +17,12 @@
  *     returned status;
  *   - no malloc on the 9x9 hot path; larger grids may allocate their working
  *     memory once per call, never during the search;
+ *   - the one exception: a plugin whose search allocates as it goes (a SAT
+ *     solver growing its learned clauses, as sat on CaDiCaL does) is allowed
+ *     off the host's hot path only (never the default for 9x9, where answers
+ *     take microseconds), and only when it bounds what one job may allocate
+ *     (a documented cap: a job that reaches it returns SDK_FAILED instead of
+ *     growing) and has freed all of it before solve() returns;
  *   - poll sdk_job_should_stop() often enough to return within 10 ms of a
  *     cancel request or of the deadline;
  *   - build with -fvisibility=hidden and -Wl,-z,defs, export only the entry.
@@ -25,18 +31,37 @@
  * struct sdk_explain) and explain_sizes at the end of struct sdk_plugin.  A
  * minor-0 plugin has neither: test with sdk_plugin_has_explain().
  *
- * This header is self-contained (C11) and installed as <sudoku/plugin.h>.
+ * This header is self-contained and installed as <sudoku/plugin.h>.  It
+ * compiles as strict ISO C11 and C17 (-std=c11 -pedantic, where <time.h>
+ * hides POSIX: the two POSIX names it needs are then declared here) and as
+ * C++17 (std::atomic<int> for the cancel flag, layout-compatible with C's
+ * atomic_int); ctest header_std compiles it each way.
  */
 #ifndef SUDOKU_PLUGIN_H
 #define SUDOKU_PLUGIN_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 #ifdef __cplusplus
+#include <atomic>
+typedef std::atomic<int> sdk_atomic_int; /* the cancel flag's type */
+#define SDK_ATOMIC_LOAD_RELAXED(p) ((p)->load(std::memory_order_relaxed))
 extern "C" {
+#else
+#include <stdatomic.h>
+typedef atomic_int sdk_atomic_int; /* the cancel flag's type */
+#define SDK_ATOMIC_LOAD_RELAXED(p) atomic_load_explicit((p), memory_order_relaxed)
+#endif
+
+#ifdef CLOCK_MONOTONIC
+#define SDK_CLOCK_MONOTONIC CLOCK_MONOTONIC
+#else
+/* Strict ISO C: <time.h> declares struct timespec but hides POSIX's clock;
+ * these are Linux's (clockid_t is an int there). */
+extern int clock_gettime(int clock_id, struct timespec *ts);
+#define SDK_CLOCK_MONOTONIC 1
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
@@ -84,15 +109,15 @@ struct sdk_host {
 /* One solve request.  The host owns every buffer; the plugin writes only the
  * fields marked out. */
 struct sdk_job {
-    uint32_t size;            /* sizeof(struct sdk_job) as the host was built */
-    uint32_t n;               /* side: 4, 9, 16 or 25 */
-    const uint8_t *cells;     /* n*n cells, row-major, 0 = blank, else 1..n */
-    uint64_t limit;           /* stop after this many solutions (>= 1) */
-    const atomic_int *cancel; /* non-zero asks the plugin to stop; may be NULL */
-    uint64_t deadline_ns;     /* CLOCK_MONOTONIC ns to stop at; 0 = none */
-    uint8_t *solution;        /* out: n*n cells, the first solution found */
-    uint64_t count;           /* out: solutions found, 0..limit */
-    uint64_t guesses;         /* out: work done (guesses or search nodes) */
+    uint32_t size;                /* sizeof(struct sdk_job) as the host was built */
+    uint32_t n;                   /* side: 4, 9, 16 or 25 */
+    const uint8_t *cells;         /* n*n cells, row-major, 0 = blank, else 1..n */
+    uint64_t limit;               /* stop after this many solutions (>= 1) */
+    const sdk_atomic_int *cancel; /* non-zero asks the plugin to stop; may be NULL */
+    uint64_t deadline_ns;         /* CLOCK_MONOTONIC ns to stop at; 0 = none */
+    uint8_t *solution;            /* out: n*n cells, the first solution found */
+    uint64_t count;               /* out: solutions found, 0..limit */
+    uint64_t guesses;             /* out: work done (guesses or search nodes) */
 };
 
 /* Outcome of an explain call (sdk_explain.status). */
@@ -147,7 +172,7 @@ struct sdk_explain {
     const uint8_t *progress;             /* n*n start grid holding every given, or NULL */
     uint32_t max_steps;                  /* stop after this many steps; 0 = no limit */
     uint32_t reserved;                   /* 0 */
-    const atomic_int *cancel;            /* non-zero asks the plugin to stop; may be NULL */
+    const sdk_atomic_int *cancel;        /* non-zero asks the plugin to stop; may be NULL */
     uint64_t deadline_ns;                /* CLOCK_MONOTONIC ns to stop at; 0 = none */
     struct sdk_step *steps;              /* out: steps_cap steps, or NULL */
     struct sdk_cell_value *placements;   /* out: placements of every step, or NULL */
@@ -216,7 +241,7 @@ typedef const struct sdk_plugin *(*sdk_entry_fn)(void);
 static inline uint64_t sdk_now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(SDK_CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -225,7 +250,7 @@ static inline uint64_t sdk_now_ns(void)
  * search nodes, not on every node. */
 static inline int sdk_job_should_stop(const struct sdk_job *job)
 {
-    if (job->cancel && atomic_load_explicit(job->cancel, memory_order_relaxed))
+    if (job->cancel && SDK_ATOMIC_LOAD_RELAXED(job->cancel))
         return SDK_CANCELLED;
     if (job->deadline_ns && sdk_now_ns() >= job->deadline_ns)
         return SDK_TIMEDOUT;
@@ -235,7 +260,7 @@ static inline int sdk_job_should_stop(const struct sdk_job *job)
 /* The same test for an explain job. */
 static inline int sdk_explain_should_stop(const struct sdk_explain *job)
 {
-    if (job->cancel && atomic_load_explicit(job->cancel, memory_order_relaxed))
+    if (job->cancel && SDK_ATOMIC_LOAD_RELAXED(job->cancel))
         return SDK_EXPLAIN_CANCELLED;
     if (job->deadline_ns && sdk_now_ns() >= job->deadline_ns)
         return SDK_EXPLAIN_TIMEDOUT;

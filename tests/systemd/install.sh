@@ -81,8 +81,12 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 fi
 echo "install: layout complete ($nplugins plugins)"
 
-# ---- 2. the SDK through pkg-config, and the example plugin out of tree
-export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
+# ---- 2. the SDK through pkg-config, and the example plugin out of tree.
+# Both .pc files sit in one directory, written for this prefix.
+pcdir=$(dirname "$(find "$prefix" -path '*/pkgconfig/sudoku-client.pc' | head -1)")
+[ -f "$pcdir/sudoku-client.pc" ] || fail "no sudoku-client.pc installed"
+[ -f "$pcdir/sudoku-plugin.pc" ] || fail "sudoku-plugin.pc is not beside sudoku-client.pc"
+export PKG_CONFIG_PATH="$pcdir"
 cflags=$(pkg-config --cflags sudoku-plugin) || fail "pkg-config cannot read sudoku-plugin.pc"
 cflags=${cflags% }
 [ "$cflags" = "-I$prefix/include" ] || fail "unexpected Cflags: $cflags"
@@ -97,6 +101,27 @@ grep -rqs --include=flags.make --include=build.ninja -- "$prefix/include" "$tmp/
 "$cmake" --install "$tmp/example" >>"$tmp/example.log" 2>&1 || fail "installing examples/plugin"
 need lib/sudokud/plugins/example.so
 echo "install: examples/plugin built against the installed SDK into $plugindir"
+
+# The client example of docs/client.md, built with pkg-config alone, shared
+# and static; the static build also defines symbols named like our internals
+# (rpc_read, grid_check_givens, cbuf_free), which must not clash.
+sed -n '/^```c$/,/^```$/p' "$src/docs/client.md" | sed '1d;/^```$/,$d' >"$tmp/solve_stdin.c"
+grep -q 'int main' "$tmp/solve_stdin.c" || fail "no client example found in docs/client.md"
+cat >"$tmp/clash.c" <<'EOF2'
+int rpc_read(void) { return 1; }
+int grid_check_givens(void) { return 2; }
+int cbuf_free(void) { return 3; }
+EOF2
+libdir=$(pkg-config --variable=libdir sudoku-client)
+[ "$libdir" = "$prefix/lib" ] || [ "$libdir" = "$(dirname "$pcdir")" ] || fail "unexpected libdir: $libdir"
+# shellcheck disable=SC2046 # pkg-config output is a list of flags
+cc -o "$tmp/solve_shared" "$tmp/solve_stdin.c" $(pkg-config --cflags --libs sudoku-client) \
+    >"$tmp/cc.log" 2>&1 || fail "building the client example against the installed library"
+# shellcheck disable=SC2046
+cc -o "$tmp/solve_static" "$tmp/solve_stdin.c" "$tmp/clash.c" $(pkg-config --cflags sudoku-client) \
+    "$libdir/libsudoku-client.a" -lmsgpackc >>"$tmp/cc.log" 2>&1 ||
+    fail "a program with its own rpc_read/grid_check_givens/cbuf_free cannot link libsudoku-client.a"
+echo "install: the client example builds with pkg-config alone (shared and static)"
 
 # ---- 3. the installed daemon, no flags but its socket
 sock="$tmp/d.sock"
@@ -120,6 +145,12 @@ while IFS= read -r puzzle; do
     done
 done <"$puzzles"
 echo "install: installed sudokud loaded $(tr '\n' ' ' <"$tmp/solvers.out")and solved with each"
+for prog in solve_shared solve_static; do
+    SUDOKUD_SOCKET="$sock" LD_LIBRARY_PATH="$libdir" "$tmp/$prog" <"$puzzles" >"$tmp/$prog.out" \
+        2>"$tmp/$prog.log" || fail "$prog against the installed daemon"
+    [ "$(wc -l <"$tmp/$prog.out")" -eq "$(grep -c . "$puzzles")" ] || fail "$prog: answers missing"
+done
+echo "install: the client example answered every puzzle, shared and static"
 python3 "$rpc" solve "$sock" example "$(head -1 "$puzzles")"
 kill -TERM "$daemon"
 status=0

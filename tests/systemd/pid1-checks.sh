@@ -200,7 +200,7 @@ m=$(as alice ping 2>&1) && pass group_member_connects || fail group_member_conne
 nm=$(as bob ping 2>&1)
 rc=$?
 case $nm in
-*"Permission denied"*) [ $rc -eq 3 ] && pass nonmember_eacces || fail nonmember_eacces "exit $rc: $nm" ;;
+*"permission denied on $sock: you are not in group sudokud"*) [ $rc -eq 3 ] && pass nonmember_eacces || fail nonmember_eacces "exit $rc: $nm" ;;
 *) fail nonmember_eacces "exit $rc: $nm" ;;
 esac
 

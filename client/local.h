@@ -1,0 +1,40 @@
+/* local.h -- the sudoku tool's offline mode: the plugins in this process.
+ *
+ * sudoku --local (or SUDOKU_LOCAL=1) loads the installed solver plugins
+ * through the same plugin host as sudokud (core/host.c) and answers each
+ * puzzle as the daemon would: the same checks and messages
+ * (core/request.c), the same answer check, the same result fields.  Part of
+ * the tool, never of libsudoku-client, which links no solver.
+ */
+#ifndef SUDOKU_TOOL_LOCAL_H
+#define SUDOKU_TOOL_LOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sudoku/client.h>
+
+#define LOCAL_TIMEOUT_MS 30000u /* default per-puzzle timeout, as sudokud's */
+
+struct local; /* opaque */
+
+/* Load the plugins of dir (NULL: the installed directory next to the
+ * program).  verbose shows every loader message on stderr (errors always
+ * show).  On success stores a new struct local in *out (free it with
+ * local_free) and returns 0; else prints why and returns a negative errno. */
+int local_open(const char *dir, int verbose, struct local **out);
+
+/* Free l and unload its plugins.  Accepts NULL. */
+void local_free(struct local *l);
+
+/* Solve one puzzle, in the line form (text, len) or as n*n cells (text
+ * NULL), with opts (solver, limit, timeout_ms; NULL for the defaults) into
+ * *res, as a daemon answer would read. */
+void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
+                 const struct sudoku_client_options *opts, struct sudoku_client_result *res);
+
+/* The loaded solvers into out[0..cap), as sudoku_client_solvers() lists a
+ * daemon's.  Returns how many there are. */
+size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap);
+
+#endif /* SUDOKU_TOOL_LOCAL_H */
