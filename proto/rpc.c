@@ -52,14 +52,16 @@ static void copy_name(char *out, size_t out_size, const msgpack_object *o)
     out[len] = '\0';
 }
 
-static enum rpc_code decode_puzzle_string(const msgpack_object *o, struct rpc_solve_params *s,
-                                          char *err, size_t err_size)
+/* The line form, sent as msgpack str or bin (many msgpack libraries send
+ * byte strings as bin): the answer is a str either way. */
+static enum rpc_code decode_puzzle_string(const char *text, uint32_t len,
+                                          struct rpc_solve_params *s, char *err, size_t err_size)
 {
-    if (codec_parse_line(o->via.str.ptr, o->via.str.size, &s->n, s->cells, err, err_size) < 0)
+    if (codec_parse_line(text, len, &s->n, s->cells, err, err_size) < 0)
         return RPC_BAD_PUZZLE;
     s->form = RPC_FORM_STRING;
-    for (uint32_t i = 0; i < o->via.str.size; i++)
-        if (o->via.str.ptr[i] >= 'a' && o->via.str.ptr[i] <= 'p')
+    for (uint32_t i = 0; i < len; i++) /* one lower-case letter: the answer is in lower case */
+        if (text[i] >= 'a' && text[i] <= 'p')
             s->form = RPC_FORM_LOWER;
     return RPC_OK;
 }
@@ -120,6 +122,8 @@ static enum rpc_code decode_timeout(const msgpack_object *v, struct rpc_solve_pa
 static enum rpc_code decode_solver(const msgpack_object *v, struct rpc_solve_params *s, char *err,
                                    size_t err_size)
 {
+    if (v->type == MSGPACK_OBJECT_NIL) /* nil is absent: the default solver */
+        return RPC_OK;
     if (v->type != MSGPACK_OBJECT_STR)
         return fail(err, err_size, RPC_BAD_REQUEST, "option solver must be a string");
     copy_name(s->solver, sizeof(s->solver), v);
@@ -175,7 +179,11 @@ static enum rpc_code decode_solve(const msgpack_object_array *params, struct rpc
             return code;
     }
     if (params->ptr[0].type == MSGPACK_OBJECT_STR)
-        return decode_puzzle_string(&params->ptr[0], s, err, err_size);
+        return decode_puzzle_string(params->ptr[0].via.str.ptr, params->ptr[0].via.str.size, s, err,
+                                    err_size);
+    if (params->ptr[0].type == MSGPACK_OBJECT_BIN)
+        return decode_puzzle_string(params->ptr[0].via.bin.ptr, params->ptr[0].via.bin.size, s, err,
+                                    err_size);
     if (params->ptr[0].type == MSGPACK_OBJECT_ARRAY)
         return decode_puzzle_array(&params->ptr[0], s, err, err_size);
     return fail(err, err_size, RPC_BAD_REQUEST, "puzzle must be a string or an array of integers");
