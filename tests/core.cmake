@@ -104,3 +104,7 @@ if(TARGET sudoku_client_static)
     ${CMAKE_BINARY_DIR}/lib/libsudoku-client.a $<TARGET_FILE:sudoku_client_shared>)
   set_tests_properties(layers PROPERTIES LABELS core TIMEOUT 60)
 endif()
+
+# The puzzle generator: every puzzle judged by another plugin (unique, minimal, symmetric).
+sudoku_add_test(NAME test_generate SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_generate.c
+  LIBS sudoku_core sudoku_proto Threads::Threads LABELS core TIMEOUT 300)
