@@ -80,6 +80,10 @@ if(TARGET sudoku-bench)
     -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -DDATA=${SUDOKU_TEST_DATA_DIR}/client_judge.txt
     -DMODE=reader -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_reader PROPERTIES LABELS core TIMEOUT 60)
+  # sudoku-bench --generate: every puzzle re-checked, JSON keys, usage errors.
+  add_test(NAME bench_generate COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
+    -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_generate.cmake)
+  set_tests_properties(bench_generate PROPERTIES LABELS core TIMEOUT 120)
   # sudoku-bench --socket against the real daemon: every answer right, RSS read.
   if(TARGET sudokud)
     add_test(NAME bench_daemon COMMAND ${CMAKE_COMMAND}
