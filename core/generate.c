@@ -377,11 +377,12 @@ static void set_orbits(const struct pass *p, unsigned from, unsigned to, int is_
 }
 
 /* Remember where alt, a solution the plugin found (and the host checked),
- * differs from the grid; nothing when it is the grid. */
-static void cert_add(struct pass *p, const uint8_t *alt)
+ * differs from the grid.  Returns the stored witness, or NULL when alt is
+ * the grid (no information).  Once full, the oldest is overwritten. */
+static const struct cert *cert_add(struct pass *p, const uint8_t *alt)
 {
     struct cert d = {{0}};
-    unsigned cells = p->spec->n * p->spec->n, is_empty = 1;
+    unsigned cells = p->spec->n * p->spec->n, is_empty = 1, slot;
 
     for (unsigned c = 0; c < cells; c++) {
         if (alt[c] != p->grid[c]) {
@@ -390,13 +391,15 @@ static void cert_add(struct pass *p, const uint8_t *alt)
         }
     }
     if (is_empty)
-        return;
+        return NULL;
     if (p->certs_len < GEN_MAX_CERTS) {
-        p->certs[p->certs_len++] = d;
-        return;
+        slot = p->certs_len++;
+    } else {
+        slot = p->certs_next;
+        p->certs_next = (p->certs_next + 1) % GEN_MAX_CERTS;
     }
-    p->certs[p->certs_next] = d;
-    p->certs_next = (p->certs_next + 1) % GEN_MAX_CERTS;
+    p->certs[slot] = d;
+    return &p->certs[slot];
 }
 
 /* The last orbit (in visiting order) still given on d's cells, when the
@@ -454,7 +457,8 @@ static int try_blank(struct pass *p, unsigned from, unsigned to, unsigned *culpr
 {
     uint8_t alt[SDK_MAX_CELLS];
     unsigned known = known_fail(p, from);
-    int rc;
+    const struct cert *d;
+    int rc, last;
 
     if (known < to) {
         *culprit = known;
@@ -469,9 +473,11 @@ static int try_blank(struct pass *p, unsigned from, unsigned to, unsigned *culpr
         return -EIO; /* the grid itself solves it: the plugin is wrong */
     if (rc < 0)
         return rc;
-    cert_add(p, alt);
-    known = known_fail(p, from);
-    *culprit = known < to ? known : to - 1;
+    /* The other witnesses left [from, to) alone (known >= to), so only the
+     * new one can name a culprit inside it. */
+    d = cert_add(p, alt);
+    last = d ? cert_last(p, d, from) : -1;
+    *culprit = last >= 0 && (unsigned)last < to ? (unsigned)last : to - 1;
     return 0;
 }
 
