@@ -28,6 +28,7 @@
 
 static const char usage_head[] =
     "usage: sudoku [options] [FILE...]\n"
+    "       sudoku count [options] [FILE...]\n"
     "       sudoku solvers|stats|ping [options]\n"
     "\n"
     "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
@@ -266,7 +267,7 @@ static int parse_args(int argc, char **argv, struct tool_opts *o, int *operands)
 /* The subcommand named by the operand argv[first], or NULL to solve files. */
 static const char *subcommand(int argc, char **argv, int first)
 {
-    static const char *const names[] = {"solvers", "stats", "ping"};
+    static const char *const names[] = {"solvers", "stats", "ping", "count"};
     if (first >= argc)
         return NULL;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -277,6 +278,8 @@ static const char *subcommand(int argc, char **argv, int first)
 
 static void print_help(const char *cmd)
 {
+    if (cmd && strcmp(cmd, "count") == 0)
+        cmd = NULL; /* count takes the solve options */
     if (!cmd)
         opts_help(&option_prog, stdout);
     else
@@ -305,6 +308,14 @@ int main(int argc, char **argv)
     const char *env_local = getenv("SUDOKU_LOCAL");
     if (env_local && strcmp(env_local, "1") == 0)
         o.is_local = 1;
+    if (cmd && strcmp(cmd, "count") == 0) {
+        static char *stdin_only[] = {"-"};
+        o.is_count = 1;
+        if (!o.solve.limit)
+            o.solve.limit = TOOL_COUNT_CAP;
+        return first + 1 < argc ? tool_solve(&o, argv + first + 1, argc - first - 1)
+                                : tool_solve(&o, stdin_only, 1);
+    }
     if (cmd && o.is_local && strcmp(cmd, "solvers") != 0) {
         opts_usage_error(&option_prog, "%s asks the daemon: not with --local", cmd);
         return EXIT_USAGE;

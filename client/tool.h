@@ -17,7 +17,8 @@
 
 /* With --timeout T, the tool gives up on a daemon silent for T plus this. */
 #define TOOL_TIMEOUT_MARGIN_MS 2000u
-#define TOOL_WINDOW            64 /* default requests in flight */
+#define TOOL_WINDOW            64    /* default requests in flight */
+#define TOOL_COUNT_CAP         1000u /* sudoku count counts this far unless --limit */
 
 /* Everything the command line chose. */
 struct tool_opts {
@@ -25,6 +26,7 @@ struct tool_opts {
     enum input_format format;           /* --format */
     struct sudoku_client_options solve; /* --solver, --limit, --timeout */
     int is_unique;                      /* --unique */
+    int is_count;                       /* sudoku count: print the number of solutions */
     int is_json;                        /* --json */
     int is_verbose;                     /* -v */
     unsigned window;                    /* -w, 0: default */

@@ -840,6 +840,66 @@ static void test_local_matches_daemon(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Tests: counting */
+
+/* Solutions of a 4x4 grid (0 blank) by plain enumeration: the reference the
+ * tool's counts are checked against. */
+static unsigned long count4(uint8_t *g, int at)
+{
+    unsigned long total = 0;
+    if (at == 16)
+        return 1;
+    if (g[at])
+        return count4(g, at + 1);
+    for (uint8_t v = 1; v <= 4; v++) {
+        int ok = 1, r = at / 4, c = at % 4, br = r / 2 * 2, bc = c / 2 * 2;
+        for (int k = 0; k < 4 && ok; k++)
+            ok = g[r * 4 + k] != v && g[k * 4 + c] != v && g[(br + k / 2) * 4 + bc + k % 2] != v;
+        if (ok) {
+            g[at] = v;
+            total += count4(g, at + 1);
+            g[at] = 0;
+        }
+    }
+    return total;
+}
+
+/* sudoku count prints each puzzle's number of solutions ("N+" at the cap);
+ * --limit N shows the count beside each solution. */
+static void test_count(void **state)
+{
+    static struct tool_run r;
+    static const char *const puzzles4[] = {"................", "1...............",
+                                           "12..............", "1234............"};
+    char path[128], want[256] = "", line[32];
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < 4; i++) {
+        uint8_t g[16];
+        unsigned n;
+        fprintf(f, "%s\n", puzzles4[i]);
+        assert_int_equal(codec_parse_line(puzzles4[i], 16, &n, g, NULL, 0), 0);
+        snprintf(line, sizeof(line), "%lu\n", count4(g, 0));
+        strcat(want, line);
+    }
+    fclose(f);
+    const char *argv[] = {"sudoku", "-s", sock, "count", path, NULL};
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want);
+    const char *capped[] = {"sudoku", "-s", sock, "count", "--limit", "10", path, NULL};
+    run_tool(&r, NULL, capped);
+    assert_string_equal(r.out, "10+\n10+\n10+\n10+\n");
+    const char *shown[] = {"sudoku", "-s", sock, "--limit", "3", DATA("client_judge.txt"), NULL};
+    run_tool(&r, NULL, shown);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\ncount: 1\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -855,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_silent_daemon_times_out),
         cmocka_unit_test(test_unknown_solver_once),
         cmocka_unit_test(test_local_matches_daemon),
+        cmocka_unit_test(test_count),
     };
     return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
 }
