@@ -23,6 +23,12 @@
  *   4. with no connection and no solve left, the handles close, the loop
  *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
  *      handle left open is logged by type and makes it exit 1).
+ * A running solve is answered when it is cancelled, whether or not its
+ * plugin returns; the workers get half a second more (pool_close), and a
+ * worker still inside a plugin then is left running: the process ends with
+ * _exit() (plugins cannot be unloaded under it), its status as above.  So
+ * shutdown takes at most the grace, FORCE_CLOSE_MS for clients that do not
+ * read, and that half second.
  *
  * The shutdown steps run from timers and from the check handle, which
  * first drains the connections' ready list; a connection closed in a step
@@ -233,9 +239,11 @@ static void close_all(struct server *s)
     close_handle((uv_handle_t *)&s->accept_retry);
     close_handle((uv_handle_t *)&s->flusher);
     close_handle((uv_handle_t *)&s->spinner);
-    pool_close(s->pool);
+    if (pool_close(s->pool) < 0)
+        s->has_stuck = 1;
     s->pool = NULL;
     s->dispatch.pool = NULL;
+    dispatch_close(&s->dispatch);
 }
 
 /* Stopping: is c done?  Never while it has a solve in flight, an answer
@@ -459,7 +467,8 @@ int server_run(const struct server_config *cfg, struct host *host)
         return 1;
     s.loop = &loop;
     conn_set_init(&s.conns, &loop, cfg->max_message, cfg->max_connections, &s.stats);
-    dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats);
+    if (dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats) < 0)
+        return 1;
     s.dispatch.timeout_ms = cfg->timeout_ms;
     s.dispatch.max_queue = cfg->max_queue;
     s.dispatch.inline_us = cfg->inline_us;
@@ -485,5 +494,11 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (close_loop(&loop) < 0)
         rc = -EBUSY;
     stats_close(&s.stats);
+    if (s.has_stuck) {
+        /* Returning would unload plugins that a written-off thread is
+         * still running. */
+        log_msg(SDK_LOG_WARNING, "exiting with workers still stuck in a plugin");
+        _exit(rc == 0 ? 0 : 1);
+    }
     return rc == 0 ? 0 : 1;
 }

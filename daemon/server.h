@@ -63,13 +63,15 @@ struct server {
     int is_stopping;                 /* SIGTERM/SIGINT seen */
     int stop_phase;                  /* 0 grace, 1 cancelled, 2 forcing close */
     int is_closed;                   /* handles closed, loop ending */
+    int has_stuck;                   /* workers left in plugins: end with _exit() */
 };
 
 /* Set up the listener, signals and workers, run the loop until shutdown.
  * Returns the process exit status: 0 after a clean SIGTERM/SIGINT, with
  * every handle closed (uv_loop_close() succeeded; -v logs "loop closed
  * clean"); 1 when the daemon could not start or a handle was left open
- * (each is logged by type). */
+ * (each is logged by type).  With workers still stuck in a plugin at the end
+ * it does not return: it ends the process with _exit() and that status. */
 int server_run(const struct server_config *cfg, struct host *host);
 
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else
