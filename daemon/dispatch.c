@@ -35,10 +35,12 @@
  *      +--return: answer, free                            +--due + grace: worker stuck
  *
  * Fast path (--inline-us): with every worker idle and no other request
- * buffered on the connection, a 9x9 or smaller solve is first tried on the
- * loop thread under a deadline of a few tens of microseconds (try_inline);
- * if it finishes, it is answered at once without any cross-thread wake-up,
- * else it goes to the pool as above, its timeout still counted from arrival.
+ * buffered on the connection, a 9x9 or smaller solve for a plugin that
+ * declares SDK_CAP_PROMPT is first tried on the loop thread under a
+ * deadline of a few tens of microseconds (try_inline); if it finishes, it is
+ * answered at once without any cross-thread wake-up, else it goes to the
+ * pool as above, its timeout still counted from arrival.  A plugin without
+ * the flag never runs on the loop: nothing there may fail to return.
  */
 #include "daemon/dispatch.h"
 #include "proto/clock.h"
@@ -438,9 +440,9 @@ static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
     uint64_t budget = (uint64_t)d->inline_us * 1000u;
     uint64_t t0, cap, took;
 
-    if (budget == 0 || job->n > 9 || c->has_more_input ||
-        uv_now(d->loop) < ss->inline_off_until_ms || d->inline_spent_ns >= budget * INLINE_ROUND ||
-        !pool_is_idle(d->pool))
+    if (budget == 0 || job->n > 9 || !(job->plugin->desc->caps & SDK_CAP_PROMPT) ||
+        c->has_more_input || uv_now(d->loop) < ss->inline_off_until_ms ||
+        d->inline_spent_ns >= budget * INLINE_ROUND || !pool_is_idle(d->pool))
         return 0;
     t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;

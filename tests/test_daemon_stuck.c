@@ -5,7 +5,7 @@
  * the daemon keeps every promise all the same:
  *
  *   timeout    a solve with timeout_ms is answered `timeout` (the plugin
- *              never returned)
+ *              never returned), also with the inline fast path on
  *   cancel     a `cancel` notification answers `cancelled` at once
  *   ping       ping answers on another connection while the plugin spins
  *   stuck      stats counts the stuck worker (stuck_workers >= 1), and with
@@ -65,8 +65,8 @@ static int stop_daemon(void **state)
 /* Start a daemon with spin9 and the extra arguments (at most 8). */
 static void start(struct dh *d, const char *const *extra)
 {
-    const char *argv[16] = {"--plugin", SPIN_PLUGIN, "--inline-us", "0"};
-    size_t n = 4;
+    const char *argv[16] = {"--plugin", SPIN_PLUGIN};
+    size_t n = 2;
 
     for (size_t i = 0; extra && extra[i] && n < 15; i++)
         argv[n++] = extra[i];
@@ -141,14 +141,17 @@ static uint64_t wait_stuck(const char *sock)
     return dh_now_ms() - t0;
 }
 
-/* The plugin never returns: the host answers `timeout` itself. */
+/* The plugin never returns: the host answers `timeout` itself.  The inline
+ * fast path is on, with its largest budget, and every worker idle, so this
+ * also checks that spin9 (no SDK_CAP_PROMPT) is never tried on the loop
+ * (else no answer, and no ping, would ever come). */
 static void test_timeout(void **state)
 {
     struct dh_reader r;
     uint64_t t0, took;
 
     (void)state;
-    start(&sd, (const char *const[]){"-j", "2", NULL});
+    start(&sd, (const char *const[]){"-j", "2", "--inline-us", "1000", NULL});
     dh_reader_init(&r, dh_connect(sd.sock));
     t0 = dh_now_ms();
     send_solve(r.fd, 7, "spin9", 300);
@@ -215,7 +218,8 @@ static void test_stuck_replaced(void **state)
     msgpack_unpacked u;
 
     (void)state;
-    start(&sd, (const char *const[]){"-j", "1", NULL});
+    /* No fast path: the bitmask solves must need a worker. */
+    start(&sd, (const char *const[]){"-j", "1", "--inline-us", "0", NULL});
     dh_reader_init(&r, dh_connect(sd.sock));
     send_solve(r.fd, 1, "spin9", 100);
     expect_error(&r, 1, "timeout", BOUND_MS);
