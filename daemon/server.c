@@ -28,7 +28,8 @@
  * worker still inside a plugin then is left running: the process ends with
  * _exit() (plugins cannot be unloaded under it), its status as above.  So
  * shutdown takes at most the grace, FORCE_CLOSE_MS for clients that do not
- * read, and that half second.
+ * read, and that half second.  A second SIGTERM or SIGINT exits at once
+ * (status 1); SIGHUP is logged and ignored.
  *
  * The shutdown steps run from timers and from the check handle, which
  * first drains the connections' ready list; a connection closed in a step
@@ -233,6 +234,7 @@ static void close_all(struct server *s)
     close_listener(s);
     close_handle((uv_handle_t *)&s->sig_term);
     close_handle((uv_handle_t *)&s->sig_int);
+    close_handle((uv_handle_t *)&s->sig_hup);
     close_handle((uv_handle_t *)&s->watchdog);
     close_handle((uv_handle_t *)&s->grace);
     close_handle((uv_handle_t *)&s->quiet);
@@ -338,7 +340,19 @@ static void begin_stop(struct server *s, const char *why)
 static void on_signal(uv_signal_t *h, int signum)
 {
     struct server *s = h->data;
-    begin_stop(s, signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    const char *name = signum == SIGTERM ? "SIGTERM" : signum == SIGINT ? "SIGINT" : "SIGHUP";
+
+    if (signum == SIGHUP) {
+        log_msg(LOG_LVL_NOTICE, "SIGHUP ignored: sudokud has nothing to reload");
+        return;
+    }
+    if (s->is_stopping) {
+        /* The admin does not want to wait: no cleanup can be trusted to be
+         * quick (a worker may be stuck in a plugin), so none is done. */
+        log_msg(SDK_LOG_WARNING, "%s again: exiting at once", name);
+        _exit(1);
+    }
+    begin_stop(s, name);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -403,16 +417,19 @@ static int init_handles(struct server *s)
 {
     uint64_t wd = sdn_watchdog_usec();
 
-    s->sig_term.data = s->sig_int.data = s->flusher.data = s->grace.data = s;
+    s->sig_term.data = s->sig_int.data = s->sig_hup.data = s->flusher.data = s->grace.data = s;
     s->watchdog.data = s->quiet.data = s->accept_retry.data = s;
     if (uv_signal_init(s->loop, &s->sig_term) < 0 || uv_signal_init(s->loop, &s->sig_int) < 0 ||
-        uv_check_init(s->loop, &s->flusher) < 0 || uv_timer_init(s->loop, &s->grace) < 0 ||
-        uv_timer_init(s->loop, &s->watchdog) < 0 || uv_timer_init(s->loop, &s->quiet) < 0 ||
-        uv_timer_init(s->loop, &s->accept_retry) < 0 || uv_idle_init(s->loop, &s->spinner) < 0)
+        uv_signal_init(s->loop, &s->sig_hup) < 0 || uv_check_init(s->loop, &s->flusher) < 0 ||
+        uv_timer_init(s->loop, &s->grace) < 0 || uv_timer_init(s->loop, &s->watchdog) < 0 ||
+        uv_timer_init(s->loop, &s->quiet) < 0 || uv_timer_init(s->loop, &s->accept_retry) < 0 ||
+        uv_idle_init(s->loop, &s->spinner) < 0)
         return -ENOMEM;
     uv_unref((uv_handle_t *)&s->spinner);
     uv_signal_start(&s->sig_term, on_signal, SIGTERM);
     uv_signal_start(&s->sig_int, on_signal, SIGINT);
+    uv_signal_start(&s->sig_hup, on_signal, SIGHUP);
+    uv_unref((uv_handle_t *)&s->sig_hup);
     uv_check_start(&s->flusher, on_check);
     uv_unref((uv_handle_t *)&s->flusher);
     if (wd > 0)

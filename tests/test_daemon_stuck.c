@@ -12,6 +12,8 @@
  *              one worker, other clients' bitmask solves are still answered
  *              (the stuck thread was replaced)
  *   sigterm    SIGTERM with a stuck worker exits, within a generous bound
+ *   twice      a second SIGTERM during the grace exits at once
+ *   sighup     SIGHUP is logged and ignored
  *
  * Bounds on time are generous (CI has two busy cores, sanitizer builds are
  * slow): each only separates "answered" from "never".  The measured times
@@ -268,6 +270,42 @@ static void test_sigterm_stuck(void **state)
     dh_reader_close(&r);
 }
 
+/* A second SIGTERM during a long grace exits at once. */
+static void test_second_sigterm(void **state)
+{
+    struct dh_reader r;
+    uint64_t t0;
+    int rc;
+
+    (void)state;
+    start(&sd, (const char *const[]){"-j", "1", "--grace-ms", "120000", NULL});
+    dh_reader_init(&r, dh_connect(sd.sock));
+    send_solve(r.fd, 1, "spin9", 60000);
+    usleep(100000);
+    assert_int_equal(kill(sd.pid, SIGTERM), 0);
+    usleep(200000); /* the first one is handled: a 120 s grace has begun */
+    t0 = dh_now_ms();
+    assert_int_equal(kill(sd.pid, SIGTERM), 0);
+    rc = dh_wait(&sd, BOUND_MS);
+    print_message("second SIGTERM to exit: %llu ms\n", (unsigned long long)(dh_now_ms() - t0));
+    assert_int_equal(rc, 1);
+    assert_true(dh_log_has(&sd, "SIGTERM again"));
+    dh_reader_close(&r);
+}
+
+/* SIGHUP is not fatal: logged, ignored, still serving. */
+static void test_sighup(void **state)
+{
+
+    (void)state;
+    start(&sd, NULL);
+    assert_int_equal(kill(sd.pid, SIGHUP), 0);
+    usleep(100000);
+    assert_int_equal(dh_ping(sd.sock, BOUND_MS), 0);
+    assert_true(dh_log_has(&sd, "SIGHUP ignored"));
+    assert_int_equal(dh_stop(&sd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +314,8 @@ int main(void)
         cmocka_unit_test_teardown(test_ping_while_spinning, stop_daemon),
         cmocka_unit_test_teardown(test_stuck_replaced, stop_daemon),
         cmocka_unit_test_teardown(test_sigterm_stuck, stop_daemon),
+        cmocka_unit_test_teardown(test_second_sigterm, stop_daemon),
+        cmocka_unit_test_teardown(test_sighup, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
