@@ -23,6 +23,13 @@
  *   4. with no connection and no solve left, the handles close, the loop
  *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
  *      handle left open is logged by type and makes it exit 1).
+ * A running solve is answered when it is cancelled, whether or not its
+ * plugin returns; the workers get half a second more (pool_close), and a
+ * worker still inside a plugin then is left running: the process ends with
+ * _exit() (plugins cannot be unloaded under it), its status as above.  So
+ * shutdown takes at most the grace, FORCE_CLOSE_MS for clients that do not
+ * read, and that half second.  A second SIGTERM or SIGINT exits at once
+ * (status 1); SIGHUP is logged and ignored.
  *
  * The shutdown steps run from timers and from the check handle, which
  * first drains the connections' ready list; a connection closed in a step
@@ -227,15 +234,18 @@ static void close_all(struct server *s)
     close_listener(s);
     close_handle((uv_handle_t *)&s->sig_term);
     close_handle((uv_handle_t *)&s->sig_int);
+    close_handle((uv_handle_t *)&s->sig_hup);
     close_handle((uv_handle_t *)&s->watchdog);
     close_handle((uv_handle_t *)&s->grace);
     close_handle((uv_handle_t *)&s->quiet);
     close_handle((uv_handle_t *)&s->accept_retry);
     close_handle((uv_handle_t *)&s->flusher);
     close_handle((uv_handle_t *)&s->spinner);
-    pool_close(s->pool);
+    if (pool_close(s->pool) < 0)
+        s->has_stuck = 1;
     s->pool = NULL;
     s->dispatch.pool = NULL;
+    dispatch_close(&s->dispatch);
 }
 
 /* Stopping: is c done?  Never while it has a solve in flight, an answer
@@ -330,7 +340,19 @@ static void begin_stop(struct server *s, const char *why)
 static void on_signal(uv_signal_t *h, int signum)
 {
     struct server *s = h->data;
-    begin_stop(s, signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    const char *name = signum == SIGTERM ? "SIGTERM" : signum == SIGINT ? "SIGINT" : "SIGHUP";
+
+    if (signum == SIGHUP) {
+        log_msg(LOG_LVL_NOTICE, "SIGHUP ignored: sudokud has nothing to reload");
+        return;
+    }
+    if (s->is_stopping) {
+        /* The admin does not want to wait: no cleanup can be trusted to be
+         * quick (a worker may be stuck in a plugin), so none is done. */
+        log_msg(SDK_LOG_WARNING, "%s again: exiting at once", name);
+        _exit(1);
+    }
+    begin_stop(s, name);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -395,16 +417,19 @@ static int init_handles(struct server *s)
 {
     uint64_t wd = sdn_watchdog_usec();
 
-    s->sig_term.data = s->sig_int.data = s->flusher.data = s->grace.data = s;
+    s->sig_term.data = s->sig_int.data = s->sig_hup.data = s->flusher.data = s->grace.data = s;
     s->watchdog.data = s->quiet.data = s->accept_retry.data = s;
     if (uv_signal_init(s->loop, &s->sig_term) < 0 || uv_signal_init(s->loop, &s->sig_int) < 0 ||
-        uv_check_init(s->loop, &s->flusher) < 0 || uv_timer_init(s->loop, &s->grace) < 0 ||
-        uv_timer_init(s->loop, &s->watchdog) < 0 || uv_timer_init(s->loop, &s->quiet) < 0 ||
-        uv_timer_init(s->loop, &s->accept_retry) < 0 || uv_idle_init(s->loop, &s->spinner) < 0)
+        uv_signal_init(s->loop, &s->sig_hup) < 0 || uv_check_init(s->loop, &s->flusher) < 0 ||
+        uv_timer_init(s->loop, &s->grace) < 0 || uv_timer_init(s->loop, &s->watchdog) < 0 ||
+        uv_timer_init(s->loop, &s->quiet) < 0 || uv_timer_init(s->loop, &s->accept_retry) < 0 ||
+        uv_idle_init(s->loop, &s->spinner) < 0)
         return -ENOMEM;
     uv_unref((uv_handle_t *)&s->spinner);
     uv_signal_start(&s->sig_term, on_signal, SIGTERM);
     uv_signal_start(&s->sig_int, on_signal, SIGINT);
+    uv_signal_start(&s->sig_hup, on_signal, SIGHUP);
+    uv_unref((uv_handle_t *)&s->sig_hup);
     uv_check_start(&s->flusher, on_check);
     uv_unref((uv_handle_t *)&s->flusher);
     if (wd > 0)
@@ -459,7 +484,8 @@ int server_run(const struct server_config *cfg, struct host *host)
         return 1;
     s.loop = &loop;
     conn_set_init(&s.conns, &loop, cfg->max_message, cfg->max_connections, &s.stats);
-    dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats);
+    if (dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats) < 0)
+        return 1;
     s.dispatch.timeout_ms = cfg->timeout_ms;
     s.dispatch.max_queue = cfg->max_queue;
     s.dispatch.inline_us = cfg->inline_us;
@@ -485,5 +511,11 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (close_loop(&loop) < 0)
         rc = -EBUSY;
     stats_close(&s.stats);
+    if (s.has_stuck) {
+        /* Returning would unload plugins that a written-off thread is
+         * still running. */
+        log_msg(SDK_LOG_WARNING, "exiting with workers still stuck in a plugin");
+        _exit(rc == 0 ? 0 : 1);
+    }
     return rc == 0 ? 0 : 1;
 }

@@ -38,6 +38,7 @@ cat >"$build/bin/sudokud" <<WRAP
 exec valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect,possible \\
     --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \\
     --track-fds=no --fair-sched=yes --log-file=$logs/vg.%p.log \\
+    --suppressions=$(pwd)/scripts/valgrind.supp \\
     "\$(dirname "\$0")/sudokud.real" "\$@"
 WRAP
 chmod +x "$build/bin/sudokud"
