@@ -43,6 +43,7 @@ int dh_init(struct dh *d)
         return -errno;
     snprintf(d->sock, sizeof(d->sock), "%s/sudokud.sock", d->dir);
     snprintf(d->log, sizeof(d->log), "%s/stderr.log", d->dir);
+    d->stderr_fd = -1;
     return 0;
 }
 
@@ -64,7 +65,8 @@ int dh_spawn(struct dh *d, const char *const *extra)
     if (pid < 0)
         return -errno;
     if (pid == 0) {
-        int fd = open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        int fd =
+            d->stderr_fd >= 0 ? d->stderr_fd : open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         /* A test that dies (assert, timeout kill) takes its daemon with it. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (fd >= 0)
@@ -81,14 +83,19 @@ int dh_spawn(struct dh *d, const char *const *extra)
 
 int dh_start(struct dh *d, const char *const *extra)
 {
-    uint64_t end;
     int rc = dh_init(d);
 
     if (rc == 0)
         rc = dh_spawn(d, extra);
     if (rc < 0)
         return rc;
-    end = dh_now_ms() + DH_TIMEOUT_MS;
+    return dh_wait_ready(d);
+}
+
+int dh_wait_ready(struct dh *d)
+{
+    uint64_t end = dh_now_ms() + DH_TIMEOUT_MS;
+
     while (dh_now_ms() < end) {
         if (dh_ping(d->sock, 1000) == 0)
             return 0;

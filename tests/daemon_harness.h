@@ -23,6 +23,7 @@ struct dh {
     char sock[256]; /* socket path inside dir (or as given) */
     char log[256];  /* the daemon's stderr */
     pid_t pid;      /* 0 when not running */
+    int stderr_fd;  /* >= 0: the daemon's stderr instead of log (set after dh_init) */
 };
 
 /* Make the temporary directory and paths.  Returns 0 or -errno. */
@@ -31,6 +32,9 @@ int dh_init(struct dh *d);
 /* Spawn sudokud -s d->sock -P <plugins> extra... (extra NULL-terminated, may
  * be NULL) without waiting.  Returns 0 or -errno. */
 int dh_spawn(struct dh *d, const char *const *extra);
+
+/* Wait until the spawned daemon answers ping.  Returns 0 or -errno. */
+int dh_wait_ready(struct dh *d);
 
 /* dh_init + dh_spawn + wait until ping answers.  Returns 0 or -errno. */
 int dh_start(struct dh *d, const char *const *extra);

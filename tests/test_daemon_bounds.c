@@ -1,0 +1,154 @@
+/* test_daemon_bounds.c -- whole-daemon resource bounds against the real sudokud.
+ *
+ * Each test starts its own daemon: a stderr pipe nobody reads must not stop
+ * it (lines are dropped and counted instead), refused requests are logged
+ * under a rate limit, and invalid notifications are never answered.
+ * Solutions are checked by the rules and the givens, never as strings.
+ */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon_harness.h"
+
+#define BATCH 100 /* requests sent before their answers are read */
+
+static char *puzzles[200];
+static int puzzles_len;
+static struct dh d; /* the daemon of the running test */
+
+static int setup(void **state)
+{
+    (void)state;
+    puzzles_len = dh_load_lines(SUDOKU_TEST_DATA_DIR "/daemon_17clue.txt", puzzles, 200);
+    return puzzles_len >= 10 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    dh_free_lines(puzzles, puzzles_len);
+    return 0;
+}
+
+/* After each test, passed or failed: no daemon is left behind. */
+static int stop_daemon(void **state)
+{
+    (void)state;
+    dh_cleanup(&d);
+    return 0;
+}
+
+/* Read the next response on r into *u; returns its msgid. */
+static uint32_t read_response(struct dh_reader *r, msgpack_unpacked *u)
+{
+    uint32_t msgid = 0;
+
+    msgpack_unpacked_init(u);
+    assert_int_equal(dh_read(r, u, DH_TIMEOUT_MS), 0);
+    assert_true(dh_is_response(&u->data, &msgid));
+    return msgid;
+}
+
+/* Solve total puzzles in pipelined batches on r; every answer is checked
+ * (answers come in any order: each msgid exactly once). */
+static void solve_many(struct dh_reader *r, int total)
+{
+    char seen[BATCH];
+
+    for (int base = 0; base < total; base += BATCH) {
+        int n = total - base < BATCH ? total - base : BATCH;
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        for (int i = 0; i < n; i++)
+            dh_pack_solve(&sb, (uint32_t)(base + i), puzzles[(base + i) % puzzles_len], NULL, 0, 0);
+        assert_int_equal(dh_send(r->fd, sb.data, sb.size), 0);
+        msgpack_sbuffer_destroy(&sb);
+        memset(seen, 0, sizeof(seen));
+        for (int i = 0; i < n; i++) {
+            msgpack_unpacked u;
+            uint32_t id = read_response(r, &u);
+            assert_true(id >= (uint32_t)base && id < (uint32_t)(base + n) && !seen[id - base]);
+            seen[id - base] = 1;
+            assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[id % puzzles_len]), 0);
+            msgpack_unpacked_destroy(&u);
+        }
+    }
+}
+
+/* Append what fd has within timeout_ms to *buf (grown); 0 at end of file. */
+static ssize_t read_some(int fd, char **buf, size_t *len, size_t *cap, int timeout_ms)
+{
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    ssize_t n;
+
+    if (poll(&pfd, 1, timeout_ms) <= 0)
+        return -ETIMEDOUT;
+    if (*cap - *len < 65536) {
+        *cap = *cap * 2 + 65536;
+        *buf = realloc(*buf, *cap + 1);
+        assert_non_null(*buf);
+    }
+    n = read(fd, *buf + *len, *cap - *len);
+    if (n > 0)
+        *len += (size_t)n;
+    (*buf)[*len] = '\0';
+    return n;
+}
+
+/* --------------------------------------------------------------- logging */
+
+/* stderr is a pipe nobody reads: the daemon still answers pings and
+ * solves; once the pipe is read, the log says how many lines it dropped. */
+static void test_stalled_stderr(void **state)
+{
+    static const char *const extra[] = {"-v", "-j", "2", NULL};
+    struct dh_reader r;
+    int p[2];
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    uint64_t end;
+
+    (void)state;
+    assert_int_equal(pipe(p), 0);
+    fcntl(p[1], F_SETPIPE_SZ, 4096); /* the smallest pipe: fills sooner */
+    assert_int_equal(dh_init(&d), 0);
+    d.stderr_fd = p[1];
+    assert_int_equal(dh_spawn(&d, extra), 0);
+    close(p[1]);
+    assert_int_equal(dh_wait_ready(&d), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    /* -v logs a line per solve: 3,000 of them are far more than the pipe
+     * and the daemon's 64 KiB ring hold. */
+    solve_many(&r, 3000);
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    solve_many(&r, BATCH);
+    end = dh_now_ms() + DH_TIMEOUT_MS;
+    while (!strstr(buf ? buf : "", "dropped ") && dh_now_ms() < end)
+        read_some(p[0], &buf, &len, &cap, 100);
+    assert_non_null(strstr(buf, "log lines"));
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+    free(buf);
+    close(p[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_stalled_stderr, stop_daemon),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
