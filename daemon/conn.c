@@ -54,6 +54,8 @@ void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
     set->stats = stats;
     list_init(&set->all);
     list_init(&set->ready);
+    log_limit_init(&set->refusals);
+    log_limit_init(&set->accept_errors);
 }
 
 void conn_ref(struct conn *c)
@@ -251,8 +253,9 @@ void conn_drain_close(struct conn *c)
 /* Broken input: tell the client why in a notification, then hang up. */
 static void fail_stream(struct conn *c, enum rpc_code code, const char *message)
 {
-    log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): closing: %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, proto_code_name(code), message);
+    log_limited(&c->set->refusals, LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): closing: %s: %s",
+                (unsigned long long)c->id, (long)c->pid, (long)c->uid, proto_code_name(code),
+                message);
     c->set->stats->errors++;
     c->len = 0;
     if (rpc_pack_error_note(&c->out, code, message) < 0)
@@ -435,8 +438,8 @@ static void read_peer(struct conn *c)
 
 static void refuse(struct conn *c, const char *reason)
 {
-    log_msg(SDK_LOG_WARNING, "refused connection from pid %ld uid %ld: %s", (long)c->pid,
-            (long)c->uid, reason);
+    log_limited(&c->set->refusals, SDK_LOG_WARNING, "refused connection from pid %ld uid %ld: %s",
+                (long)c->pid, (long)c->uid, reason);
     if (rpc_pack_error_note(&c->out, RPC_OVERLOADED, reason) < 0)
         msgpack_sbuffer_clear(&c->out);
     conn_drain_close(c);

@@ -32,6 +32,7 @@
 #include <uv.h>
 
 #include "daemon/list.h"
+#include "daemon/log.h"
 #include "proto/rpc.h"
 
 #define CONN_MAX_IN_FLIGHT 128        /* owed answers per connection before reading pauses */
@@ -58,15 +59,17 @@ struct conn_callbacks {
 
 /* Every connection of one server, and the ready list. */
 struct conn_set {
-    uv_loop_t *loop;          /* the one loop */
-    size_t max_message;       /* --max-message */
-    unsigned max_connections; /* --max-connections */
-    struct stats *stats;      /* connections, connections_total, errors: counted here */
-    struct list all;          /* every open connection (conn.link), newest first */
-    struct list ready;        /* connections with deferred work (conn.ready_link) */
-    uint64_t next_id;         /* ids for log lines */
-    uint64_t activity;        /* bumped per read and per completion (the spin heuristic) */
-    int is_input_ended;       /* shutdown grace over: no connection reads again */
+    uv_loop_t *loop;                /* the one loop */
+    size_t max_message;             /* --max-message */
+    unsigned max_connections;       /* --max-connections */
+    struct stats *stats;            /* connections, connections_total, errors: counted here */
+    struct list all;                /* every open connection (conn.link), newest first */
+    struct list ready;              /* connections with deferred work (conn.ready_link) */
+    uint64_t next_id;               /* ids for log lines */
+    uint64_t activity;              /* bumped per read and per completion (the spin heuristic) */
+    int is_input_ended;             /* shutdown grace over: no connection reads again */
+    struct log_limit refusals;      /* lines about refused requests and connections, all users */
+    struct log_limit accept_errors; /* the server's lines about failed accepts */
 };
 
 struct conn {

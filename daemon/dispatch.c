@@ -111,9 +111,10 @@ static void answer_error(struct dispatch *d, struct conn *c, uint32_t msgid, con
     int level = code == RPC_CANCELLED ? SDK_LOG_DEBUG : LOG_LVL_NOTICE;
 
     d->stats->errors++;
-    log_msg(level, "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
-            proto_code_name(code), message);
+    log_limited(&c->set->refusals, level,
+                "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
+                (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
+                proto_code_name(code), message);
     if (!conn_can_send(c))
         return;
     if (rpc_pack_error(&c->out, msgid, code, message) < 0)
@@ -732,9 +733,10 @@ static void handle_notification(struct session *ss, struct conn *c, const struct
                                 const char *err)
 {
     if (req->code != RPC_OK || req->method != RPC_M_CANCEL) {
-        log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
-                (unsigned long long)c->id, (long)c->pid, (long)c->uid, req->method_name,
-                req->code != RPC_OK ? err : "unknown notification");
+        log_limited(&c->set->refusals, LOG_LVL_NOTICE,
+                    "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
+                    (unsigned long long)c->id, (long)c->pid, (long)c->uid, req->method_name,
+                    req->code != RPC_OK ? err : "unknown notification");
         return;
     }
     cancel_request(ss, c, req->cancel_msgid);

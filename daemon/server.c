@@ -172,12 +172,14 @@ static void on_connection(uv_stream_t *listener, int status)
     struct server *s = listener->data;
 
     if (status < 0) {
-        log_msg(SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
+        /* EMFILE, ENFILE, ENOMEM: this connection waits in the backlog;
+         * those already served go on. */
+        log_limited(&s->conns.accept_errors, SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
         return;
     }
     if (accept_one(s) < 0) {
-        log_msg(SDK_LOG_ERR, "out of memory accepting a connection: retrying in %d ms",
-                ACCEPT_RETRY_MS);
+        log_limited(&s->conns.accept_errors, SDK_LOG_ERR,
+                    "out of memory accepting a connection: retrying in %d ms", ACCEPT_RETRY_MS);
         s->is_accept_pending = 1;
         uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
     }

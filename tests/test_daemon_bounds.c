@@ -107,6 +107,57 @@ static ssize_t read_some(int fd, char **buf, size_t *len, size_t *cap, int timeo
     return n;
 }
 
+/* Lines of d's log that contain needle. */
+static int log_count(const char *needle)
+{
+    FILE *f = fopen(d.log, "r");
+    char line[2048];
+    int n = 0;
+
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        n += strstr(line, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* Wait (generously) until the log has needle: the daemon writes from a thread. */
+static int log_wait_for(const char *needle)
+{
+    uint64_t end = dh_now_ms() + DH_TIMEOUT_MS;
+
+    while (dh_now_ms() < end) {
+        if (dh_log_has(&d, needle))
+            return 1;
+        usleep(20000);
+    }
+    return 0;
+}
+
+/* Send total calls of method, pipelined in batches, and expect each to be
+ * answered with the error code. */
+static void call_many(struct dh_reader *r, const char *method, int total, const char *code)
+{
+    for (int base = 0; base < total; base += BATCH) {
+        int n = total - base < BATCH ? total - base : BATCH;
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        for (int i = 0; i < n; i++)
+            dh_pack_call(&sb, (uint32_t)(base + i), method);
+        assert_int_equal(dh_send(r->fd, sb.data, sb.size), 0);
+        msgpack_sbuffer_destroy(&sb);
+        for (int i = 0; i < n; i++) {
+            msgpack_unpacked u;
+            char buf[32];
+            read_response(r, &u);
+            assert_non_null(dh_error_code(&u.data, buf, sizeof(buf)));
+            assert_string_equal(buf, code);
+            msgpack_unpacked_destroy(&u);
+        }
+    }
+}
+
 /* --------------------------------------------------------------- logging */
 
 /* stderr is a pipe nobody reads: the daemon still answers pings and
@@ -145,10 +196,35 @@ static void test_stalled_stderr(void **state)
     close(p[0]);
 }
 
+/* 2,000 refused requests: each is answered, but the log holds only a few
+ * of them and then says how many it suppressed. */
+static void test_refusals_rate_limited(void **state)
+{
+    struct dh_reader r;
+    int lines;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, NULL), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    call_many(&r, "no_such_method", 2000, "unknown_method");
+    usleep(300000); /* the bucket earns a few tokens */
+    call_many(&r, "no_such_method", 1, "unknown_method");
+    assert_true(log_wait_for("suppressed "));
+    lines = log_count("answered unknown_method");
+    /* A burst of 20, then 10 a second: far fewer than 2,000 however slow
+     * the machine. */
+    assert_true(lines >= 20);
+    assert_true(lines < 1000);
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_stalled_stderr, stop_daemon),
+        cmocka_unit_test_teardown(test_refusals_rate_limited, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
