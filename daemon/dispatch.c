@@ -735,7 +735,8 @@ static void handle_notification(struct session *ss, struct conn *c, const struct
     if (req->code != RPC_OK || req->method != RPC_M_CANCEL) {
         log_limited(&c->set->refusals, LOG_LVL_NOTICE,
                     "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
-                    (unsigned long long)c->id, (long)c->pid, (long)c->uid, req->method_name,
+                    (unsigned long long)c->id, (long)c->pid, (long)c->uid,
+                    req->method_name[0] ? req->method_name : "-",
                     req->code != RPC_OK ? err : "unknown notification");
         return;
     }

@@ -219,6 +219,22 @@ static enum rpc_code decode_params(const msgpack_object *params, struct rpc_requ
     }
 }
 
+/* [2, method, params]: whatever else follows a 2 is a notification too, an
+ * invalid one, so that it is ignored, never answered. */
+static enum rpc_code decode_notification(const msgpack_object_array *a, struct rpc_request *req,
+                                         char *err, size_t err_size)
+{
+    req->type = RPC_MSG_NOTIFY;
+    if (a->size != 3 || a->ptr[1].type != MSGPACK_OBJECT_STR)
+        return req->code =
+                   fail(err, err_size, RPC_BAD_REQUEST, "a notification is [2, method, params]");
+    copy_name(req->method_name, sizeof(req->method_name), &a->ptr[1]);
+    req->method = method_of(&a->ptr[1]);
+    if (req->method != RPC_M_CANCEL && req->method != RPC_M_UNKNOWN)
+        req->method = RPC_M_UNKNOWN;
+    return req->code = decode_params(&a->ptr[2], req, err, err_size);
+}
+
 enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, char *err,
                          size_t err_size)
 {
@@ -227,20 +243,14 @@ enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, cha
 
     memset(req, 0, sizeof(*req));
     req->type = RPC_MSG_REQUEST;
+    if (obj->type == MSGPACK_OBJECT_ARRAY && a->size >= 1 &&
+        uint_of(&a->ptr[0], RPC_MSG_NOTIFY) == RPC_MSG_NOTIFY)
+        return decode_notification(a, req, err, err_size);
     if (obj->type != MSGPACK_OBJECT_ARRAY || a->size < 3)
         return req->code = fail(err, err_size, RPC_BAD_REQUEST, "a message is an array");
     type = uint_of(&a->ptr[0], RPC_MSG_NOTIFY);
     id = uint_of(&a->ptr[1], UINT32_MAX);
     req->msgid = id < 0 ? 0 : (uint32_t)id;
-    if (type == RPC_MSG_NOTIFY && a->size == 3 && a->ptr[1].type == MSGPACK_OBJECT_STR) {
-        req->type = RPC_MSG_NOTIFY;
-        req->msgid = 0;
-        copy_name(req->method_name, sizeof(req->method_name), &a->ptr[1]);
-        req->method = method_of(&a->ptr[1]);
-        if (req->method != RPC_M_CANCEL && req->method != RPC_M_UNKNOWN)
-            req->method = RPC_M_UNKNOWN;
-        return req->code = decode_params(&a->ptr[2], req, err, err_size);
-    }
     if (type != RPC_MSG_REQUEST || a->size != 4 || id < 0)
         return req->code =
                    fail(err, err_size, RPC_BAD_REQUEST,

@@ -220,11 +220,54 @@ static void test_refusals_rate_limited(void **state)
     assert_int_equal(dh_stop(&d), 0);
 }
 
+/* Invalid notifications are logged and ignored, never answered: the first
+ * answer on the connection is the one to the ping sent after them. */
+static void test_invalid_notifications_ignored(void **state)
+{
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, NULL), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 1); /* [2] */
+    msgpack_pack_int(&pk, 2);
+    msgpack_pack_array(&pk, 3); /* [2, 5, []] */
+    msgpack_pack_int(&pk, 2);
+    msgpack_pack_int(&pk, 5);
+    msgpack_pack_array(&pk, 0);
+    msgpack_pack_array(&pk, 4); /* [2, "cancel", [1], nil] */
+    msgpack_pack_int(&pk, 2);
+    dh_pack_str(&pk, "cancel");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_int(&pk, 1);
+    msgpack_pack_nil(&pk);
+    msgpack_pack_array(&pk, 3); /* [2, "cancel", "x"] */
+    msgpack_pack_int(&pk, 2);
+    dh_pack_str(&pk, "cancel");
+    dh_pack_str(&pk, "x");
+    dh_pack_call(&sb, 7, "ping");
+    assert_int_equal(dh_send(r.fd, sb.data, sb.size), 0);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(read_response(&r, &u), 7);
+    assert_true(dh_str_eq(dh_result(&u.data), "pong"));
+    msgpack_unpacked_destroy(&u);
+    assert_true(log_wait_for("notification - ignored"));
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_stalled_stderr, stop_daemon),
         cmocka_unit_test_teardown(test_refusals_rate_limited, stop_daemon),
+        cmocka_unit_test_teardown(test_invalid_notifications_ignored, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
