@@ -258,8 +258,8 @@ static void fail_stream(struct conn *c, enum rpc_code code, const char *message)
                 message);
     c->set->stats->errors++;
     c->len = 0;
-    if (rpc_pack_error_note(&c->out, code, message) < 0)
-        msgpack_sbuffer_clear(&c->out);
+    /* Out of memory: the note is left out whole (answers before it go). */
+    (void)rpc_pack_error_note(&c->out, code, message);
     conn_drain_close(c);
 }
 
@@ -440,8 +440,7 @@ static void refuse(struct conn *c, const char *reason)
 {
     log_limited(&c->set->refusals, SDK_LOG_WARNING, "refused connection from pid %ld uid %ld: %s",
                 (long)c->pid, (long)c->uid, reason);
-    if (rpc_pack_error_note(&c->out, RPC_OVERLOADED, reason) < 0)
-        msgpack_sbuffer_clear(&c->out);
+    (void)rpc_pack_error_note(&c->out, RPC_OVERLOADED, reason); /* or nothing, whole */
     conn_drain_close(c);
 }
 

@@ -1,8 +1,10 @@
 /* test_rpc.c -- the daemon side of the wire (proto/rpc.c): what is a
- * notification.
+ * notification, and encoders that never leave part of a message.
  *
  * Messages are built with msgpack-c and read back through rpc_read(), the
- * function the daemon runs.
+ * function the daemon runs.  The encoders are driven through a write
+ * callback that fails after a byte budget, every budget from 0 to the whole
+ * message, standing in for an allocation failure at each point.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <string.h>
 
 #include "proto/rpc.h"
@@ -101,10 +104,117 @@ static void test_notification_shapes(void **state)
     }
 }
 
+/* --------------------------------------------------------------- packing */
+
+static size_t budget;    /* bytes failing_write lets through before it fails */
+static int is_permanent; /* 1: fails ever after; 0: fails once (a passing shortage) */
+static int has_failed;   /* it has failed since budget was set */
+
+/* msgpack_sbuffer_write until budget is spent, then failure. */
+static int failing_write(void *data, const char *buf, size_t len)
+{
+    if (len > budget && (is_permanent || !has_failed)) {
+        has_failed = 1;
+        return -1;
+    }
+    budget = len > budget ? 0 : budget - len;
+    return msgpack_sbuffer_write(data, buf, len);
+}
+
+/* sb[from..) holds exactly one msgpack object, unpacked into *u. */
+static void one_object(const msgpack_sbuffer *sb, size_t from, msgpack_unpacked *u)
+{
+    size_t off = 0;
+
+    msgpack_unpacked_init(u);
+    assert_int_equal(msgpack_unpack_next(u, sb->data + from, sb->size - from, &off),
+                     MSGPACK_UNPACK_SUCCESS);
+    assert_int_equal(off, sb->size - from);
+}
+
+/* An error response [1, msgid, {"code": code, ...}, nil]. */
+static void assert_error_response(const msgpack_object *o, uint32_t msgid, const char *code)
+{
+    const msgpack_object *m;
+
+    assert_int_equal(o->type, MSGPACK_OBJECT_ARRAY);
+    assert_int_equal(o->via.array.size, 4);
+    assert_int_equal(o->via.array.ptr[0].via.u64, RPC_MSG_RESPONSE);
+    assert_int_equal(o->via.array.ptr[1].via.u64, msgid);
+    m = &o->via.array.ptr[2];
+    assert_int_equal(m->type, MSGPACK_OBJECT_MAP);
+    assert_int_equal(m->via.map.ptr[0].val.type, MSGPACK_OBJECT_STR);
+    assert_int_equal(m->via.map.ptr[0].val.via.str.size, strlen(code));
+    assert_memory_equal(m->via.map.ptr[0].val.via.str.ptr, code, strlen(code));
+    assert_int_equal(o->via.array.ptr[3].type, MSGPACK_OBJECT_NIL);
+}
+
+/* At every byte where packing can fail, the buffer keeps what it held and
+ * gains the whole answer, the whole `internal` error, or nothing. */
+static void check_answer_never_partial(int mode)
+{
+    static const uint8_t solution[16] = {1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1};
+    const struct rpc_solve_result r = {.solved = 1,
+                                       .n = 4,
+                                       .form = RPC_FORM_STRING,
+                                       .solution = solution,
+                                       .count = 1,
+                                       .solver = "bitmask",
+                                       .elapsed_us = 12,
+                                       .guesses = 3};
+    msgpack_sbuffer whole;
+    int seen[3] = {0, 0, 0}; /* answers, internals, nothings */
+
+    msgpack_sbuffer_init(&whole);
+    assert_int_equal(rpc_pack_solve_result(&whole, 9, &r), 0);
+    for (size_t b = 0;; b++) {
+        msgpack_sbuffer sb;
+        is_permanent = mode;
+        has_failed = 0;
+        size_t prefix;
+        int rc;
+
+        msgpack_sbuffer_init(&sb);
+        assert_int_equal(rpc_pack_pong(&sb, 1), 0); /* an answer already queued */
+        prefix = sb.size;
+        budget = b;
+        rc = rpc_pack_answer(&sb, failing_write, 9, rpc_pack_solve_map, &r);
+        if (rc == 0) {
+            assert_int_equal(sb.size - prefix, whole.size);
+            assert_memory_equal(sb.data + prefix, whole.data, whole.size);
+            seen[0]++;
+        } else if (rc == -ENOMEM) {
+            msgpack_unpacked u;
+            one_object(&sb, prefix, &u);
+            assert_error_response(&u.data, 9, "internal");
+            msgpack_unpacked_destroy(&u);
+            seen[1]++;
+        } else {
+            assert_int_equal(rc, -ENOBUFS);
+            assert_int_equal(sb.size, prefix);
+            seen[2]++;
+        }
+        msgpack_sbuffer_destroy(&sb);
+        if (rc == 0 || b > 2 * whole.size)
+            break;
+    }
+    /* A passing shortage is answered `internal`; a lasting one leaves nothing. */
+    assert_true(seen[0] == 1 && (mode ? seen[1] == 0 && seen[2] > 0 : seen[1] > 0 && seen[2] == 0));
+    msgpack_sbuffer_destroy(&whole);
+}
+
+static void test_answer_never_partial(void **state)
+{
+    (void)state;
+    check_answer_never_partial(0);
+    check_answer_never_partial(1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notification_shapes),
+        cmocka_unit_test(test_answer_never_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
