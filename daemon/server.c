@@ -243,6 +243,7 @@ static void close_all(struct server *s)
     close_handle((uv_handle_t *)&s->accept_retry);
     close_handle((uv_handle_t *)&s->flusher);
     close_handle((uv_handle_t *)&s->spinner);
+    conn_set_close(&s->conns);
     if (pool_close(s->pool) < 0)
         s->has_stuck = 1;
     s->pool = NULL;
@@ -494,6 +495,8 @@ int server_run(const struct server_config *cfg, struct host *host)
     rc = stats_init(&s.stats, host);
     if (rc == 0)
         rc = init_handles(&s);
+    if (rc == 0)
+        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u);
     if (rc == 0)
         rc = open_listener(&s);
     if (rc == 0) {

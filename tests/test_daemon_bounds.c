@@ -18,11 +18,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "daemon_harness.h"
 
-#define BATCH 100 /* requests sent before their answers are read */
+#define BATCH        100        /* requests sent before their answers are read */
+#define NOREADERS    1000       /* clients that pipeline and never read */
+#define NOREAD_SEND  (64 << 10) /* bytes of requests each of them pushes at most */
+#define RSS_BOUND_MB 256        /* the daemon's peak RSS with them (issue 12) */
+#define RSS_ASAN_MB  1024       /* the same under ASan (shadow, quarantine) */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IS_ASAN 1
+#endif
+#endif
+#ifndef IS_ASAN
+#define IS_ASAN 0
+#endif
 
 static char *puzzles[200];
 static int puzzles_len;
@@ -262,12 +279,120 @@ static void test_invalid_notifications_ignored(void **state)
     assert_int_equal(dh_stop(&d), 0);
 }
 
+/* Idle, and stuck mid-message: both closed after --idle-timeout, with a
+ * log line; the daemon serves on. */
+static void test_idle_timeout(void **state)
+{
+    static const char *const extra[] = {"--idle-timeout", "1", NULL};
+    static const uint8_t half[] = {0x94, 0x00, 0x01, 0xa4, 'p'}; /* [0, 1, "p... */
+    struct dh_reader idle, stuck;
+    msgpack_unpacked u;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, extra), 0);
+    dh_reader_init(&idle, dh_connect(d.sock));
+    dh_reader_init(&stuck, dh_connect(d.sock));
+    assert_true(idle.fd >= 0 && stuck.fd >= 0);
+    assert_int_equal(dh_send(stuck.fd, half, sizeof(half)), 0);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(dh_read(&idle, &u, DH_TIMEOUT_MS), -EPIPE);
+    assert_int_equal(dh_read(&stuck, &u, DH_TIMEOUT_MS), -EPIPE);
+    msgpack_unpacked_destroy(&u);
+    assert_true(log_wait_for("idle, --idle-timeout"));
+    assert_true(log_wait_for("stuck mid-message, --idle-timeout"));
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    dh_reader_close(&idle);
+    dh_reader_close(&stuck);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
+static long proc_status_kib(pid_t pid, const char *key)
+{
+    char path[64], line[256];
+    long v = -1;
+    size_t klen = strlen(key);
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':')
+            v = atol(line + klen + 1);
+    fclose(f);
+    return v;
+}
+
+/* Push `solvers` requests (large answers) on fd until the daemon stops
+ * reading (the socket would block) or NOREAD_SEND bytes went. */
+static size_t push_until_blocked(int fd, const msgpack_sbuffer *req)
+{
+    size_t sent = 0;
+
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    while (sent < NOREAD_SEND) {
+        ssize_t n = send(fd, req->data, req->size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EAGAIN) {
+            usleep(2000); /* the daemon may still be reading: one more try */
+            if ((n = send(fd, req->data, req->size, MSG_NOSIGNAL)) < 0)
+                break;
+        }
+        assert_true(n > 0);
+        sent += (size_t)n;
+        if ((size_t)n < req->size)
+            break; /* the socket is full mid-message */
+    }
+    return sent;
+}
+
+/* 1,000 clients pipeline requests and never read an answer: the daemon
+ * stays under its memory bound and answers a ping from anyone else. */
+static void test_many_nonreaders_bounded(void **state)
+{
+    static const char *const extra[] = {"--max-connections", "1100", "-j", "2", NULL};
+    static int fds[NOREADERS];
+    struct rlimit rl;
+    msgpack_sbuffer req;
+    size_t total = 0;
+    long start_kib, hwm_kib, bound_mb = IS_ASAN ? RSS_ASAN_MB : RSS_BOUND_MB;
+
+    (void)state;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < NOREADERS + 64)
+        skip();
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    assert_int_equal(dh_start(&d, extra), 0);
+    start_kib = proc_status_kib(d.pid, "VmRSS");
+    msgpack_sbuffer_init(&req);
+    for (int i = 0; i < 64; i++)
+        dh_pack_call(&req, (uint32_t)i, "solvers");
+    for (int i = 0; i < NOREADERS; i++) {
+        fds[i] = dh_connect(d.sock);
+        assert_true(fds[i] >= 0);
+        total += push_until_blocked(fds[i], &req);
+    }
+    msgpack_sbuffer_destroy(&req);
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    hwm_kib = proc_status_kib(d.pid, "VmHWM");
+    printf("bounds: %d non-reading clients pushed %zu KiB; daemon RSS %ld KiB at start, "
+           "VmHWM %ld KiB (bound %ld MiB)\n",
+           NOREADERS, total / 1024, start_kib, hwm_kib, bound_mb);
+    assert_true(hwm_kib > 0 && hwm_kib < bound_mb * 1024);
+    for (int i = 0; i < NOREADERS; i++)
+        close(fds[i]);
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_stalled_stderr, stop_daemon),
         cmocka_unit_test_teardown(test_refusals_rate_limited, stop_daemon),
         cmocka_unit_test_teardown(test_invalid_notifications_ignored, stop_daemon),
+        cmocka_unit_test_teardown(test_idle_timeout, stop_daemon),
+        cmocka_unit_test_teardown(test_many_nonreaders_bounded, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
