@@ -150,7 +150,7 @@ void dh_cleanup(struct dh *d)
     d->dir[0] = '\0';
 }
 
-int dh_log_has(const struct dh *d, const char *needle)
+static int log_has_now(const struct dh *d, const char *needle)
 {
     FILE *f = fopen(d->log, "r");
     char *buf = NULL;
@@ -168,6 +168,19 @@ int dh_log_has(const struct dh *d, const char *needle)
     free(buf);
     fclose(f);
     return found;
+}
+
+int dh_log_has(const struct dh *d, const char *needle)
+{
+    uint64_t end = dh_now_ms() + DH_LOG_WAIT_MS;
+
+    for (;;) {
+        if (log_has_now(d, needle))
+            return 1;
+        if (d->pid <= 0 || dh_now_ms() >= end)
+            return 0;
+        sleep_ms(10);
+    }
 }
 
 int dh_connect(const char *path)

@@ -15,7 +15,8 @@
 
 #include <msgpack.h>
 
-#define DH_TIMEOUT_MS 20000 /* default bound on any single wait */
+#define DH_TIMEOUT_MS  20000 /* default bound on any single wait */
+#define DH_LOG_WAIT_MS 5000  /* a running daemon's line may take this long to be written */
 
 /* One spawned daemon. */
 struct dh {
@@ -49,7 +50,10 @@ int dh_stop(struct dh *d);
 /* Kill what is left, remove the directory. */
 void dh_cleanup(struct dh *d);
 
-/* 1 when the daemon's log contains needle. */
+/* 1 when the daemon's log contains needle.  The daemon writes its log from
+ * a thread, so while it runs this waits up to DH_LOG_WAIT_MS for the line;
+ * once it has exited (dh_stop, dh_wait) the log is complete and the answer
+ * immediate. */
 int dh_log_has(const struct dh *d, const char *needle);
 
 /* Connect to path.  Returns the fd or -errno. */
