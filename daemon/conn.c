@@ -28,12 +28,14 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "daemon/log.h"
 #include "daemon/stats.h"
 
 #define CONN_BUF_START 4096 /* first input buffer size */
+#define CONN_FD_MARGIN 2    /* a connection's descriptor this close to the limit: warn */
 
 struct write_req {
     uv_write_t req; /* libuv's */
@@ -49,6 +51,8 @@ static void count_input(struct conn *c);
 void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
                    unsigned max_connections, struct stats *stats)
 {
+    struct rlimit rl;
+
     memset(set, 0, sizeof(*set));
     set->loop = loop;
     set->max_message = max_message;
@@ -58,6 +62,9 @@ void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
     list_init(&set->ready);
     log_limit_init(&set->refusals);
     log_limit_init(&set->accept_errors);
+    set->fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                        ? (uint64_t)rl.rlim_cur
+                        : UINT64_MAX;
 }
 
 void conn_ref(struct conn *c)
@@ -563,11 +570,20 @@ static void read_peer(struct conn *c)
 
     c->pid = -1;
     c->uid = (uid_t)-1;
-    if (uv_fileno((uv_handle_t *)&c->pipe, &fd) == 0 &&
-        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+    if (uv_fileno((uv_handle_t *)&c->pipe, &fd) < 0)
+        return;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
         c->pid = cred.pid;
         c->uid = cred.uid;
     }
+    /* Descriptors are handed out lowest first: this one is among the last.
+     * libuv closes the connections it cannot take (EMFILE) without telling
+     * us, so this is where the admin hears of it. */
+    if ((uint64_t)fd + CONN_FD_MARGIN >= c->set->fd_limit)
+        log_limited(&c->set->accept_errors, SDK_LOG_WARNING,
+                    "out of file descriptors (descriptor %d of %llu): new connections are "
+                    "closed unanswered until some close (raise LimitNOFILE=)",
+                    (int)fd, (unsigned long long)c->set->fd_limit);
 }
 
 static void refuse(struct conn *c, const char *reason)

@@ -79,6 +79,7 @@ struct conn_set {
     uint64_t idle_timeout_ms;       /* --idle-timeout, 0 off */
     uv_timer_t idle_timer;          /* closes idle and stuck connections */
     int has_idle_timer;             /* idle_timer initialised */
+    uint64_t fd_limit;              /* RLIMIT_NOFILE when the set was made */
 };
 
 struct conn {

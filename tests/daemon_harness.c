@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -71,6 +72,10 @@ int dh_spawn(struct dh *d, const char *const *extra)
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (fd >= 0)
             dup2(fd, STDERR_FILENO);
+        if (d->nofile > 0) {
+            struct rlimit rl = {.rlim_cur = d->nofile, .rlim_max = d->nofile};
+            setrlimit(RLIMIT_NOFILE, &rl);
+        }
         unsetenv("JOURNAL_STREAM");
         unsetenv("LISTEN_FDS");
         unsetenv("NOTIFY_SOCKET");

@@ -20,11 +20,12 @@
 
 /* One spawned daemon. */
 struct dh {
-    char dir[128];  /* mkdtemp directory, removed by dh_cleanup */
-    char sock[256]; /* socket path inside dir (or as given) */
-    char log[256];  /* the daemon's stderr */
-    pid_t pid;      /* 0 when not running */
-    int stderr_fd;  /* >= 0: the daemon's stderr instead of log (set after dh_init) */
+    char dir[128];   /* mkdtemp directory, removed by dh_cleanup */
+    char sock[256];  /* socket path inside dir (or as given) */
+    char log[256];   /* the daemon's stderr */
+    pid_t pid;       /* 0 when not running */
+    int stderr_fd;   /* >= 0: the daemon's stderr instead of log (set after dh_init) */
+    unsigned nofile; /* > 0: the daemon's RLIMIT_NOFILE, soft and hard (set after dh_init) */
 };
 
 /* Make the temporary directory and paths.  Returns 0 or -errno. */

@@ -398,6 +398,30 @@ static void test_many_nonreaders_bounded(void **state)
     assert_int_equal(dh_stop(&d), 0);
 }
 
+/* Out of descriptors: the daemon warned at start, logs the failed accepts
+ * (under the rate limit) and serves on once descriptors come free. */
+static void test_emfile_keeps_serving(void **state)
+{
+    static const char *const extra[] = {"-j", "1", NULL};
+    int fds[64];
+
+    (void)state;
+    assert_int_equal(dh_init(&d), 0);
+    d.nofile = 32;
+    assert_int_equal(dh_spawn(&d, extra), 0);
+    assert_int_equal(dh_wait_ready(&d), 0);
+    assert_true(dh_log_has(&d, "does not fit the open-file limit 32"));
+    for (int i = 0; i < 64; i++) {
+        fds[i] = dh_connect(d.sock); /* the backlog takes them all */
+        assert_true(fds[i] >= 0);
+    }
+    assert_true(dh_log_has(&d, "out of file descriptors"));
+    for (int i = 0; i < 64; i++)
+        close(fds[i]);
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +429,7 @@ int main(void)
         cmocka_unit_test_teardown(test_refusals_rate_limited, stop_daemon),
         cmocka_unit_test_teardown(test_invalid_notifications_ignored, stop_daemon),
         cmocka_unit_test_teardown(test_idle_timeout, stop_daemon),
+        cmocka_unit_test_teardown(test_emfile_keeps_serving, stop_daemon),
         cmocka_unit_test_teardown(test_many_nonreaders_bounded, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
