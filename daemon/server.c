@@ -353,6 +353,7 @@ static void on_signal(uv_signal_t *h, int signum)
         /* The admin does not want to wait: no cleanup can be trusted to be
          * quick (a worker may be stuck in a plugin), so none is done. */
         log_msg(SDK_LOG_WARNING, "%s again: exiting at once", name);
+        log_close(); /* _exit runs no atexit: write the queued lines (1 s at most) */
         _exit(1);
     }
     begin_stop(s, name);
@@ -520,6 +521,7 @@ int server_run(const struct server_config *cfg, struct host *host)
         /* Returning would unload plugins that a written-off thread is
          * still running. */
         log_msg(SDK_LOG_WARNING, "exiting with workers still stuck in a plugin");
+        log_close(); /* _exit runs no atexit: write the queued lines (1 s at most) */
         _exit(rc == 0 ? 0 : 1);
     }
     return rc == 0 ? 0 : 1;
