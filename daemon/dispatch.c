@@ -111,13 +111,30 @@ static void answer_error(struct dispatch *d, struct conn *c, uint32_t msgid, con
     int level = code == RPC_CANCELLED ? SDK_LOG_DEBUG : LOG_LVL_NOTICE;
 
     d->stats->errors++;
-    log_msg(level, "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
-            proto_code_name(code), message);
+    log_limited(&c->set->refusals, level,
+                "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
+                (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
+                proto_code_name(code), message);
     if (!conn_can_send(c))
         return;
     if (rpc_pack_error(&c->out, msgid, code, message) < 0)
-        log_msg(SDK_LOG_ERR, "out of memory answering conn %llu", (unsigned long long)c->id);
+        log_msg(SDK_LOG_ERR, "conn %llu: out of memory: request %" PRIu32 " not answered",
+                (unsigned long long)c->id, msgid);
+    conn_mark_dirty(c);
+}
+
+/* After rpc_pack_answer(): the message went in whole, or `internal` did,
+ * or nothing did; never a part of one (the client's stream stays whole). */
+static void packed(struct dispatch *d, struct conn *c, uint32_t msgid, int rc)
+{
+    if (rc == -ENOMEM) {
+        d->stats->errors++;
+        log_msg(SDK_LOG_ERR, "conn %llu: out of memory: request %" PRIu32 " answered internal",
+                (unsigned long long)c->id, msgid);
+    } else if (rc < 0) {
+        log_msg(SDK_LOG_ERR, "conn %llu: out of memory: request %" PRIu32 " not answered",
+                (unsigned long long)c->id, msgid);
+    }
     conn_mark_dirty(c);
 }
 
@@ -135,9 +152,7 @@ static void answer_result(struct solve_job *job)
     };
     struct conn *c = job->c;
 
-    if (rpc_pack_solve_result(&c->out, job->msgid, &r) < 0)
-        log_msg(SDK_LOG_ERR, "out of memory answering conn %llu", (unsigned long long)c->id);
-    conn_mark_dirty(c);
+    packed(job->d, c, job->msgid, rpc_pack_solve_result(&c->out, job->msgid, &r));
     log_msg(SDK_LOG_DEBUG, "conn %llu: solve %" PRIu32 " %s by %s in %" PRIu64 " us",
             (unsigned long long)c->id, job->msgid, r.solved ? "solved" : "unsolvable", r.solver,
             r.elapsed_us);
@@ -668,73 +683,93 @@ void dispatch_stop(struct dispatch *d, int cancel_running)
 
 /* --------------------------------------------------------------- methods */
 
-static void answer_solvers(const struct dispatch *d, struct conn *c, uint32_t msgid)
+/* Pack the sides of sides[0..4) that pick(h, p, side) says, as an array. */
+static int pack_sides(msgpack_packer *pk, const struct host *h, const struct host_plugin *p,
+                      int (*pick)(const struct host *, const struct host_plugin *, unsigned))
 {
-    const struct host *h = d->host;
-    const struct host_plugin *def = host_default(h);
-    msgpack_packer pk;
     static const unsigned sides[] = {4, 9, 16, 25};
+    unsigned len = 0;
 
-    msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
-    rpc_pack_result_head(&pk, msgid);
-    msgpack_pack_array(&pk, host_count(h));
-    for (size_t i = 0; i < host_count(h); i++) {
-        const struct host_plugin *p = host_plugin_at(h, i);
-        unsigned sizes_len = 0;
-        for (size_t k = 0; k < 4; k++)
-            sizes_len += (p->desc->sizes & sdk_size_bit(sides[k])) != 0;
-        unsigned default_len = 0;
-        for (size_t k = 0; k < 4; k++)
-            default_len += host_default_for(h, (int)sides[k]) == p;
-        msgpack_pack_map(&pk, 6);
-        proto_pack_key(&pk, PROTO_K_NAME);
-        rpc_pack_cstr(&pk, p->desc->name);
-        proto_pack_key(&pk, PROTO_K_VERSION);
-        rpc_pack_cstr(&pk, p->desc->version ? p->desc->version : "");
-        proto_pack_key(&pk, PROTO_K_DESCRIPTION);
-        rpc_pack_cstr(&pk, p->desc->description ? p->desc->description : "");
-        proto_pack_key(&pk, PROTO_K_SIZES);
-        msgpack_pack_array(&pk, sizes_len);
-        for (size_t k = 0; k < 4; k++)
-            if (p->desc->sizes & sdk_size_bit(sides[k]))
-                msgpack_pack_uint32(&pk, sides[k]);
-        proto_pack_key(&pk, PROTO_K_DEFAULT);
-        if (p == def)
-            msgpack_pack_true(&pk);
-        else
-            msgpack_pack_false(&pk);
-        proto_pack_key(&pk, PROTO_K_DEFAULT_SIZES); /* where a request without solver goes */
-        msgpack_pack_array(&pk, default_len);
-        for (size_t k = 0; k < 4; k++)
-            if (host_default_for(h, (int)sides[k]) == p)
-                msgpack_pack_uint32(&pk, sides[k]);
-    }
-    conn_mark_dirty(c);
+    for (size_t k = 0; k < 4; k++)
+        len += pick(h, p, sides[k]) != 0;
+    if (msgpack_pack_array(pk, len) < 0)
+        return -ENOMEM;
+    for (size_t k = 0; k < 4; k++)
+        if (pick(h, p, sides[k]) && msgpack_pack_uint32(pk, sides[k]) < 0)
+            return -ENOMEM;
+    return 0;
 }
 
-static void answer_simple(const struct dispatch *d, struct conn *c, const struct rpc_request *req)
+static int takes_side(const struct host *h, const struct host_plugin *p, unsigned side)
 {
-    msgpack_packer pk;
+    (void)h;
+    return (p->desc->sizes & sdk_size_bit(side)) != 0;
+}
 
-    if (req->method == RPC_M_PING) {
-        rpc_pack_pong(&c->out, req->msgid);
-    } else if (req->method == RPC_M_SOLVERS) {
-        answer_solvers(d, c, req->msgid);
-    } else {
-        msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
-        rpc_pack_result_head(&pk, req->msgid);
-        stats_pack(d->stats, &pk);
-    }
-    conn_mark_dirty(c);
+/* Where a request without a solver goes. */
+static int is_default_for(const struct host *h, const struct host_plugin *p, unsigned side)
+{
+    return host_default_for(h, (int)side) == p;
+}
+
+/* One entry of the solvers list: {name, version, description, sizes,
+ * default, default_sizes}. */
+static int pack_solver(msgpack_packer *pk, const struct host *h, const struct host_plugin *p)
+{
+    if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_NAME) < 0 ||
+        rpc_pack_cstr(pk, p->desc->name) < 0 || proto_pack_key(pk, PROTO_K_VERSION) < 0 ||
+        rpc_pack_cstr(pk, p->desc->version ? p->desc->version : "") < 0 ||
+        proto_pack_key(pk, PROTO_K_DESCRIPTION) < 0 ||
+        rpc_pack_cstr(pk, p->desc->description ? p->desc->description : "") < 0 ||
+        proto_pack_key(pk, PROTO_K_SIZES) < 0 || pack_sides(pk, h, p, takes_side) < 0 ||
+        proto_pack_key(pk, PROTO_K_DEFAULT) < 0 ||
+        (p == host_default(h) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
+        proto_pack_key(pk, PROTO_K_DEFAULT_SIZES) < 0 || pack_sides(pk, h, p, is_default_for) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+/* An rpc_result_fn: the solvers list, arg the host. */
+static int pack_solvers(msgpack_packer *pk, const void *arg)
+{
+    const struct host *h = arg;
+
+    if (msgpack_pack_array(pk, host_count(h)) < 0)
+        return -ENOMEM;
+    for (size_t i = 0; i < host_count(h); i++)
+        if (pack_solver(pk, h, host_plugin_at(h, i)) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
+/* An rpc_result_fn: the stats map, arg the counters. */
+static int pack_stats(msgpack_packer *pk, const void *arg)
+{
+    return stats_pack(arg, pk);
+}
+
+static void answer_simple(struct dispatch *d, struct conn *c, const struct rpc_request *req)
+{
+    int rc;
+
+    if (req->method == RPC_M_PING)
+        rc = rpc_pack_pong(&c->out, req->msgid);
+    else if (req->method == RPC_M_SOLVERS)
+        rc = rpc_pack_answer(&c->out, NULL, req->msgid, pack_solvers, d->host);
+    else
+        rc = rpc_pack_answer(&c->out, NULL, req->msgid, pack_stats, d->stats);
+    packed(d, c, req->msgid, rc);
 }
 
 static void handle_notification(struct session *ss, struct conn *c, const struct rpc_request *req,
                                 const char *err)
 {
     if (req->code != RPC_OK || req->method != RPC_M_CANCEL) {
-        log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
-                (unsigned long long)c->id, (long)c->pid, (long)c->uid, req->method_name,
-                req->code != RPC_OK ? err : "unknown notification");
+        log_limited(&c->set->refusals, LOG_LVL_NOTICE,
+                    "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
+                    (unsigned long long)c->id, (long)c->pid, (long)c->uid,
+                    req->method_name[0] ? req->method_name : "-",
+                    req->code != RPC_OK ? err : "unknown notification");
         return;
     }
     cancel_request(ss, c, req->cancel_msgid);

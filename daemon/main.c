@@ -110,6 +110,10 @@ static const struct opts_spec option_table[] = {
      "an idle worker polls for work this long before\n"
      "it sleeps (default 50; 0: sleep at once)",
      OPTS_NUMBER_AT(struct options, cfg.spin_us, 0, 10000)},
+    {"idle-timeout", 0, "S",
+     "close a connection that owes nothing and moved\n"
+     "no byte for S seconds (default 300; 0: never)",
+     OPTS_NUMBER_AT(struct options, cfg.idle_timeout_s, 0, 86400)},
     {"socket-mode", 0, "MODE", "octal permissions of the socket (0660)",
      OPTS_OCTAL_AT(struct options, cfg.socket_mode, 0, 0777)},
     {"verbose", 'v', NULL, "log every request", OPTS_FLAG_AT(struct options, verbose)},
@@ -139,6 +143,7 @@ static void set_defaults(struct options *o)
     o->cfg.grace_ms = 1500;
     o->cfg.spin_us = 50;
     o->cfg.inline_us = 30;
+    o->cfg.idle_timeout_s = 300;
     o->cfg.socket_mode = 0660;
     o->cfg.listen_fd = -1;
 }
@@ -273,14 +278,27 @@ static int load_plugins(const struct options *o, struct host *h)
     return 0;
 }
 
-/* Room for --max-connections descriptors, as far as the hard limit allows. */
-static void raise_fd_limit(void)
+/* Room for --max-connections descriptors, as far as the hard limit allows;
+ * a warning when that is not enough (accepts then fail with EMFILE, logged
+ * under a rate limit, and the connections served go on). */
+static void raise_fd_limit(unsigned max_connections)
 {
     struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    /* stdio, the listener, libuv's own, plugins: a generous reserve */
+    const rlim_t want = (rlim_t)max_connections + 64;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return;
+    if (rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
+        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
     }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want)
+        log_msg(SDK_LOG_WARNING,
+                "--max-connections %u does not fit the open-file limit %llu (want %llu): "
+                "raise LimitNOFILE= or lower --max-connections",
+                max_connections, (unsigned long long)rl.rlim_cur, (unsigned long long)want);
 }
 
 int main(int argc, char **argv)
@@ -301,7 +319,7 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc;
     signal(SIGPIPE, SIG_IGN);
-    raise_fd_limit();
+    raise_fd_limit(o.cfg.max_connections);
     h = host_new(log_host_sink, NULL);
     if (!h) {
         log_msg(SDK_LOG_ERR, "out of memory");

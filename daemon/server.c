@@ -172,12 +172,14 @@ static void on_connection(uv_stream_t *listener, int status)
     struct server *s = listener->data;
 
     if (status < 0) {
-        log_msg(SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
+        /* EMFILE, ENFILE, ENOMEM: this connection waits in the backlog;
+         * those already served go on. */
+        log_limited(&s->conns.accept_errors, SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
         return;
     }
     if (accept_one(s) < 0) {
-        log_msg(SDK_LOG_ERR, "out of memory accepting a connection: retrying in %d ms",
-                ACCEPT_RETRY_MS);
+        log_limited(&s->conns.accept_errors, SDK_LOG_ERR,
+                    "out of memory accepting a connection: retrying in %d ms", ACCEPT_RETRY_MS);
         s->is_accept_pending = 1;
         uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
     }
@@ -241,6 +243,7 @@ static void close_all(struct server *s)
     close_handle((uv_handle_t *)&s->accept_retry);
     close_handle((uv_handle_t *)&s->flusher);
     close_handle((uv_handle_t *)&s->spinner);
+    conn_set_close(&s->conns);
     if (pool_close(s->pool) < 0)
         s->has_stuck = 1;
     s->pool = NULL;
@@ -350,6 +353,7 @@ static void on_signal(uv_signal_t *h, int signum)
         /* The admin does not want to wait: no cleanup can be trusted to be
          * quick (a worker may be stuck in a plugin), so none is done. */
         log_msg(SDK_LOG_WARNING, "%s again: exiting at once", name);
+        log_close(); /* _exit runs no atexit: write the queued lines (1 s at most) */
         _exit(1);
     }
     begin_stop(s, name);
@@ -493,6 +497,8 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (rc == 0)
         rc = init_handles(&s);
     if (rc == 0)
+        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u);
+    if (rc == 0)
         rc = open_listener(&s);
     if (rc == 0) {
         rc = pool_new(&loop, cfg->threads, cfg->max_queue, cfg->spin_us, &s.pool);
@@ -515,6 +521,7 @@ int server_run(const struct server_config *cfg, struct host *host)
         /* Returning would unload plugins that a written-off thread is
          * still running. */
         log_msg(SDK_LOG_WARNING, "exiting with workers still stuck in a plugin");
+        log_close(); /* _exit runs no atexit: write the queued lines (1 s at most) */
         _exit(rc == 0 ? 0 : 1);
     }
     return rc == 0 ? 0 : 1;

@@ -33,6 +33,7 @@ struct server_config {
     unsigned grace_ms;                  /* SIGTERM: running solves get this long */
     unsigned spin_us;                   /* an idle worker spins this long before sleeping */
     unsigned inline_us;                 /* budget of a solve tried on the loop thread, 0 none */
+    unsigned idle_timeout_s;            /* close connections without traffic this long, 0 off */
 };
 
 struct pool;
