@@ -191,20 +191,38 @@ static int cmd_stats(const struct tool_opts *o)
 /* ------------------------------------------------------------------------ */
 /* Command line */
 
+/* --output F: how answers are printed, whatever the input. */
+static int on_output(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct tool_opts *o = cfg;
+    if (strcmp(arg, "grid") == 0 || strcmp(arg, "judge") == 0)
+        o->output = TOOL_OUT_GRID;
+    else if (strcmp(arg, "line") == 0)
+        o->output = TOOL_OUT_LINE;
+    else if (strcmp(arg, "json") == 0)
+        o->is_json = 1;
+    else {
+        snprintf(err, err_size, "want line, grid, judge or json");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* --format F: the input's form, and the answers' too (json: answers only). */
 static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
 {
     struct tool_opts *o = cfg;
-    if (strcmp(arg, "grid") == 0)
+    if (strcmp(arg, "grid") == 0 || strcmp(arg, "judge") == 0)
         o->format = INPUT_GRID;
     else if (strcmp(arg, "line") == 0)
         o->format = INPUT_LINE;
     else if (strcmp(arg, "auto") == 0)
         o->format = INPUT_AUTO;
-    else {
-        snprintf(err, err_size, "want grid, line or auto");
+    else if (strcmp(arg, "json") != 0) {
+        snprintf(err, err_size, "want grid, judge, line, json or auto");
         return -EINVAL;
     }
-    return 0;
+    return strcmp(arg, "auto") == 0 ? 0 : on_output(cfg, arg, err, err_size);
 }
 
 /* The command line, in --help order; sudoku(1) describes each. */
@@ -216,8 +234,13 @@ static const struct opts_spec option_table[] = {
      OPTS_STRING_AT(struct tool_opts, socket)},
     {"format", 0, "F",
      "input format: grid (n lines of n numbers, 0 blank),\n"
-     "line (one puzzle per line) or auto (default)",
+     "line (one puzzle per line) or auto (default);\n"
+     "judge is grid; the answers follow (json: answers only)",
      OPTS_CALL_TO(on_format)},
+    {"output", 0, "F",
+     "print answers as line, grid (judge) or json,\n"
+     "whatever the input's form (default: as the input)",
+     OPTS_CALL_TO(on_output)},
     {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
      OPTS_STRING_AT(struct tool_opts, solve.solver)},
     {"limit", 0, "N", "stop after N solutions (default 1)",

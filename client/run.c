@@ -150,6 +150,14 @@ static void count_text(const struct run *r, const struct sudoku_client_result *r
              res->count >= r->o->solve.limit ? "+" : "");
 }
 
+/* Print this answer as a grid: --output grid, else as its puzzle came. */
+static int as_grid(const struct run *r, uint64_t tag)
+{
+    if (r->o->output == TOOL_OUT_GRID)
+        return 1;
+    return r->o->output == TOOL_OUT_LINE ? 0 : (tag & TAG_GRID) != 0;
+}
+
 static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
                         const char *solution)
 {
@@ -162,7 +170,7 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
         return;
     }
     if (!r->o->is_unique && r->o->solve.limit > 1) { /* --limit N: the count too */
-        if (tag & TAG_GRID) {
+        if (as_grid(r, tag)) {
             char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
             if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
                 fputs(text, stdout);
@@ -172,7 +180,7 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
         }
         return;
     }
-    if (tag & TAG_GRID) {
+    if (as_grid(r, tag)) {
         char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
         if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
             fputs(text, stdout);

@@ -462,7 +462,7 @@ static const struct {
      {"-s", SOCK_ARG, "--format", "xml"},
      2,
      NULL,
-     "invalid value for --format: 'xml' (want grid, line or auto)"},
+     "invalid value for --format: 'xml' (want grid, judge, line, json or auto)"},
     {"unknown option", {"--frobnicate"}, 2, NULL, "sudoku: unknown option '--frobnicate'"},
     {"unknown short option", {"-x", "ping"}, 2, NULL, "sudoku: unknown option '-x'"},
     {"missing argument",
@@ -900,6 +900,58 @@ static void test_count(void **state)
     assert_non_null(strstr(r.out, "\ncount: 1\n"));
 }
 
+/* --output prints every answer in the form asked, whatever the input's:
+ * line-form puzzles as judge grids, a judge grid as one line; each answer is
+ * checked by the rules against its puzzle. */
+static void test_output_formats(void **state)
+{
+    static struct tool_run r;
+    char line[1024], *p;
+    FILE *f;
+    (void)state;
+    const char *to_grid[] = {"sudoku", "-s", sock, "--output", "grid", DATA("client_lines.txt"),
+                             NULL};
+    run_tool(&r, NULL, to_grid);
+    assert_int_equal(r.status, 0);
+    f = fopen(DATA("client_lines.txt"), "r");
+    assert_non_null(f);
+    p = r.out;
+    while (next_puzzle_line(f, line, sizeof(line))) {
+        uint8_t cells[SDK_MAX_CELLS];
+        unsigned n = 0;
+        char sol[SDK_MAX_CELLS + 1], grid[SDK_MAX_CELLS * 3 + 1];
+        size_t len = 0;
+        assert_int_equal(codec_parse_line(line, strlen(line), &n, cells, NULL, 0), 0);
+        for (unsigned row = 0; row < n; row++) { /* this answer's n lines */
+            char *nl = strchr(p, '\n');
+            assert_non_null(nl);
+            memcpy(grid + len, p, (size_t)(nl - p) + 1);
+            len += (size_t)(nl - p) + 1;
+            p = nl + 1;
+        }
+        grid[len] = '\0';
+        check_judge_shape(grid, n);
+        assert_int_equal(codec_parse_judge(grid, len, &n, cells, NULL, 0), 0);
+        assert_true(codec_format_line(n, cells, CODEC_BLANK_DOT, sol, sizeof(sol)) > 0);
+        check_line_solution(line, sol);
+    }
+    fclose(f);
+    assert_int_equal(*p, '\0');
+
+    const char *to_line[] = {"sudoku", "-s", sock, "--output", "line", DATA("client_judge.txt"),
+                             NULL};
+    run_tool(&r, NULL, to_line);
+    assert_int_equal(r.status, 0);
+    char puzzle[SDK_MAX_CELLS + 1];
+    uint8_t given[SDK_MAX_CELLS];
+    unsigned n = 0;
+    slurp(DATA("client_judge.txt"), line, sizeof(line));
+    assert_int_equal(codec_parse_judge(line, strlen(line), &n, given, NULL, 0), 0);
+    assert_true(codec_format_line(n, given, CODEC_BLANK_DOT, puzzle, sizeof(puzzle)) > 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    check_line_solution(puzzle, r.out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -916,6 +968,7 @@ int main(void)
         cmocka_unit_test(test_unknown_solver_once),
         cmocka_unit_test(test_local_matches_daemon),
         cmocka_unit_test(test_count),
+        cmocka_unit_test(test_output_formats),
     };
     return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
 }
