@@ -117,6 +117,29 @@ static int clear_stale(const char *path)
     return 0;
 }
 
+/* Say why binding path failed.  libuv reports a missing directory as
+ * EACCES, so look at the directory first: an admin acts on "does not exist"
+ * differently from "permission denied". */
+static void bind_failed(const char *path, int rc)
+{
+    char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    char *slash;
+    struct stat st;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (slash && slash != dir)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof(dir), "%s", slash ? "/" : ".");
+    if (stat(dir, &st) < 0 && errno == ENOENT)
+        log_msg(SDK_LOG_ERR, "cannot bind %s: directory %s does not exist", path, dir);
+    else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        log_msg(SDK_LOG_ERR, "cannot bind %s: %s is not a directory", path, dir);
+    else
+        log_msg(SDK_LOG_ERR, "cannot bind %s: %s", path, uv_strerror(rc));
+}
+
 static int bind_path(struct server *s)
 {
     const char *path = s->cfg->socket_path;
@@ -137,7 +160,7 @@ static int bind_path(struct server *s)
     rc = uv_pipe_bind(&s->listener, path);
     umask(old);
     if (rc < 0) {
-        log_msg(SDK_LOG_ERR, "cannot bind %s: %s", path, uv_strerror(rc));
+        bind_failed(path, rc);
         return rc;
     }
     if (chmod(path, s->cfg->socket_mode) < 0) {

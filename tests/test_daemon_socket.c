@@ -132,6 +132,23 @@ static void test_config_file(void **state)
     dh_cleanup(&d);
 }
 
+/* A socket path in a directory that does not exist: libuv says EACCES, the
+ * daemon says what is wrong. */
+static void test_missing_socket_dir(void **state)
+{
+    static const char *const args[] = {"-s", "/nonexistent-sudokud-dir/x.sock", "-P",
+                                       SUDOKU_BUILD_PLUGIN_DIR, NULL};
+    char log[] = "/tmp/sudokud-nodir-XXXXXX";
+    int fd = mkstemp(log);
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(run_sudokud(args, log), 1);
+    assert_true(file_has(log, "cannot bind /nonexistent-sudokud-dir/x.sock: directory "
+                              "/nonexistent-sudokud-dir does not exist"));
+    unlink(log);
+}
+
 static void test_stale_socket_replaced(void **state)
 {
     struct dh d;
@@ -555,6 +572,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mode_and_removal),
         cmocka_unit_test(test_config_file),
+        cmocka_unit_test(test_missing_socket_dir),
         cmocka_unit_test(test_stale_socket_replaced),
         cmocka_unit_test(test_live_socket_refused),
         cmocka_unit_test(test_not_a_socket_refused),
