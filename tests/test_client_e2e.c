@@ -677,7 +677,38 @@ static void fake_answer(int fd, uint32_t msgid)
 /* The fake daemon, in a child: accept one connection on path, answer the
  * first `answers` solve requests, then close (answers < 0: never answer,
  * read until the client goes).  Returns its pid. */
+/* Answer msgid with the error a stopping daemon gives. */
+static void fake_refuse(int fd, uint32_t msgid)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_uint8(&pk, 1);
+    msgpack_pack_uint32(&pk, msgid);
+    msgpack_pack_map(&pk, 2);
+    msgpack_pack_str_with_body(&pk, "code", 4);
+    msgpack_pack_str_with_body(&pk, "overloaded", 10);
+    msgpack_pack_str_with_body(&pk, "message", 7);
+    msgpack_pack_str_with_body(&pk, "sudokud is shutting down", 24);
+    msgpack_pack_nil(&pk);
+    if (write(fd, sb.data, sb.size) != (ssize_t)sb.size)
+        _exit(1);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+static pid_t fake_daemon_ex(const char *path, int answers, int refuse_rest);
+
 static pid_t fake_daemon(const char *path, int answers)
+{
+    return fake_daemon_ex(path, answers, 0);
+}
+
+/* As fake_daemon; with refuse_rest, every request after the first answers
+ * is refused `overloaded` (a daemon shutting down) until the client goes. */
+static pid_t fake_daemon_ex(const char *path, int answers, int refuse_rest)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -699,16 +730,19 @@ static pid_t fake_daemon(const char *path, int answers)
     msgpack_unpacked m;
     msgpack_unpacker_init(&u, 1 << 16);
     msgpack_unpacked_init(&m);
-    for (int done = 0; answers < 0 || done < answers;) {
+    for (int done = 0; answers < 0 || done < answers || refuse_rest;) {
         msgpack_unpacker_reserve_buffer(&u, 4096);
         ssize_t n = read(fd, msgpack_unpacker_buffer(&u), 4096);
         if (n <= 0)
             _exit(0);
         msgpack_unpacker_buffer_consumed(&u, (size_t)n);
-        while (msgpack_unpacker_next(&u, &m) == MSGPACK_UNPACK_SUCCESS && answers >= 0 &&
-               done < answers) {
+        while (answers >= 0 && (done < answers || refuse_rest) &&
+               msgpack_unpacker_next(&u, &m) == MSGPACK_UNPACK_SUCCESS) {
             const msgpack_object *a = m.data.via.array.ptr;
-            fake_answer(fd, (uint32_t)a[1].via.u64);
+            if (done < answers)
+                fake_answer(fd, (uint32_t)a[1].via.u64);
+            else
+                fake_refuse(fd, (uint32_t)a[1].via.u64);
             done++;
         }
     }
@@ -743,6 +777,27 @@ static void test_daemon_lost_mid_batch(void **state)
     assert_int_equal(count_lines_with(r.err, "lost the daemon"), 1);
     assert_non_null(strstr(r.err, "45 got no answer"));
     assert_int_equal(count_lines_with(r.err, "\n"), 2); /* the loss and the summary */
+}
+
+/* A daemon shutting down mid-batch refuses the rest `overloaded`: one line
+ * says so, and the summary counts them. */
+static void test_daemon_stopping_mid_batch(void **state)
+{
+    static struct tool_run r;
+    char fake_sock[128], batch[128];
+    (void)state;
+    path_in_tmp(fake_sock, sizeof(fake_sock), "fake.sock");
+    path_in_tmp(batch, sizeof(batch), "small.txt");
+    make_batch(batch, 50);
+    pid_t pid = fake_daemon_ex(fake_sock, 5, 1);
+    const char *argv[] = {"sudoku", "-s", fake_sock, batch, NULL};
+    run_tool(&r, NULL, argv);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(count_lines_with(r.out, FAKE_SOLUTION), 5);
+    assert_int_equal(count_lines_with(r.err, "overloaded: sudokud is shutting down"), 1);
+    assert_non_null(strstr(r.err, "(45 refused: overloaded)"));
+    assert_int_equal(count_lines_with(r.err, "\n"), 2); /* the first refusal and the summary */
 }
 
 /* With --timeout, a daemon that accepts and never answers makes the tool
@@ -964,6 +1019,7 @@ int main(void)
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),
+        cmocka_unit_test(test_daemon_stopping_mid_batch),
         cmocka_unit_test(test_silent_daemon_times_out),
         cmocka_unit_test(test_unknown_solver_once),
         cmocka_unit_test(test_local_matches_daemon),
