@@ -5,7 +5,8 @@
  * with --socket, send every file through a running sudokud (daemon.c), or,
  * with --idle-connections, measure the daemon's memory with K connections
  * open, or, with --rate, rate the files with every plugin that can explain
- * (rate.c).  Every runner checks every answer.
+ * (rate.c), or, with --generate N, time puzzle generation (generate.c).
+ * Every runner checks every answer.
  *
  * Exit status: 0 when every answer was right, 1 when an answer was wrong or
  * something failed (unreadable file, no plugins, error answers), 2 on a usage
@@ -21,15 +22,17 @@
 
 #include "bench/bench.h"
 #include "bench/daemon.h"
+#include "bench/generate.h"
 #include "bench/inproc.h"
 #include "bench/rate.h"
 #include "core/host.h"
 #include "proto/opts.h"
 #include <sudoku/client.h>
 
-#define BENCH_MAX_SOLVERS 32     /* --solver names at most */
-#define BENCH_MAX_CONNS   1024   /* --connections at most */
-#define BENCH_MAX_IDLE    100000 /* --idle-connections at most */
+#define BENCH_MAX_SOLVERS  32      /* --solver names at most */
+#define BENCH_MAX_CONNS    1024    /* --connections at most */
+#define BENCH_MAX_IDLE     100000  /* --idle-connections at most */
+#define BENCH_MAX_GENERATE 1000000 /* --generate at most */
 
 /* Everything the command line says. */
 struct bench_cfg {
@@ -42,6 +45,8 @@ struct bench_cfg {
     unsigned connections;                   /* --connections (default 1) */
     unsigned depth;                         /* --depth (default 64) */
     unsigned idle;                          /* --idle-connections, 0 = off */
+    struct genbench_opts gen;               /* --generate N (count 0 = off), --size, ... */
+    int is_no_minimal;                      /* --no-minimal */
     unsigned repeat;                        /* --repeat (default 1) */
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
@@ -94,6 +99,30 @@ static int on_timeout(void *cfg, const char *arg, char *err, size_t err_size)
     return 0;
 }
 
+static int on_size(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct bench_cfg *c = cfg;
+    unsigned long long v;
+
+    if (opts_number(arg, 10, 4, 25, &v, err, err_size) < 0 || !sdk_box_side((uint32_t)v)) {
+        snprintf(err, err_size, "want 4, 9, 16 or 25");
+        return -EINVAL;
+    }
+    c->gen.n = (unsigned)v;
+    return 0;
+}
+
+static int on_symmetry(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct bench_cfg *c = cfg;
+
+    if (gen_symmetry_parse(arg, &c->gen.symmetry) < 0) {
+        snprintf(err, err_size, "want none, rotate180, rotate90, mirror, flip or diagonal");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The command line, in --help order. */
 static const struct opts_spec option_table[] = {
     {"plugin-dir", 'P', "DIR", "load plugins from DIR (default: next to the program)",
@@ -133,6 +162,21 @@ static const struct opts_spec option_table[] = {
      "open K connections, ping each, and report the daemon's\n"
      "resident memory (VmRSS, VmHWM); takes no FILE",
      OPTS_NUMBER_AT(struct bench_cfg, idle, 1, BENCH_MAX_IDLE)},
+    OPTS_SECTION_ROW("Generating puzzles (in this process, one thread; every puzzle checked):"),
+    {"generate", 0, "N",
+     "time the generation of N unique puzzles with the\n"
+     "counting plugin --solver (default: the default solver)",
+     OPTS_NUMBER_AT(struct bench_cfg, gen.count, 1, BENCH_MAX_GENERATE)},
+    {"size", 0, "N", "side of the generated puzzles: 4, 9, 16, 25 (default 9)",
+     OPTS_CALL_TO(on_size)},
+    {"symmetry", 0, "NAME",
+     "none (default), rotate180, rotate90, mirror, flip,\n"
+     "diagonal",
+     OPTS_CALL_TO(on_symmetry)},
+    {"seed", 0, "S", "batch seed (default 1)",
+     OPTS_NUMBER_AT(struct bench_cfg, gen.seed, 0, UINT64_MAX)},
+    {"no-minimal", 0, NULL, "unique but not minimal puzzles",
+     OPTS_FLAG_AT(struct bench_cfg, is_no_minimal)},
     {"help", 'h', NULL, "show this help and exit", .kind = OPTS_HELP},
     {"version", 'V', NULL, "show the version and exit", .kind = OPTS_VERSION},
 };
@@ -142,6 +186,7 @@ static const struct opts_prog option_prog = {
     .usage = "usage: sudoku-bench [options] FILE...\n"
              "       sudoku-bench --socket PATH [--connections C] [--depth D] [options] FILE...\n"
              "       sudoku-bench --idle-connections K [--socket PATH] [--json]\n"
+             "       sudoku-bench --generate N [--size N] [--symmetry NAME] [--solver A,B]\n"
              "Time solver plugins over puzzle files (one puzzle a line, '#' comments):\n"
              "in this process, on one thread, or through a running sudokud.\n"
              "\n",
@@ -157,6 +202,18 @@ static const struct opts_prog option_prog = {
  * first on.  Returns -1 to go on, else 2. */
 static int check_args(int argc, int first, struct bench_cfg *c)
 {
+    if (c->gen.count) {
+        if (first < argc || c->socket || c->idle || c->rate) {
+            opts_usage_error(&option_prog,
+                             "--generate takes no FILE, --socket, --idle-connections or --rate");
+            return 2;
+        }
+        return -1;
+    }
+    if (c->gen.n || c->is_no_minimal) {
+        opts_usage_error(&option_prog, "--size and --no-minimal need --generate");
+        return 2;
+    }
     if (c->idle) {
         if (first < argc) {
             opts_usage_error(&option_prog, "--idle-connections takes no FILE");
@@ -356,6 +413,48 @@ static int run_inproc(const struct bench_cfg *c, const struct host *h)
     return status;
 }
 
+/* ---------------------------------------------------------------- generating */
+
+/* Time generation with one counting plugin.  Returns 0 or 1. */
+static int run_generate_solver(const struct bench_cfg *c, const struct host_plugin *p,
+                               int *header_done)
+{
+    struct genbench_result r;
+    char err[512];
+
+    if (genbench_run(p, &c->gen, &r, err, sizeof(err)) < 0) {
+        fprintf(stderr, "sudoku-bench: %s\n", err);
+        return 1;
+    }
+    if (c->json) {
+        genbench_report_json(stdout, &r);
+    } else {
+        if (!*header_done)
+            genbench_report_header(stdout);
+        *header_done = 1;
+        genbench_report_row(stdout, &r);
+    }
+    fflush(stdout);
+    return r.wrong || r.errors || !r.puzzles ? 1 : 0;
+}
+
+static int run_generate(struct bench_cfg *c, const struct host *h)
+{
+    int header_done = 0, status = 0;
+
+    c->gen.n = c->gen.n ? c->gen.n : 9;
+    c->gen.is_minimal = !c->is_no_minimal;
+    c->gen.timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0;
+    c->gen.progress = c->run.progress;
+    if (c->solvers_len == 0)
+        return run_generate_solver(c, host_default(h), &header_done);
+    for (size_t i = 0; i < c->solvers_len; i++) {
+        if (run_generate_solver(c, host_find(h, c->solvers[i]), &header_done))
+            status = 1;
+    }
+    return status;
+}
+
 /* ---------------------------------------------------------------- through the daemon */
 
 /* Run one solver (NULL: the daemon's default) over every file through the
@@ -428,7 +527,7 @@ static int run_idle(const struct bench_cfg *c)
 
 int main(int argc, char **argv)
 {
-    struct bench_cfg cfg = {.run = {.limit = 2, .timeout_ms = 10000}};
+    struct bench_cfg cfg = {.run = {.limit = 2, .timeout_ms = 10000}, .gen = {.seed = 1}};
     struct host *h = NULL;
     int status;
 
@@ -441,7 +540,7 @@ int main(int argc, char **argv)
         status = run_idle(&cfg);
         goto done;
     }
-    status = check_files(&cfg);
+    status = cfg.gen.count ? 0 : check_files(&cfg);
     if (status)
         goto done;
     if (cfg.socket) {
@@ -455,7 +554,9 @@ int main(int argc, char **argv)
     status = check_solvers(h, &cfg);
     if (status)
         goto done;
-    status = cfg.rate ? run_rate(&cfg, h) : run_inproc(&cfg, h);
+    status = cfg.rate        ? run_rate(&cfg, h)
+             : cfg.gen.count ? run_generate(&cfg, h)
+                             : run_inproc(&cfg, h);
 done:
     host_free(h);
     free(cfg.solver_arg);

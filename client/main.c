@@ -28,6 +28,7 @@
 
 static const char usage_head[] =
     "usage: sudoku [options] [FILE...]\n"
+    "       sudoku count [options] [FILE...]\n"
     "       sudoku solvers|stats|ping [options]\n"
     "\n"
     "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
@@ -190,20 +191,38 @@ static int cmd_stats(const struct tool_opts *o)
 /* ------------------------------------------------------------------------ */
 /* Command line */
 
+/* --output F: how answers are printed, whatever the input. */
+static int on_output(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct tool_opts *o = cfg;
+    if (strcmp(arg, "grid") == 0 || strcmp(arg, "judge") == 0)
+        o->output = TOOL_OUT_GRID;
+    else if (strcmp(arg, "line") == 0)
+        o->output = TOOL_OUT_LINE;
+    else if (strcmp(arg, "json") == 0)
+        o->is_json = 1;
+    else {
+        snprintf(err, err_size, "want line, grid, judge or json");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* --format F: the input's form, and the answers' too (json: answers only). */
 static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
 {
     struct tool_opts *o = cfg;
-    if (strcmp(arg, "grid") == 0)
+    if (strcmp(arg, "grid") == 0 || strcmp(arg, "judge") == 0)
         o->format = INPUT_GRID;
     else if (strcmp(arg, "line") == 0)
         o->format = INPUT_LINE;
     else if (strcmp(arg, "auto") == 0)
         o->format = INPUT_AUTO;
-    else {
-        snprintf(err, err_size, "want grid, line or auto");
+    else if (strcmp(arg, "json") != 0) {
+        snprintf(err, err_size, "want grid, judge, line, json or auto");
         return -EINVAL;
     }
-    return 0;
+    return strcmp(arg, "auto") == 0 ? 0 : on_output(cfg, arg, err, err_size);
 }
 
 /* The command line, in --help order; sudoku(1) describes each. */
@@ -215,8 +234,13 @@ static const struct opts_spec option_table[] = {
      OPTS_STRING_AT(struct tool_opts, socket)},
     {"format", 0, "F",
      "input format: grid (n lines of n numbers, 0 blank),\n"
-     "line (one puzzle per line) or auto (default)",
+     "line (one puzzle per line) or auto (default);\n"
+     "judge is grid; the answers follow (json: answers only)",
      OPTS_CALL_TO(on_format)},
+    {"output", 0, "F",
+     "print answers as line, grid (judge) or json,\n"
+     "whatever the input's form (default: as the input)",
+     OPTS_CALL_TO(on_output)},
     {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
      OPTS_STRING_AT(struct tool_opts, solve.solver)},
     {"limit", 0, "N", "stop after N solutions (default 1)",
@@ -266,7 +290,7 @@ static int parse_args(int argc, char **argv, struct tool_opts *o, int *operands)
 /* The subcommand named by the operand argv[first], or NULL to solve files. */
 static const char *subcommand(int argc, char **argv, int first)
 {
-    static const char *const names[] = {"solvers", "stats", "ping"};
+    static const char *const names[] = {"solvers", "stats", "ping", "count"};
     if (first >= argc)
         return NULL;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -277,6 +301,8 @@ static const char *subcommand(int argc, char **argv, int first)
 
 static void print_help(const char *cmd)
 {
+    if (cmd && strcmp(cmd, "count") == 0)
+        cmd = NULL; /* count takes the solve options */
     if (!cmd)
         opts_help(&option_prog, stdout);
     else
@@ -305,6 +331,14 @@ int main(int argc, char **argv)
     const char *env_local = getenv("SUDOKU_LOCAL");
     if (env_local && strcmp(env_local, "1") == 0)
         o.is_local = 1;
+    if (cmd && strcmp(cmd, "count") == 0) {
+        static char *stdin_only[] = {"-"};
+        o.is_count = 1;
+        if (!o.solve.limit)
+            o.solve.limit = TOOL_COUNT_CAP;
+        return first + 1 < argc ? tool_solve(&o, argv + first + 1, argc - first - 1)
+                                : tool_solve(&o, stdin_only, 1);
+    }
     if (cmd && o.is_local && strcmp(cmd, "solvers") != 0) {
         opts_usage_error(&option_prog, "%s asks the daemon: not with --local", cmd);
         return EXIT_USAGE;

@@ -142,11 +142,45 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
     printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
 }
 
+/* "2" or, when the count reached the limit, "2+" (there may be more). */
+static void count_text(const struct run *r, const struct sudoku_client_result *res, char *out,
+                       size_t size)
+{
+    snprintf(out, size, "%llu%s", (unsigned long long)res->count,
+             res->count >= r->o->solve.limit ? "+" : "");
+}
+
+/* Print this answer as a grid: --output grid, else as its puzzle came. */
+static int as_grid(const struct run *r, uint64_t tag)
+{
+    if (r->o->output == TOOL_OUT_GRID)
+        return 1;
+    return r->o->output == TOOL_OUT_LINE ? 0 : (tag & TAG_GRID) != 0;
+}
+
 static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
                         const char *solution)
 {
     const char *verdict = res->count == 1 ? "unique" : "multiple";
-    if (tag & TAG_GRID) {
+    char count[32];
+
+    count_text(r, res, count, sizeof(count));
+    if (r->o->is_count) { /* sudoku count: the number alone */
+        puts(count);
+        return;
+    }
+    if (!r->o->is_unique && r->o->solve.limit > 1) { /* --limit N: the count too */
+        if (as_grid(r, tag)) {
+            char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
+            if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
+                fputs(text, stdout);
+            printf("count: %s\n", count);
+        } else {
+            printf("%s %s\n", solution, count);
+        }
+        return;
+    }
+    if (as_grid(r, tag)) {
         char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
         if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
             fputs(text, stdout);
@@ -191,7 +225,8 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     snprintf(solution, sizeof(solution), "%s", res->solution);
     for (char *p = solution; (tag & TAG_LOWER) && *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    if (res->status == SUDOKU_CLIENT_SOLVED) {
+    if (res->status == SUDOKU_CLIENT_SOLVED ||
+        (res->status == SUDOKU_CLIENT_UNSOLVABLE && r->o->is_count)) { /* 0 is a count */
         r->solved++;
         r->multiple += res->count > 1;
     } else if (!is_unanswered(r, res)) { /* lost ones are said once, in the summary */
@@ -203,6 +238,8 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         print_json(tag, res, solution);
     else if (res->status == SUDOKU_CLIENT_SOLVED)
         print_plain(r, tag, res, solution);
+    else if (res->status == SUDOKU_CLIENT_UNSOLVABLE && r->o->is_count)
+        puts("0"); /* counted: none */
     maybe_progress(r);
 }
 

@@ -17,14 +17,24 @@
 
 /* With --timeout T, the tool gives up on a daemon silent for T plus this. */
 #define TOOL_TIMEOUT_MARGIN_MS 2000u
-#define TOOL_WINDOW            64 /* default requests in flight */
+#define TOOL_WINDOW            64    /* default requests in flight */
+#define TOOL_COUNT_CAP         1000u /* sudoku count counts this far unless --limit */
+
+/* How answers are printed (--output, or --format for both sides). */
+enum tool_output {
+    TOOL_OUT_AS_INPUT = 0, /* each answer in its puzzle's form */
+    TOOL_OUT_LINE,         /* one line per answer */
+    TOOL_OUT_GRID          /* n lines of n numbers (the judge form) */
+};
 
 /* Everything the command line chose. */
 struct tool_opts {
     const char *socket;                 /* -s, NULL: default rules */
     enum input_format format;           /* --format */
+    enum tool_output output;            /* --output (or --format) */
     struct sudoku_client_options solve; /* --solver, --limit, --timeout */
     int is_unique;                      /* --unique */
+    int is_count;                       /* sudoku count: print the number of solutions */
     int is_json;                        /* --json */
     int is_verbose;                     /* -v */
     unsigned window;                    /* -w, 0: default */

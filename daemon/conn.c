@@ -28,12 +28,14 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "daemon/log.h"
 #include "daemon/stats.h"
 
 #define CONN_BUF_START 4096 /* first input buffer size */
+#define CONN_FD_MARGIN 2    /* a connection's descriptor this close to the limit: warn */
 
 struct write_req {
     uv_write_t req; /* libuv's */
@@ -43,10 +45,14 @@ struct write_req {
 };
 
 static void resume(struct conn *c);
+static void count_unsent(struct conn *c);
+static void count_input(struct conn *c);
 
 void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
                    unsigned max_connections, struct stats *stats)
 {
+    struct rlimit rl;
+
     memset(set, 0, sizeof(*set));
     set->loop = loop;
     set->max_message = max_message;
@@ -54,6 +60,11 @@ void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
     set->stats = stats;
     list_init(&set->all);
     list_init(&set->ready);
+    log_limit_init(&set->refusals);
+    log_limit_init(&set->accept_errors);
+    set->fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                        ? (uint64_t)rl.rlim_cur
+                        : UINT64_MAX;
 }
 
 void conn_ref(struct conn *c)
@@ -71,7 +82,12 @@ void conn_unref(struct conn *c)
     assert(c->is_closing && list_empty(&c->link) && list_empty(&c->ready_link));
     assert(c->in_flight == 0 && !c->needs_closed_call);
     msgpack_sbuffer_destroy(&c->out);
+    c->writing_size = 0;
+    count_unsent(c);
     free(c->buf);
+    c->buf = NULL;
+    c->cap = c->len = 0;
+    count_input(c);
     free(c);
 }
 
@@ -87,6 +103,53 @@ static void mark_ready(struct conn *c)
         return;
     conn_ref(c);
     list_insert_tail(&c->set->ready, &c->ready_link);
+}
+
+/* Keep set->unsent_all the sum of every connection's unsent bytes; call
+ * after anything changed c->out.size or c->writing_size. */
+static void count_unsent(struct conn *c)
+{
+    size_t now = c->out.size + c->writing_size;
+
+    c->set->unsent_all = c->set->unsent_all - c->unsent_counted + now;
+    c->unsent_counted = now;
+}
+
+/* Input room came free: every connection paused for want of it tries again. */
+static void wake_starved(struct conn_set *set)
+{
+    struct list *l;
+
+    if (set->starved_len == 0 || set->input_all >= CONN_MAX_INPUT_ALL)
+        return;
+    for (l = set->all.next; l != &set->all; l = l->next) {
+        struct conn *o = LIST_CONTAINER_OF(l, struct conn, link);
+        if (!o->is_starved)
+            continue;
+        o->is_starved = 0;
+        set->starved_len--;
+        o->needs_resume = 1;
+        mark_ready(o);
+    }
+}
+
+/* Keep set->input_all the sum of every connection's input buffer size. */
+static void count_input(struct conn *c)
+{
+    int is_less = c->cap < c->input_counted;
+
+    c->set->input_all = c->set->input_all - c->input_counted + c->cap;
+    c->input_counted = c->cap;
+    if (is_less)
+        wake_starved(c->set);
+}
+
+static void unstarve(struct conn *c)
+{
+    if (!c->is_starved)
+        return;
+    c->is_starved = 0;
+    c->set->starved_len--;
 }
 
 /* First close or drain: the user hears of it once, from the ready list. */
@@ -105,6 +168,7 @@ void conn_close(struct conn *c)
         return;
     c->is_closing = 1;
     c->is_reading = 0;
+    unstarve(c);
     list_remove(&c->link);
     if (c->is_served)
         c->set->stats->connections--;
@@ -121,6 +185,7 @@ int conn_can_send(const struct conn *c)
 
 void conn_mark_dirty(struct conn *c)
 {
+    count_unsent(c);
     if (c->is_closing)
         return;
     mark_ready(c);
@@ -142,9 +207,17 @@ void conn_complete(struct conn *c)
     mark_ready(c);
 }
 
+/* Reading pauses: too much owed or unsent on c, or, past the daemon-wide
+ * bound, more than a small share unsent on c.  A connection paused here
+ * always has a write or a solve in progress that resumes it; one that reads
+ * its answers goes on while those that do not wait. */
 static int is_full(const struct conn *c)
 {
-    return c->in_flight >= CONN_MAX_IN_FLIGHT || c->out.size + c->writing_size >= CONN_MAX_UNSENT;
+    size_t unsent = c->out.size + c->writing_size;
+
+    if (c->in_flight >= CONN_MAX_IN_FLIGHT || unsent >= CONN_MAX_UNSENT)
+        return 1;
+    return unsent >= CONN_SHARE_UNSENT && c->set->unsent_all >= CONN_MAX_UNSENT_ALL;
 }
 
 static void on_written(uv_write_t *req, int status)
@@ -156,6 +229,7 @@ static void on_written(uv_write_t *req, int status)
     free(w);
     c->is_writing = 0;
     c->writing_size = 0;
+    count_unsent(c);
     if (c->is_closing)
         return;
     c->last_active_ms = uv_now(c->set->loop);
@@ -195,11 +269,13 @@ static void flush_one(struct conn *c)
     if (rc < 0) {
         free(w->data);
         free(w);
+        count_unsent(c);
         conn_close(c);
         return;
     }
     c->is_writing = 1;
     c->writing_size = w->size;
+    count_unsent(c);
 }
 
 /* The deferred work of one ready connection, in the order that keeps the
@@ -251,12 +327,14 @@ void conn_drain_close(struct conn *c)
 /* Broken input: tell the client why in a notification, then hang up. */
 static void fail_stream(struct conn *c, enum rpc_code code, const char *message)
 {
-    log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): closing: %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, proto_code_name(code), message);
+    log_limited(&c->set->refusals, LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): closing: %s: %s",
+                (unsigned long long)c->id, (long)c->pid, (long)c->uid, proto_code_name(code),
+                message);
     c->set->stats->errors++;
     c->len = 0;
-    if (rpc_pack_error_note(&c->out, code, message) < 0)
-        msgpack_sbuffer_clear(&c->out);
+    /* Out of memory: the note is left out whole (answers before it go). */
+    (void)rpc_pack_error_note(&c->out, code, message);
+    count_unsent(c);
     conn_drain_close(c);
 }
 
@@ -270,9 +348,15 @@ static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
     (void)suggested;
     while (want - c->len < 4096 && want < limit)
         want = want * 2 < limit ? want * 2 : limit;
+    /* Past the daemon-wide input bound no buffer grows beyond its first
+     * size; with no room left at all, on_read gets UV_ENOBUFS and pauses. */
+    if (want > c->cap && want > CONN_BUF_START &&
+        c->set->input_all - c->cap + want > CONN_MAX_INPUT_ALL)
+        want = c->cap ? c->cap : CONN_BUF_START;
     if (want != c->cap && (p = realloc(c->buf, want)) != NULL) {
         c->buf = p;
         c->cap = want;
+        count_input(c);
     }
     *buf = uv_buf_init((char *)c->buf + c->len, (unsigned)(c->cap - c->len));
 }
@@ -306,6 +390,7 @@ static void process(struct conn *c)
         free(c->buf);
         c->buf = NULL;
         c->cap = 0;
+        count_input(c);
     }
     c->cb->on_batch_end(c->user, c); /* e.g. the workers start on what this pass queued */
 }
@@ -334,6 +419,15 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         uv_read_stop(stream);
         c->is_reading = 0;
         resume(c);
+        return;
+    }
+    if (nread == UV_ENOBUFS) {
+        /* No input room (CONN_MAX_INPUT_ALL): wait until some comes free. */
+        uv_read_stop(stream);
+        c->is_reading = 0;
+        if (!c->is_starved)
+            c->set->starved_len++;
+        c->is_starved = 1;
         return;
     }
     if (nread < 0) {
@@ -374,7 +468,7 @@ static void resume(struct conn *c)
                 (unsigned long long)c->id, c->in_flight, c->out.size + c->writing_size);
         uv_read_stop((uv_stream_t *)&c->pipe);
         c->is_reading = 0;
-    } else if (!is_full(c) && !c->is_reading && !c->set->is_input_ended) {
+    } else if (!is_full(c) && !c->is_reading && !c->is_starved && !c->set->is_input_ended) {
         if (uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read) == 0)
             c->is_reading = 1;
     }
@@ -418,6 +512,56 @@ void conn_set_close_all(struct conn_set *set)
     }
 }
 
+/* Idle or stuck: nothing owed to it, and no byte in or out for the
+ * timeout (a client that stopped mid-message or stopped reading). */
+static void on_idle_timer(uv_timer_t *t)
+{
+    struct conn_set *set = t->data;
+    uint64_t now = uv_now(set->loop);
+    struct list *l, *tmp;
+
+    LIST_FOREACH_SAFE(l, tmp, &set->all)
+    {
+        struct conn *c = LIST_CONTAINER_OF(l, struct conn, link);
+        if (c->is_closing || c->in_flight > 0 || now - c->last_active_ms < set->idle_timeout_ms)
+            continue;
+        log_limited(&set->refusals, LOG_LVL_NOTICE,
+                    "conn %llu (pid %ld uid %ld): closing: no traffic for %llu s (%s, "
+                    "--idle-timeout)",
+                    (unsigned long long)c->id, (long)c->pid, (long)c->uid,
+                    (unsigned long long)((now - c->last_active_ms) / 1000),
+                    c->is_writing ? "not reading its answers"
+                    : c->len > 0  ? "stuck mid-message"
+                                  : "idle");
+        conn_close(c);
+    }
+}
+
+int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms)
+{
+    uint64_t tick = idle_timeout_ms / 4 < 1000 ? 1000 : idle_timeout_ms / 4;
+    int rc;
+
+    set->idle_timeout_ms = idle_timeout_ms;
+    if (idle_timeout_ms == 0)
+        return 0;
+    if (idle_timeout_ms < 4000)
+        tick = idle_timeout_ms / 4 ? idle_timeout_ms / 4 : 1;
+    rc = uv_timer_init(set->loop, &set->idle_timer);
+    if (rc < 0)
+        return rc;
+    set->has_idle_timer = 1;
+    set->idle_timer.data = set;
+    uv_unref((uv_handle_t *)&set->idle_timer); /* never keeps the loop alive */
+    return uv_timer_start(&set->idle_timer, on_idle_timer, tick, tick);
+}
+
+void conn_set_close(struct conn_set *set)
+{
+    if (set->has_idle_timer && !uv_is_closing((uv_handle_t *)&set->idle_timer))
+        uv_close((uv_handle_t *)&set->idle_timer, NULL);
+}
+
 static void read_peer(struct conn *c)
 {
     struct ucred cred;
@@ -426,19 +570,28 @@ static void read_peer(struct conn *c)
 
     c->pid = -1;
     c->uid = (uid_t)-1;
-    if (uv_fileno((uv_handle_t *)&c->pipe, &fd) == 0 &&
-        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+    if (uv_fileno((uv_handle_t *)&c->pipe, &fd) < 0)
+        return;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
         c->pid = cred.pid;
         c->uid = cred.uid;
     }
+    /* Descriptors are handed out lowest first: this one is among the last.
+     * libuv closes the connections it cannot take (EMFILE) without telling
+     * us, so this is where the admin hears of it. */
+    if ((uint64_t)fd + CONN_FD_MARGIN >= c->set->fd_limit)
+        log_limited(&c->set->accept_errors, SDK_LOG_WARNING,
+                    "out of file descriptors (descriptor %d of %llu): new connections are "
+                    "closed unanswered until some close (raise LimitNOFILE=)",
+                    (int)fd, (unsigned long long)c->set->fd_limit);
 }
 
 static void refuse(struct conn *c, const char *reason)
 {
-    log_msg(SDK_LOG_WARNING, "refused connection from pid %ld uid %ld: %s", (long)c->pid,
-            (long)c->uid, reason);
-    if (rpc_pack_error_note(&c->out, RPC_OVERLOADED, reason) < 0)
-        msgpack_sbuffer_clear(&c->out);
+    log_limited(&c->set->refusals, SDK_LOG_WARNING, "refused connection from pid %ld uid %ld: %s",
+                (long)c->pid, (long)c->uid, reason);
+    (void)rpc_pack_error_note(&c->out, RPC_OVERLOADED, reason); /* or nothing, whole */
+    count_unsent(c);
     conn_drain_close(c);
 }
 

@@ -32,10 +32,14 @@
 #include <uv.h>
 
 #include "daemon/list.h"
+#include "daemon/log.h"
 #include "proto/rpc.h"
 
-#define CONN_MAX_IN_FLIGHT 128        /* owed answers per connection before reading pauses */
-#define CONN_MAX_UNSENT    (1u << 20) /* unsent response bytes before reading pauses */
+#define CONN_MAX_IN_FLIGHT  128         /* owed answers per connection before reading pauses */
+#define CONN_MAX_UNSENT     (1u << 20)  /* unsent response bytes before reading pauses */
+#define CONN_MAX_UNSENT_ALL (64u << 20) /* unsent bytes, all connections: past it ... */
+#define CONN_SHARE_UNSENT   (16u << 10) /* ... a connection owing this much stops reading */
+#define CONN_MAX_INPUT_ALL  (64u << 20) /* input buffers, all connections: none grows past it */
 
 struct conn;
 struct stats;
@@ -58,15 +62,24 @@ struct conn_callbacks {
 
 /* Every connection of one server, and the ready list. */
 struct conn_set {
-    uv_loop_t *loop;          /* the one loop */
-    size_t max_message;       /* --max-message */
-    unsigned max_connections; /* --max-connections */
-    struct stats *stats;      /* connections, connections_total, errors: counted here */
-    struct list all;          /* every open connection (conn.link), newest first */
-    struct list ready;        /* connections with deferred work (conn.ready_link) */
-    uint64_t next_id;         /* ids for log lines */
-    uint64_t activity;        /* bumped per read and per completion (the spin heuristic) */
-    int is_input_ended;       /* shutdown grace over: no connection reads again */
+    uv_loop_t *loop;                /* the one loop */
+    size_t max_message;             /* --max-message */
+    unsigned max_connections;       /* --max-connections */
+    struct stats *stats;            /* connections, connections_total, errors: counted here */
+    struct list all;                /* every open connection (conn.link), newest first */
+    struct list ready;              /* connections with deferred work (conn.ready_link) */
+    uint64_t next_id;               /* ids for log lines */
+    uint64_t activity;              /* bumped per read and per completion (the spin heuristic) */
+    int is_input_ended;             /* shutdown grace over: no connection reads again */
+    struct log_limit refusals;      /* lines about refused requests and connections, all users */
+    struct log_limit accept_errors; /* the server's lines about failed accepts */
+    size_t unsent_all;              /* unsent response bytes of every connection */
+    size_t input_all;               /* input buffer bytes (cap) of every connection */
+    unsigned starved_len;           /* connections paused for want of input room */
+    uint64_t idle_timeout_ms;       /* --idle-timeout, 0 off */
+    uv_timer_t idle_timer;          /* closes idle and stuck connections */
+    int has_idle_timer;             /* idle_timer initialised */
+    uint64_t fd_limit;              /* RLIMIT_NOFILE when the set was made */
 };
 
 struct conn {
@@ -86,6 +99,8 @@ struct conn {
     msgpack_sbuffer out;             /* responses not yet handed to uv_write */
     size_t writing_size;             /* bytes in the uv_write in progress */
     size_t in_flight;                /* answers owed (conn_defer, not yet conn_complete) */
+    size_t unsent_counted;           /* this connection's share of set->unsent_all */
+    size_t input_counted;            /* this connection's share of set->input_all */
     unsigned is_writing : 1;         /* a uv_write is in progress */
     unsigned is_reading : 1;         /* uv_read_start is active */
     unsigned is_closing : 1;         /* uv_close called: send nothing more */
@@ -96,11 +111,21 @@ struct conn {
     unsigned needs_resume : 1;       /* ready: process buffered input, restart reading */
     unsigned needs_closed_call : 1;  /* ready: on_closed not called yet */
     unsigned has_more_input : 1;     /* bytes after the message being handed out (pipelining) */
+    unsigned is_starved : 1;         /* reading paused: no input room left (CONN_MAX_INPUT_ALL) */
 };
 
 /* An empty set for loop; stats is the server's (it must outlive the set). */
 void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
                    unsigned max_connections, struct stats *stats);
+
+/* Close connections that have owed nothing and moved no byte either way
+ * for idle_timeout_ms (idle, stuck mid-message, or not reading what they
+ * were sent), each with a log line; 0 turns it off.  Returns 0 or a libuv
+ * error.  conn_set_close() stops it. */
+int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms);
+
+/* Close the set's own handles (the idle timer): at shutdown, with the rest. */
+void conn_set_close(struct conn_set *set);
 
 /* Take the connection libuv has accepted on listener (call once per
  * connection callback: libuv stops watching the listener until the fd is

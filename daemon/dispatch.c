@@ -18,11 +18,29 @@
  * (conn_complete); the connection reads on from its ready list, so nothing
  * here ever runs inside a connection's own read or closes one.
  *
+ * The host keeps every deadline itself, whatever the plugin does: each job
+ * handed to the pool sits in one min-heap by due time, under one loop timer
+ * armed for the earliest.  At its deadline a queued job is taken back and a
+ * running one is answered `timeout` at once (a `cancel`, a closed connection
+ * or the end of the shutdown grace answer a running job at once as well):
+ * it is then "answered": it has left its session, its connection is
+ * released, and only its memory is left, which the worker still uses.  It
+ * stays in the heap, due STUCK_GRACE_MS after its deadline: if the plugin
+ * has not returned by then, its worker is written off and replaced
+ * (pool_write_off; stats `stuck_workers`, logged once).  Whenever the plugin
+ * returns, the completion frees the job and sends nothing.
+ *
+ *   in flight --deadline, cancel, close, grace over--> answered --return--> freed
+ *      |                                                  |
+ *      +--return: answer, free                            +--due + grace: worker stuck
+ *
  * Fast path (--inline-us): with every worker idle and no other request
- * buffered on the connection, a 9x9 or smaller solve is first tried on the
- * loop thread under a deadline of a few tens of microseconds (try_inline);
- * if it finishes, it is answered at once without any cross-thread wake-up,
- * else it goes to the pool as above, its timeout still counted from arrival.
+ * buffered on the connection, a 9x9 or smaller solve for a plugin that
+ * declares SDK_CAP_PROMPT is first tried on the loop thread under a
+ * deadline of a few tens of microseconds (try_inline); if it finishes, it is
+ * answered at once without any cross-thread wake-up, else it goes to the
+ * pool as above, its timeout still counted from arrival.  A plugin without
+ * the flag never runs on the loop: nothing there may fail to return.
  */
 #include "daemon/dispatch.h"
 #include "proto/clock.h"
@@ -46,6 +64,9 @@
 
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
+#define STUCK_GRACE_MS    200 /* answered, still running this long past its deadline: stuck */
+#define HEAP_MIN          64  /* first size of the deadline heap */
+#define NOT_IN_HEAP       SIZE_MAX
 
 /* Dispatch's state of one connection. */
 struct session {
@@ -71,6 +92,10 @@ struct solve_job {
     uint64_t limit;                      /* solutions wanted */
     uint64_t timeout_ms;                 /* effective timeout, for the message */
     uint64_t deadline_ns;                /* counts from arrival, queue included */
+    uint64_t due_ns;                     /* heap key: deadline, or when it counts as stuck */
+    size_t heap_at;                      /* index in d->heap, or NOT_IN_HEAP */
+    int is_answered;                     /* answered before the plugin returned */
+    int is_stuck;                        /* its worker was written off */
     uint8_t cells[SDK_MAX_CELLS];        /* puzzle */
     uint8_t solution[SDK_MAX_CELLS];     /* first solution (worker writes) */
     int rc;                              /* host_solve result (worker writes) */
@@ -86,13 +111,30 @@ static void answer_error(struct dispatch *d, struct conn *c, uint32_t msgid, con
     int level = code == RPC_CANCELLED ? SDK_LOG_DEBUG : LOG_LVL_NOTICE;
 
     d->stats->errors++;
-    log_msg(level, "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
-            (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
-            proto_code_name(code), message);
+    log_limited(&c->set->refusals, level,
+                "conn %llu (pid %ld uid %ld): %s request %" PRIu32 " answered %s: %s",
+                (unsigned long long)c->id, (long)c->pid, (long)c->uid, method, msgid,
+                proto_code_name(code), message);
     if (!conn_can_send(c))
         return;
     if (rpc_pack_error(&c->out, msgid, code, message) < 0)
-        log_msg(SDK_LOG_ERR, "out of memory answering conn %llu", (unsigned long long)c->id);
+        log_msg(SDK_LOG_ERR, "conn %llu: out of memory: request %" PRIu32 " not answered",
+                (unsigned long long)c->id, msgid);
+    conn_mark_dirty(c);
+}
+
+/* After rpc_pack_answer(): the message went in whole, or `internal` did,
+ * or nothing did; never a part of one (the client's stream stays whole). */
+static void packed(struct dispatch *d, struct conn *c, uint32_t msgid, int rc)
+{
+    if (rc == -ENOMEM) {
+        d->stats->errors++;
+        log_msg(SDK_LOG_ERR, "conn %llu: out of memory: request %" PRIu32 " answered internal",
+                (unsigned long long)c->id, msgid);
+    } else if (rc < 0) {
+        log_msg(SDK_LOG_ERR, "conn %llu: out of memory: request %" PRIu32 " not answered",
+                (unsigned long long)c->id, msgid);
+    }
     conn_mark_dirty(c);
 }
 
@@ -110,9 +152,7 @@ static void answer_result(struct solve_job *job)
     };
     struct conn *c = job->c;
 
-    if (rpc_pack_solve_result(&c->out, job->msgid, &r) < 0)
-        log_msg(SDK_LOG_ERR, "out of memory answering conn %llu", (unsigned long long)c->id);
-    conn_mark_dirty(c);
+    packed(job->d, c, job->msgid, rpc_pack_solve_result(&c->out, job->msgid, &r));
     log_msg(SDK_LOG_DEBUG, "conn %llu: solve %" PRIu32 " %s by %s in %" PRIu64 " us",
             (unsigned long long)c->id, job->msgid, r.solved ? "solved" : "unsolvable", r.solver,
             r.elapsed_us);
@@ -125,7 +165,11 @@ static void answer_job(struct solve_job *job)
 
     if (job->reason == RPC_CANCELLED)
         answer_error(job->d, job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled by the client");
-    else if (job->reason != RPC_OK)
+    else if (job->reason == RPC_TIMEOUT) {
+        snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms", name,
+                 job->timeout_ms);
+        answer_error(job->d, job->c, job->msgid, "solve", RPC_TIMEOUT, msg);
+    } else if (job->reason != RPC_OK)
         answer_error(job->d, job->c, job->msgid, "solve", job->reason, "sudokud is shutting down");
     else if (job->rc == SDK_SOLVED || job->rc == SDK_UNSOLVABLE)
         answer_result(job);
@@ -152,8 +196,11 @@ static void count_job(struct dispatch *d, const struct solve_job *job)
 
     if (!ss)
         return;
-    ss->busy_us += job->elapsed_us;
-    if (job->reason != RPC_OK || job->is_orphan)
+    if (!job->is_answered) /* else the worker may still write elapsed_us */
+        ss->busy_us += job->elapsed_us;
+    if (job->reason == RPC_TIMEOUT)
+        ss->timeouts++;
+    else if (job->reason != RPC_OK || job->is_orphan)
         ss->errors++;
     else if (job->rc == SDK_SOLVED)
         ss->solved++;
@@ -165,13 +212,125 @@ static void count_job(struct dispatch *d, const struct solve_job *job)
         ss->errors++;
 }
 
+/* -------------------------------------------------------- deadline heap */
+
+static void heap_set(struct dispatch *d, size_t i, struct solve_job *job)
+{
+    d->heap[i] = job;
+    job->heap_at = i;
+}
+
+static void heap_up(struct dispatch *d, size_t i)
+{
+    struct solve_job *job = d->heap[i];
+
+    while (i > 0 && d->heap[(i - 1) / 2]->due_ns > job->due_ns) {
+        heap_set(d, i, d->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(d, i, job);
+}
+
+static void heap_down(struct dispatch *d, size_t i)
+{
+    struct solve_job *job = d->heap[i];
+
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= d->heap_len)
+            break;
+        if (k + 1 < d->heap_len && d->heap[k + 1]->due_ns < d->heap[k]->due_ns)
+            k++;
+        if (d->heap[k]->due_ns >= job->due_ns)
+            break;
+        heap_set(d, i, d->heap[k]);
+        i = k;
+    }
+    heap_set(d, i, job);
+}
+
+/* Returns 0 or -ENOMEM (job not added). */
+static int heap_push(struct dispatch *d, struct solve_job *job)
+{
+    if (d->heap_len == d->heap_cap) {
+        size_t cap = d->heap_cap ? 2 * d->heap_cap : HEAP_MIN;
+        struct solve_job **h = realloc(d->heap, cap * sizeof(*h));
+        if (!h)
+            return -ENOMEM;
+        d->heap = h;
+        d->heap_cap = cap;
+    }
+    d->heap[d->heap_len] = job;
+    heap_up(d, d->heap_len++);
+    return 0;
+}
+
+static void heap_remove(struct dispatch *d, struct solve_job *job)
+{
+    size_t i = job->heap_at;
+    struct solve_job *last;
+
+    if (i == NOT_IN_HEAP)
+        return;
+    job->heap_at = NOT_IN_HEAP;
+    last = d->heap[--d->heap_len];
+    if (last == job)
+        return;
+    heap_set(d, i, last);
+    heap_down(d, i);
+    heap_up(d, last->heap_at);
+}
+
+static void on_deadline(uv_timer_t *t);
+
+/* Arm the timer for the earliest due time, unless it already fires sooner
+ * (it may fire early: on_deadline then re-arms it). */
+static void arm_deadline(struct dispatch *d)
+{
+    uint64_t due, now, ms;
+
+    if (d->heap_len == 0)
+        return;
+    due = d->heap[0]->due_ns;
+    if (uv_is_active((uv_handle_t *)&d->deadlines) && d->timer_at_ns <= due)
+        return;
+    now = clock_now_ns();
+    ms = due > now ? (due - now + 999999u) / 1000000u : 0;
+    d->timer_at_ns = due;
+    uv_timer_start(&d->deadlines, on_deadline, ms, 0);
+}
+
+/* --------------------------------------------------------------- finish */
+
+/* A job answered early came back from its worker: only its memory is left. */
+static void release_answered(struct dispatch *d, struct solve_job *job)
+{
+    struct solver_stats *ss = stats_solver(d->stats, job->plugin);
+
+    heap_remove(d, job);
+    if (ss)
+        ss->busy_us += job->elapsed_us;
+    if (job->is_stuck) {
+        d->stats->stuck_workers--;
+        log_msg(LOG_LVL_NOTICE, "solver %s returned %" PRIu64 " ms past its deadline",
+                job->plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u);
+    }
+    free(job);
+}
+
 /* Runs on the loop thread once the job left the pool (done or removed). */
 static void finish(struct solve_job *job)
 {
     struct dispatch *d = job->d;
     struct conn *c = job->c;
 
-    assert(job->pj.state == POOL_IDLE && d->stats->in_flight > 0);
+    assert(job->pj.state == POOL_IDLE);
+    if (job->is_answered) {
+        release_answered(d, job);
+        return;
+    }
+    assert(d->stats->in_flight > 0);
+    heap_remove(d, job);
     if (job->ss)
         list_remove(&job->link);
     d->stats->in_flight--;
@@ -255,6 +414,8 @@ static struct solve_job *new_job(struct session *ss, struct conn *c, uint32_t ms
     job->limit = p->limit;
     job->timeout_ms = t;
     job->deadline_ns = clock_now_ns() + t * 1000000u;
+    job->due_ns = job->deadline_ns;
+    job->heap_at = NOT_IN_HEAP;
     memcpy(job->cells, p->cells, (size_t)p->n * p->n);
     return job;
 }
@@ -275,9 +436,9 @@ static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
     uint64_t budget = (uint64_t)d->inline_us * 1000u;
     uint64_t t0, cap, took;
 
-    if (budget == 0 || job->n > 9 || c->has_more_input ||
-        uv_now(d->loop) < ss->inline_off_until_ms || d->inline_spent_ns >= budget * INLINE_ROUND ||
-        !pool_is_idle(d->pool))
+    if (budget == 0 || job->n > 9 || !(job->plugin->desc->caps & SDK_CAP_PROMPT) ||
+        c->has_more_input || uv_now(d->loop) < ss->inline_off_until_ms ||
+        d->inline_spent_ns >= budget * INLINE_ROUND || !pool_is_idle(d->pool))
         return 0;
     t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;
@@ -290,6 +451,23 @@ static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
         return 1;
     ss->inline_off_until_ms = uv_now(d->loop) + INLINE_BACKOFF_MS;
     job->rc = 0;
+    return 0;
+}
+
+/* Hand job to the pool under the deadline timer.  Returns 0, or -EAGAIN
+ * (queue full) / -ENOMEM with nothing kept. */
+static int submit(struct dispatch *d, struct solve_job *job)
+{
+    int rc = heap_push(d, job);
+
+    if (rc < 0)
+        return rc;
+    rc = pool_submit(d->pool, &job->pj);
+    if (rc < 0) {
+        heap_remove(d, job);
+        return rc;
+    }
+    arm_deadline(d);
     return 0;
 }
 
@@ -310,7 +488,7 @@ static void start_solve(struct session *ss, struct conn *c, uint32_t msgid,
     job = new_job(ss, c, msgid, p, plugin);
     if (job)
         is_done = try_inline(ss, c, job);
-    if (!job || (!is_done && pool_submit(d->pool, &job->pj) < 0)) {
+    if (!job || (!is_done && submit(d, job) < 0)) {
         free(job);
         snprintf(msg, sizeof(msg), "solve queue is full (%zu waiting)", d->max_queue);
         answer_error(d, c, msgid, "solve", RPC_OVERLOADED, msg);
@@ -337,15 +515,100 @@ static int take_back(struct solve_job *job, enum rpc_code reason)
     return 1;
 }
 
-/* Stop one job for reason: finish it now when still queued, else flag it
- * and let the solver return early. */
+/* Answer a job its worker still runs for reason, now, and let the worker
+ * keep its memory: ask the plugin to stop, and watch for it to return
+ * (the heap, STUCK_GRACE_MS past its deadline or now, whichever is later). */
+static void answer_early(struct solve_job *job, enum rpc_code reason)
+{
+    struct dispatch *d = job->d;
+    struct conn *c = job->c;
+    uint64_t now = clock_now_ns();
+
+    assert(!job->is_answered && d->stats->in_flight > 0);
+    atomic_store(&job->cancel, 1);
+    if (job->reason == RPC_OK)
+        job->reason = reason;
+    if (job->ss)
+        list_remove(&job->link);
+    job->ss = NULL;
+    d->stats->in_flight--;
+    if (!conn_can_send(c))
+        job->is_orphan = 1;
+    job->is_answered = 1; /* before count_job: the worker owns elapsed_us */
+    count_job(d, job);
+    if (!job->is_orphan)
+        answer_job(job);
+    job->c = NULL;
+    conn_complete(c);
+    conn_unref(c);
+    heap_remove(d, job);
+    job->due_ns = (now > job->deadline_ns ? now : job->deadline_ns) + STUCK_GRACE_MS * 1000000u;
+    if (heap_push(d, job) == 0) /* cannot fail: it just left the heap */
+        arm_deadline(d);
+}
+
+/* Stop one job for reason: finish it now when still queued, else answer it
+ * now and let the solver return when it will. */
 static void stop_job(struct solve_job *job, enum rpc_code reason)
 {
     if (take_back(job, reason))
         return;
-    if (job->reason == RPC_OK)
-        job->reason = reason;
-    atomic_store(&job->cancel, 1);
+    answer_early(job, reason);
+}
+
+/* An answered job still out STUCK_GRACE_MS past its deadline. */
+static void write_off(struct dispatch *d, struct solve_job *job)
+{
+    int rc;
+
+    heap_remove(d, job);
+    rc = pool_write_off(d->pool, &job->pj);
+    if (rc == -EALREADY) /* it came back meanwhile: its completion is on its way */
+        return;
+    job->is_stuck = 1;
+    d->stats->stuck_workers++;
+    log_msg(SDK_LOG_WARNING,
+            "solver %s ignores its deadline: still running %" PRIu64
+            " ms past it; worker written off and %s (%" PRIu64 " stuck)",
+            job->plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u,
+            rc == 0 ? "replaced" : "not replaced", d->stats->stuck_workers);
+}
+
+/* Idle callbacks run before the loop decides how long to poll: stopping at
+ * the first call would let that poll sleep, so it stops at the second (the
+ * next iteration, after the check phase sent the answers). */
+static void on_kick(uv_idle_t *h)
+{
+    struct dispatch *d = h->data;
+
+    if (++d->kick_runs >= 2)
+        uv_idle_stop(h);
+}
+
+/* The heap's earliest jobs are due: time them out, or write off their
+ * workers.  Timers run before the loop polls, and answers go out from the
+ * check phase after it: the idle handle keeps that poll from sleeping. */
+static void on_deadline(uv_timer_t *t)
+{
+    struct dispatch *d = t->data;
+    uint64_t now = clock_now_ns();
+
+    if (d->heap_len > 0 && d->heap[0]->due_ns <= now) {
+        d->kick_runs = 0;
+        uv_idle_start(&d->kick, on_kick);
+    }
+
+    while (d->heap_len > 0 && d->heap[0]->due_ns <= now) {
+        struct solve_job *job = d->heap[0];
+        if (job->is_answered)
+            write_off(d, job);
+        else if (pool_remove(d->pool, &job->pj) == 0) {
+            job->rc = SDK_TIMEDOUT;
+            finish(job);
+        } else
+            answer_early(job, RPC_TIMEOUT);
+    }
+    arm_deadline(d);
 }
 
 static struct solve_job *job_of(struct list *link)
@@ -420,73 +683,93 @@ void dispatch_stop(struct dispatch *d, int cancel_running)
 
 /* --------------------------------------------------------------- methods */
 
-static void answer_solvers(const struct dispatch *d, struct conn *c, uint32_t msgid)
+/* Pack the sides of sides[0..4) that pick(h, p, side) says, as an array. */
+static int pack_sides(msgpack_packer *pk, const struct host *h, const struct host_plugin *p,
+                      int (*pick)(const struct host *, const struct host_plugin *, unsigned))
 {
-    const struct host *h = d->host;
-    const struct host_plugin *def = host_default(h);
-    msgpack_packer pk;
     static const unsigned sides[] = {4, 9, 16, 25};
+    unsigned len = 0;
 
-    msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
-    rpc_pack_result_head(&pk, msgid);
-    msgpack_pack_array(&pk, host_count(h));
-    for (size_t i = 0; i < host_count(h); i++) {
-        const struct host_plugin *p = host_plugin_at(h, i);
-        unsigned sizes_len = 0;
-        for (size_t k = 0; k < 4; k++)
-            sizes_len += (p->desc->sizes & sdk_size_bit(sides[k])) != 0;
-        unsigned default_len = 0;
-        for (size_t k = 0; k < 4; k++)
-            default_len += host_default_for(h, (int)sides[k]) == p;
-        msgpack_pack_map(&pk, 6);
-        proto_pack_key(&pk, PROTO_K_NAME);
-        rpc_pack_cstr(&pk, p->desc->name);
-        proto_pack_key(&pk, PROTO_K_VERSION);
-        rpc_pack_cstr(&pk, p->desc->version ? p->desc->version : "");
-        proto_pack_key(&pk, PROTO_K_DESCRIPTION);
-        rpc_pack_cstr(&pk, p->desc->description ? p->desc->description : "");
-        proto_pack_key(&pk, PROTO_K_SIZES);
-        msgpack_pack_array(&pk, sizes_len);
-        for (size_t k = 0; k < 4; k++)
-            if (p->desc->sizes & sdk_size_bit(sides[k]))
-                msgpack_pack_uint32(&pk, sides[k]);
-        proto_pack_key(&pk, PROTO_K_DEFAULT);
-        if (p == def)
-            msgpack_pack_true(&pk);
-        else
-            msgpack_pack_false(&pk);
-        proto_pack_key(&pk, PROTO_K_DEFAULT_SIZES); /* where a request without solver goes */
-        msgpack_pack_array(&pk, default_len);
-        for (size_t k = 0; k < 4; k++)
-            if (host_default_for(h, (int)sides[k]) == p)
-                msgpack_pack_uint32(&pk, sides[k]);
-    }
-    conn_mark_dirty(c);
+    for (size_t k = 0; k < 4; k++)
+        len += pick(h, p, sides[k]) != 0;
+    if (msgpack_pack_array(pk, len) < 0)
+        return -ENOMEM;
+    for (size_t k = 0; k < 4; k++)
+        if (pick(h, p, sides[k]) && msgpack_pack_uint32(pk, sides[k]) < 0)
+            return -ENOMEM;
+    return 0;
 }
 
-static void answer_simple(const struct dispatch *d, struct conn *c, const struct rpc_request *req)
+static int takes_side(const struct host *h, const struct host_plugin *p, unsigned side)
 {
-    msgpack_packer pk;
+    (void)h;
+    return (p->desc->sizes & sdk_size_bit(side)) != 0;
+}
 
-    if (req->method == RPC_M_PING) {
-        rpc_pack_pong(&c->out, req->msgid);
-    } else if (req->method == RPC_M_SOLVERS) {
-        answer_solvers(d, c, req->msgid);
-    } else {
-        msgpack_packer_init(&pk, &c->out, msgpack_sbuffer_write);
-        rpc_pack_result_head(&pk, req->msgid);
-        stats_pack(d->stats, &pk);
-    }
-    conn_mark_dirty(c);
+/* Where a request without a solver goes. */
+static int is_default_for(const struct host *h, const struct host_plugin *p, unsigned side)
+{
+    return host_default_for(h, (int)side) == p;
+}
+
+/* One entry of the solvers list: {name, version, description, sizes,
+ * default, default_sizes}. */
+static int pack_solver(msgpack_packer *pk, const struct host *h, const struct host_plugin *p)
+{
+    if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_NAME) < 0 ||
+        rpc_pack_cstr(pk, p->desc->name) < 0 || proto_pack_key(pk, PROTO_K_VERSION) < 0 ||
+        rpc_pack_cstr(pk, p->desc->version ? p->desc->version : "") < 0 ||
+        proto_pack_key(pk, PROTO_K_DESCRIPTION) < 0 ||
+        rpc_pack_cstr(pk, p->desc->description ? p->desc->description : "") < 0 ||
+        proto_pack_key(pk, PROTO_K_SIZES) < 0 || pack_sides(pk, h, p, takes_side) < 0 ||
+        proto_pack_key(pk, PROTO_K_DEFAULT) < 0 ||
+        (p == host_default(h) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
+        proto_pack_key(pk, PROTO_K_DEFAULT_SIZES) < 0 || pack_sides(pk, h, p, is_default_for) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+/* An rpc_result_fn: the solvers list, arg the host. */
+static int pack_solvers(msgpack_packer *pk, const void *arg)
+{
+    const struct host *h = arg;
+
+    if (msgpack_pack_array(pk, host_count(h)) < 0)
+        return -ENOMEM;
+    for (size_t i = 0; i < host_count(h); i++)
+        if (pack_solver(pk, h, host_plugin_at(h, i)) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
+/* An rpc_result_fn: the stats map, arg the counters. */
+static int pack_stats(msgpack_packer *pk, const void *arg)
+{
+    return stats_pack(arg, pk);
+}
+
+static void answer_simple(struct dispatch *d, struct conn *c, const struct rpc_request *req)
+{
+    int rc;
+
+    if (req->method == RPC_M_PING)
+        rc = rpc_pack_pong(&c->out, req->msgid);
+    else if (req->method == RPC_M_SOLVERS)
+        rc = rpc_pack_answer(&c->out, NULL, req->msgid, pack_solvers, d->host);
+    else
+        rc = rpc_pack_answer(&c->out, NULL, req->msgid, pack_stats, d->stats);
+    packed(d, c, req->msgid, rc);
 }
 
 static void handle_notification(struct session *ss, struct conn *c, const struct rpc_request *req,
                                 const char *err)
 {
     if (req->code != RPC_OK || req->method != RPC_M_CANCEL) {
-        log_msg(LOG_LVL_NOTICE, "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
-                (unsigned long long)c->id, (long)c->pid, (long)c->uid, req->method_name,
-                req->code != RPC_OK ? err : "unknown notification");
+        log_limited(&c->set->refusals, LOG_LVL_NOTICE,
+                    "conn %llu (pid %ld uid %ld): notification %s ignored: %s",
+                    (unsigned long long)c->id, (long)c->pid, (long)c->uid,
+                    req->method_name[0] ? req->method_name : "-",
+                    req->code != RPC_OK ? err : "unknown notification");
         return;
     }
     cancel_request(ss, c, req->cancel_msgid);
@@ -535,8 +818,8 @@ static const struct conn_callbacks session_callbacks = {
 
 /* --------------------------------------------------------------- setup */
 
-void dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct pool *pool,
-                   struct stats *stats)
+int dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct pool *pool,
+                  struct stats *stats)
 {
     memset(d, 0, sizeof(*d));
     d->loop = loop;
@@ -544,6 +827,22 @@ void dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struc
     d->pool = pool;
     d->stats = stats;
     list_init(&d->sessions);
+    d->deadlines.data = d;
+    d->kick.data = d;
+    if (uv_idle_init(loop, &d->kick) < 0)
+        return -ENOMEM;
+    return uv_timer_init(loop, &d->deadlines);
+}
+
+void dispatch_close(struct dispatch *d)
+{
+    if (!uv_is_closing((uv_handle_t *)&d->deadlines))
+        uv_close((uv_handle_t *)&d->deadlines, NULL);
+    if (!uv_is_closing((uv_handle_t *)&d->kick))
+        uv_close((uv_handle_t *)&d->kick, NULL);
+    free(d->heap);
+    d->heap = NULL;
+    d->heap_len = d->heap_cap = 0;
 }
 
 int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *listener)

@@ -20,6 +20,7 @@
 
 struct conn_set;
 struct host;
+struct solve_job;
 struct pool;
 struct stats;
 
@@ -35,19 +36,32 @@ struct dispatch {
     uint64_t inline_spent_ns; /* solving on the loop this iteration (the server resets it) */
     int is_stopping;          /* grace over: new solves are answered `overloaded` */
     struct list sessions;     /* connections still taking answers */
+    uv_timer_t deadlines;     /* fires at the earliest due time in heap */
+    uv_idle_t kick;           /* after it answered: the loop must not sleep before its check */
+    unsigned kick_runs;       /* kick's calls since it started */
+    uint64_t timer_at_ns;     /* the due time it was armed for */
+    struct solve_job **heap;  /* jobs given to the pool, min-heap by due time */
+    size_t heap_len;          /* jobs in it */
+    size_t heap_cap;          /* room in it */
 };
 
 /* d with these pointers, no session, and every setting 0 (none, or off)
- * until the caller sets it. */
-void dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct pool *pool,
-                   struct stats *stats);
+ * until the caller sets it; its deadline timer is initialised on loop.
+ * Returns 0 or a libuv error.  Close with dispatch_close(). */
+int dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct pool *pool,
+                  struct stats *stats);
+
+/* Close the deadline timer and free the heap; after pool_close(), which
+ * may still hand back completions. */
+void dispatch_close(struct dispatch *d);
 
 /* Take the connection pending on listener into set and serve protocol v1
  * on it.  Returns 0 or -ENOMEM (nothing taken; see conn_accept). */
 int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *listener);
 
 /* Shutdown: answer every queued solve with `overloaded` and, when
- * cancel_running, ask the running ones to stop (answered `overloaded` too). */
+ * cancel_running, the running ones too, at once (their plugins are asked to
+ * stop; their workers keep the jobs until they return). */
 void dispatch_stop(struct dispatch *d, int cancel_running);
 
 #endif /* SUDOKUD_DISPATCH_H */

@@ -25,7 +25,8 @@
 #define SUDOKUD_VERSION "0.0.0"
 #endif
 
-#define MAX_EXTRA_PLUGINS 16 /* --plugin FILE, repeatable */
+#define MAX_EXTRA_PLUGINS 16                  /* --plugin FILE, repeatable */
+#define SUDOKUD_CONFIG    "/etc/sudokud.conf" /* read when it exists and no --config */
 
 struct options {
     struct server_config cfg;               /* handed to the server */
@@ -33,6 +34,10 @@ struct options {
     const char *plugins[MAX_EXTRA_PLUGINS]; /* --plugin files */
     size_t plugins_len;                     /* how many */
     const char *default_solver;             /* --default-solver, or NULL: per size */
+    const char *config;                     /* --config FILE (already read) */
+    char **config_args;                     /* its lines as "--key=value", owned */
+    int config_len;                         /* how many */
+    char **argv;                            /* config words, then the command line; owned */
     int verbose;                            /* -v */
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
 };
@@ -76,6 +81,10 @@ static const struct opts_spec option_table[] = {
     {"plugin-dir", 'P', "DIR", "load every *.so plugin in DIR",
      OPTS_STRING_AT(struct options, plugin_dir)},
     {"plugin", 0, "FILE", "also load the plugin FILE (repeatable)", OPTS_CALL_TO(on_plugin)},
+    {"config", 0, "FILE",
+     "read options from FILE, key = value lines (default:\n" SUDOKUD_CONFIG
+     " when it exists); the command line wins",
+     OPTS_STRING_AT(struct options, config)},
     {"default-solver", 0, "NAME",
      "solver for requests that name none, every size\n"
      "(default: sat for 25x25 when loaded, else bitmask)",
@@ -101,6 +110,10 @@ static const struct opts_spec option_table[] = {
      "an idle worker polls for work this long before\n"
      "it sleeps (default 50; 0: sleep at once)",
      OPTS_NUMBER_AT(struct options, cfg.spin_us, 0, 10000)},
+    {"idle-timeout", 0, "S",
+     "close a connection that owes nothing and moved\n"
+     "no byte for S seconds (default 300; 0: never)",
+     OPTS_NUMBER_AT(struct options, cfg.idle_timeout_s, 0, 86400)},
     {"socket-mode", 0, "MODE", "octal permissions of the socket (0660)",
      OPTS_OCTAL_AT(struct options, cfg.socket_mode, 0, 0777)},
     {"verbose", 'v', NULL, "log every request", OPTS_FLAG_AT(struct options, verbose)},
@@ -130,11 +143,60 @@ static void set_defaults(struct options *o)
     o->cfg.grace_ms = 1500;
     o->cfg.spin_us = 50;
     o->cfg.inline_us = 30;
+    o->cfg.idle_timeout_s = 300;
     o->cfg.socket_mode = 0660;
     o->cfg.listen_fd = -1;
 }
 
 /* Returns 0 to run, 1 when --help/--version was served, <0 on usage error. */
+/* The configuration file: --config FILE (or --config=FILE) on the command
+ * line, else SUDOKUD_CONFIG when it exists, else NULL. */
+static const char *config_path(int argc, char **argv, int *is_named)
+{
+    struct stat st;
+
+    *is_named = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            return argv[i + 1];
+        if (strncmp(argv[i], "--config=", 9) == 0)
+            return argv[i] + 9;
+    }
+    *is_named = 0;
+    return stat(SUDOKUD_CONFIG, &st) == 0 ? SUDOKUD_CONFIG : NULL;
+}
+
+/* Put the configuration file's words before the command line, so that the
+ * command line wins.  Returns 0, or 2 after a usage error message. */
+static int merge_config(int *argc, char ***argv, struct options *o)
+{
+    char err[512];
+    int is_named;
+    const char *path = config_path(*argc, *argv, &is_named);
+
+    if (!path)
+        return 0;
+    if (opts_config_load(&option_prog, path, &o->config_args, &o->config_len, err, sizeof(err)) <
+        0) {
+        fprintf(stderr, "sudokud: %s\nTry 'sudokud --help'.\n", err);
+        return 2;
+    }
+    o->argv = calloc((size_t)(*argc + o->config_len + 1), sizeof(*o->argv));
+    if (!o->argv) {
+        fprintf(stderr, "sudokud: out of memory\n");
+        return 2;
+    }
+    o->config = path;
+    o->argv[0] = (*argv)[0];
+    memcpy(o->argv + 1, o->config_args, (size_t)o->config_len * sizeof(*o->argv));
+    memcpy(o->argv + 1 + o->config_len, *argv + 1, (size_t)(*argc - 1) * sizeof(*o->argv));
+    *argc += o->config_len;
+    *argv = o->argv;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
     const char *env = getenv("SUDOKUD_SOCKET");
@@ -144,6 +206,8 @@ static int parse_args(int argc, char **argv, struct options *o)
     set_defaults(o);
     if (env && *env && set_socket(o, env, err, sizeof(err)) < 0)
         return opts_usage_error(&option_prog, "invalid SUDOKUD_SOCKET: '%s' (%s)", env, err);
+    if (merge_config(&argc, &argv, o) != 0)
+        return -EINVAL;
     rc = opts_parse(&option_prog, argc, argv, o, &first);
     if (rc < 0)
         return rc;
@@ -214,14 +278,27 @@ static int load_plugins(const struct options *o, struct host *h)
     return 0;
 }
 
-/* Room for --max-connections descriptors, as far as the hard limit allows. */
-static void raise_fd_limit(void)
+/* Room for --max-connections descriptors, as far as the hard limit allows;
+ * a warning when that is not enough (accepts then fail with EMFILE, logged
+ * under a rate limit, and the connections served go on). */
+static void raise_fd_limit(unsigned max_connections)
 {
     struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    /* stdio, the listener, libuv's own, plugins: a generous reserve */
+    const rlim_t want = (rlim_t)max_connections + 64;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return;
+    if (rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
+        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
     }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want)
+        log_msg(SDK_LOG_WARNING,
+                "--max-connections %u does not fit the open-file limit %llu (want %llu): "
+                "raise LimitNOFILE= or lower --max-connections",
+                max_connections, (unsigned long long)rl.rlim_cur, (unsigned long long)want);
 }
 
 int main(int argc, char **argv)
@@ -230,14 +307,19 @@ int main(int argc, char **argv)
     struct host *h;
     int rc = parse_args(argc, argv, &o);
 
-    if (rc != 0)
+    if (rc != 0) {
+        opts_config_free(o.config_args, o.config_len);
+        free(o.argv);
         return rc > 0 ? 0 : 2;
+    }
     log_init(o.verbose);
+    if (o.config)
+        log_msg(SDK_LOG_INFO, "options read from %s", o.config);
     rc = pick_listener(&o);
     if (rc != 0)
         return rc;
     signal(SIGPIPE, SIG_IGN);
-    raise_fd_limit();
+    raise_fd_limit(o.cfg.max_connections);
     h = host_new(log_host_sink, NULL);
     if (!h) {
         log_msg(SDK_LOG_ERR, "out of memory");
@@ -249,5 +331,7 @@ int main(int argc, char **argv)
     else
         rc = 1;
     host_free(h);
+    opts_config_free(o.config_args, o.config_len);
+    free(o.argv);
     return rc;
 }

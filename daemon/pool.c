@@ -19,6 +19,16 @@
  * thread's alone.  `queued`, `active` and `stop` are written under the mutex
  * and atomic so that spinning workers and the loop can peek without it.
  * Debug builds assert each job's state at every hand-over.
+ *
+ * A worker whose job never returns (a plugin that ignores its deadline) is
+ * written off (pool_write_off): it leaves the live list, is detached (never
+ * joined) and a new thread takes its place, so the pool keeps its size.  The
+ * written-off thread still owns its job: when the plugin finally returns, it
+ * posts the job done as usual (its done() frees it) and exits.  Its struct
+ * worker is its own; the pool outlives it.  pool_close() waits a bounded
+ * time for running jobs and writes off the rest; then the pool cannot be
+ * freed (those threads still use it) and the process must exit without
+ * unloading the plugins: pool_close says so.
  */
 #include "daemon/pool.h"
 
@@ -31,6 +41,17 @@
 #include <time.h>
 
 #include "proto/clock.h"
+
+#define CLOSE_WAIT_MS 500 /* pool_close: how long running jobs get before being written off */
+
+/* One thread.  `job` and `is_written_off` are under the pool's mutex. */
+struct worker {
+    struct pool *p;       /* its pool */
+    pthread_t tid;        /* its id */
+    struct list link;     /* p->workers while live */
+    struct pool_job *job; /* in work(), else NULL */
+    int is_written_off;   /* detached: exits after its job, frees itself */
+};
 
 struct pool {
     uv_async_t async;        /* wakes the loop for completions */
@@ -47,8 +68,9 @@ struct pool {
     uint64_t spin_ns;        /* idle spin before sleeping */
     struct list staged_jobs; /* staged jobs (loop thread only) */
     size_t staged;           /* their number */
-    unsigned threads_len;    /* started workers */
-    pthread_t *threads;      /* their ids */
+    struct list workers;     /* live workers (joined at close) */
+    unsigned written_off;    /* workers written off and still in work() */
+    int is_closed;           /* pool_close ran: post nothing more */
 };
 
 /* Called and returns with p->mu unlocked: spin until a job shows up, stop is
@@ -72,7 +94,7 @@ static struct pool_job *job_of(struct list *link)
     return LIST_CONTAINER_OF(link, struct pool_job, link);
 }
 
-static struct pool_job *take_next(struct pool *p)
+static struct pool_job *take_next(struct pool *p, struct worker *w)
 {
     struct pool_job *job;
     int has_spun = p->spin_ns == 0;
@@ -102,6 +124,8 @@ static struct pool_job *take_next(struct pool *p)
     atomic_fetch_sub(&p->queued, 1);
     assert(job->state == POOL_QUEUED && !job->is_staged);
     job->state = POOL_RUNNING;
+    job->worker = w;
+    w->job = job;
     return job;
 }
 
@@ -113,21 +137,42 @@ static int post_done(struct pool *p, struct pool_job *job)
 
     assert(job->state == POOL_RUNNING);
     job->state = POOL_DONE;
+    job->worker->job = NULL;
+    job->worker = NULL;
     list_insert_tail(&p->done, &job->link);
-    atomic_fetch_sub(&p->active, 1);
     return was_empty;
+}
+
+/* A written-off worker's job came back: post it unless the pool is closed
+ * (then the job is lost with the pool: the process is exiting), and end the
+ * thread.  Under p->mu, which it releases; the async is sent under it, as
+ * pool_close may close the handle as soon as the lock is free. */
+static void *retire(struct pool *p, struct worker *w, struct pool_job *job)
+{
+    p->written_off--;
+    if (!p->is_closed) {
+        if (post_done(p, job))
+            uv_async_send(&p->async);
+    }
+    pthread_mutex_unlock(&p->mu);
+    free(w);
+    return NULL;
 }
 
 static void *worker_main(void *arg)
 {
-    struct pool *p = arg;
+    struct worker *w = arg;
+    struct pool *p = w->p;
     struct pool_job *job;
 
     pthread_mutex_lock(&p->mu);
-    while ((job = take_next(p)) != NULL) {
+    while ((job = take_next(p, w)) != NULL) {
         pthread_mutex_unlock(&p->mu);
         job->work(job);
         pthread_mutex_lock(&p->mu);
+        if (w->is_written_off)
+            return retire(p, w, job);
+        atomic_fetch_sub(&p->active, 1);
         if (post_done(p, job)) {
             pthread_mutex_unlock(&p->mu);
             uv_async_send(&p->async);
@@ -136,6 +181,34 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
+}
+
+/* Under p->mu: start one more live worker.  Returns 0 or a negative errno. */
+static int add_worker(struct pool *p)
+{
+    struct worker *w = calloc(1, sizeof(*w));
+    int rc;
+
+    if (!w)
+        return -ENOMEM;
+    w->p = p;
+    rc = -pthread_create(&w->tid, NULL, worker_main, w);
+    if (rc < 0) {
+        free(w);
+        return rc;
+    }
+    list_insert_tail(&p->workers, &w->link);
+    return 0;
+}
+
+/* Under p->mu: w is busy in a job that may never return. */
+static void write_off(struct pool *p, struct worker *w)
+{
+    w->is_written_off = 1;
+    list_remove(&w->link);
+    pthread_detach(w->tid);
+    p->written_off++;
+    atomic_fetch_sub(&p->active, 1); /* its job no longer holds a worker */
 }
 
 static void on_async(uv_async_t *handle)
@@ -162,29 +235,64 @@ static void on_async_closed(uv_handle_t *handle)
     struct pool *p = handle->data;
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
-    free(p->threads);
     free(p);
 }
 
-static void stop_workers(struct pool *p)
+/* Under p->mu: 1 when a live worker is in work(). */
+static int has_running(const struct pool *p)
 {
+    const struct list *l;
+
+    for (l = p->workers.next; l != &p->workers; l = l->next)
+        if (LIST_CONTAINER_OF(l, struct worker, link)->job)
+            return 1;
+    return 0;
+}
+
+/* Stop the workers: give running jobs up to wait_ms, write off those still
+ * running, join the rest.  Returns the number written off now or before
+ * and still out. */
+static unsigned stop_workers(struct pool *p, unsigned wait_ms)
+{
+    uint64_t end = clock_now_ns() + (uint64_t)wait_ms * 1000000u;
+    const struct timespec tick = {0, 1000000};
+    unsigned out;
+    struct list *l, *tmp;
+
     pthread_mutex_lock(&p->mu);
     atomic_store(&p->stop, 1);
     pthread_cond_broadcast(&p->cv);
+    while (has_running(p) && clock_now_ns() < end) {
+        pthread_mutex_unlock(&p->mu);
+        nanosleep(&tick, NULL);
+        pthread_mutex_lock(&p->mu);
+    }
+    LIST_FOREACH_SAFE(l, tmp, &p->workers)
+    {
+        struct worker *w = LIST_CONTAINER_OF(l, struct worker, link);
+        if (w->job)
+            write_off(p, w);
+    }
+    p->is_closed = 1;
+    out = p->written_off;
     pthread_mutex_unlock(&p->mu);
-    for (unsigned i = 0; i < p->threads_len; i++)
-        pthread_join(p->threads[i], NULL);
-    p->threads_len = 0;
+    while (!list_empty(&p->workers)) {
+        struct worker *w = LIST_CONTAINER_OF(p->workers.next, struct worker, link);
+        list_remove(&w->link);
+        pthread_join(w->tid, NULL);
+        free(w);
+    }
+    return out;
 }
 
 int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin_us,
              struct pool **out)
 {
     struct pool *p = calloc(1, sizeof(*p));
-    int rc = -ENOMEM;
+    int rc;
 
-    if (!p || !(p->threads = calloc(threads, sizeof(pthread_t))))
-        goto fail;
+    if (!p)
+        return -ENOMEM;
     p->max_queued = max_queued;
     p->spin_ns = (uint64_t)spin_us * 1000u;
     atomic_init(&p->queued, 0);
@@ -194,27 +302,28 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     list_init(&p->queue);
     list_init(&p->done);
     list_init(&p->staged_jobs);
+    list_init(&p->workers);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     p->async.data = p;
     rc = uv_async_init(loop, &p->async, on_async);
-    if (rc < 0)
-        goto fail;
-    for (; p->threads_len < threads; p->threads_len++) {
-        rc = -pthread_create(&p->threads[p->threads_len], NULL, worker_main, p);
-        if (rc < 0) {
-            stop_workers(p);
-            uv_close((uv_handle_t *)&p->async, on_async_closed);
-            return rc;
-        }
+    if (rc < 0) {
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cv);
+        free(p);
+        return rc;
+    }
+    pthread_mutex_lock(&p->mu);
+    for (unsigned i = 0; i < threads && rc == 0; i++)
+        rc = add_worker(p);
+    pthread_mutex_unlock(&p->mu);
+    if (rc < 0) {
+        stop_workers(p, 0);
+        uv_close((uv_handle_t *)&p->async, on_async_closed);
+        return rc;
     }
     *out = p;
     return 0;
-fail:
-    if (p)
-        free(p->threads);
-    free(p);
-    return rc;
 }
 
 int pool_submit(struct pool *p, struct pool_job *job)
@@ -289,12 +398,48 @@ int pool_is_idle(struct pool *p)
     return p->staged == 0 && atomic_load(&p->active) == 0;
 }
 
-void pool_close(struct pool *p)
+int pool_write_off(struct pool *p, struct pool_job *job)
 {
+    int rc;
+
+    pthread_mutex_lock(&p->mu);
+    if (job->state != POOL_RUNNING || job->worker->is_written_off) {
+        pthread_mutex_unlock(&p->mu);
+        return -EALREADY;
+    }
+    write_off(p, job->worker);
+    rc = atomic_load(&p->stop) ? 0 : add_worker(p);
+    pthread_mutex_unlock(&p->mu);
+    return rc;
+}
+
+/* Deliver what the workers posted before they stopped. */
+static void deliver_left(struct pool *p)
+{
+    while (!list_empty(&p->done)) {
+        struct pool_job *job = job_of(p->done.next);
+        list_remove(&job->link);
+        assert(job->state == POOL_DONE);
+        job->state = POOL_IDLE;
+        job->done(job);
+    }
+}
+
+int pool_close(struct pool *p)
+{
+    unsigned stuck;
+
     if (!p)
-        return;
-    stop_workers(p);
+        return 0;
+    stuck = stop_workers(p, CLOSE_WAIT_MS);
+    deliver_left(p); /* no lock needed: every thread left posts nothing now */
     /* Closing with work left would leave done() uncalled and jobs dangling. */
     assert(p->staged == 0 && atomic_load(&p->active) == 0 && list_empty(&p->done));
-    uv_close((uv_handle_t *)&p->async, on_async_closed);
+    if (stuck == 0) {
+        uv_close((uv_handle_t *)&p->async, on_async_closed);
+        return 0;
+    }
+    /* Threads still in plugin code hold p and its mutex: never free them. */
+    uv_close((uv_handle_t *)&p->async, NULL);
+    return -EBUSY;
 }

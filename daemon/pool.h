@@ -4,7 +4,9 @@
  * finished job is handed back to the loop thread through a uv_async_t and
  * job->done() runs there.  Unlike uv_queue_work, a queued job can be taken
  * back (pool_remove) and the pool's size is ours, not UV_THREADPOOL_SIZE.
- * Running work is stopped by the job's own cancel flag, not by the pool.
+ * Running work is stopped by the job's own cancel flag, not by the pool;
+ * a job that ignores it can have its thread written off and replaced
+ * (pool_write_off).
  *
  * Submitted jobs are staged on the loop thread and handed to the workers in
  * batches (pool_flush, or automatically every POOL_BATCH jobs): one lock and
@@ -33,6 +35,7 @@ enum pool_state {
 };
 
 struct pool_job;
+struct worker;
 typedef void pool_fn(struct pool_job *job);
 
 /* Embed first in a job struct; the pool owns none of the memory. */
@@ -42,6 +45,7 @@ struct pool_job {
     int is_staged;         /* on the loop thread's staging list (loop only) */
     pool_fn *work;         /* runs on a worker thread */
     pool_fn *done;         /* runs on the loop thread after work */
+    struct worker *worker; /* the thread running it (pool's, under its lock) */
 };
 
 struct pool;
@@ -69,9 +73,23 @@ size_t pool_queued(struct pool *p);
 /* 1 when no job is staged, queued or running: a worker is free at once. */
 int pool_is_idle(struct pool *p);
 
-/* Stop the workers (they finish the job in hand; queued jobs are left
- * untouched), join them and close the async handle; memory is freed in its
- * close callback.  Call only when no job is queued or running. */
-void pool_close(struct pool *p);
+/* The running job will not come back soon (its deadline passed long ago):
+ * its thread is written off (detached, never joined, it ends after the job)
+ * and a new thread takes its place.  The job still belongs to that thread
+ * until it returns; then done() runs as usual.  Returns 0, -EALREADY when
+ * job is not running (or already written off), or a negative errno when no
+ * replacement thread could be started (the job is written off all the
+ * same). */
+int pool_write_off(struct pool *p, struct pool_job *job);
+
+/* Stop the workers: each finishes the job in hand, a running job gets a
+ * bounded wait (half a second), then its thread is written off; queued jobs
+ * are left untouched.  Completions posted meanwhile are delivered (done()
+ * runs), the rest are joined and the async handle closed; memory is freed
+ * in its close callback.  Returns 0, or -EBUSY when threads are still out
+ * in written-off jobs: then p is never freed (they use it) and the caller
+ * must end the process without unloading the plugins they run.  Call only
+ * when no job is queued. */
+int pool_close(struct pool *p);
 
 #endif /* SUDOKUD_POOL_H */

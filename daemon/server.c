@@ -23,6 +23,13 @@
  *   4. with no connection and no solve left, the handles close, the loop
  *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
  *      handle left open is logged by type and makes it exit 1).
+ * A running solve is answered when it is cancelled, whether or not its
+ * plugin returns; the workers get half a second more (pool_close), and a
+ * worker still inside a plugin then is left running: the process ends with
+ * _exit() (plugins cannot be unloaded under it), its status as above.  So
+ * shutdown takes at most the grace, FORCE_CLOSE_MS for clients that do not
+ * read, and that half second.  A second SIGTERM or SIGINT exits at once
+ * (status 1); SIGHUP is logged and ignored.
  *
  * The shutdown steps run from timers and from the check handle, which
  * first drains the connections' ready list; a connection closed in a step
@@ -110,6 +117,29 @@ static int clear_stale(const char *path)
     return 0;
 }
 
+/* Say why binding path failed.  libuv reports a missing directory as
+ * EACCES, so look at the directory first: an admin acts on "does not exist"
+ * differently from "permission denied". */
+static void bind_failed(const char *path, int rc)
+{
+    char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    char *slash;
+    struct stat st;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    slash = strrchr(dir, '/');
+    if (slash && slash != dir)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof(dir), "%s", slash ? "/" : ".");
+    if (stat(dir, &st) < 0 && errno == ENOENT)
+        log_msg(SDK_LOG_ERR, "cannot bind %s: directory %s does not exist", path, dir);
+    else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        log_msg(SDK_LOG_ERR, "cannot bind %s: %s is not a directory", path, dir);
+    else
+        log_msg(SDK_LOG_ERR, "cannot bind %s: %s", path, uv_strerror(rc));
+}
+
 static int bind_path(struct server *s)
 {
     const char *path = s->cfg->socket_path;
@@ -130,7 +160,7 @@ static int bind_path(struct server *s)
     rc = uv_pipe_bind(&s->listener, path);
     umask(old);
     if (rc < 0) {
-        log_msg(SDK_LOG_ERR, "cannot bind %s: %s", path, uv_strerror(rc));
+        bind_failed(path, rc);
         return rc;
     }
     if (chmod(path, s->cfg->socket_mode) < 0) {
@@ -165,12 +195,14 @@ static void on_connection(uv_stream_t *listener, int status)
     struct server *s = listener->data;
 
     if (status < 0) {
-        log_msg(SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
+        /* EMFILE, ENFILE, ENOMEM: this connection waits in the backlog;
+         * those already served go on. */
+        log_limited(&s->conns.accept_errors, SDK_LOG_WARNING, "accept: %s", uv_strerror(status));
         return;
     }
     if (accept_one(s) < 0) {
-        log_msg(SDK_LOG_ERR, "out of memory accepting a connection: retrying in %d ms",
-                ACCEPT_RETRY_MS);
+        log_limited(&s->conns.accept_errors, SDK_LOG_ERR,
+                    "out of memory accepting a connection: retrying in %d ms", ACCEPT_RETRY_MS);
         s->is_accept_pending = 1;
         uv_timer_start(&s->accept_retry, on_accept_retry, ACCEPT_RETRY_MS, 0);
     }
@@ -227,15 +259,19 @@ static void close_all(struct server *s)
     close_listener(s);
     close_handle((uv_handle_t *)&s->sig_term);
     close_handle((uv_handle_t *)&s->sig_int);
+    close_handle((uv_handle_t *)&s->sig_hup);
     close_handle((uv_handle_t *)&s->watchdog);
     close_handle((uv_handle_t *)&s->grace);
     close_handle((uv_handle_t *)&s->quiet);
     close_handle((uv_handle_t *)&s->accept_retry);
     close_handle((uv_handle_t *)&s->flusher);
     close_handle((uv_handle_t *)&s->spinner);
-    pool_close(s->pool);
+    conn_set_close(&s->conns);
+    if (pool_close(s->pool) < 0)
+        s->has_stuck = 1;
     s->pool = NULL;
     s->dispatch.pool = NULL;
+    dispatch_close(&s->dispatch);
 }
 
 /* Stopping: is c done?  Never while it has a solve in flight, an answer
@@ -330,7 +366,20 @@ static void begin_stop(struct server *s, const char *why)
 static void on_signal(uv_signal_t *h, int signum)
 {
     struct server *s = h->data;
-    begin_stop(s, signum == SIGTERM ? "SIGTERM" : "SIGINT");
+    const char *name = signum == SIGTERM ? "SIGTERM" : signum == SIGINT ? "SIGINT" : "SIGHUP";
+
+    if (signum == SIGHUP) {
+        log_msg(LOG_LVL_NOTICE, "SIGHUP ignored: sudokud has nothing to reload");
+        return;
+    }
+    if (s->is_stopping) {
+        /* The admin does not want to wait: no cleanup can be trusted to be
+         * quick (a worker may be stuck in a plugin), so none is done. */
+        log_msg(SDK_LOG_WARNING, "%s again: exiting at once", name);
+        log_close(); /* _exit runs no atexit: write the queued lines (1 s at most) */
+        _exit(1);
+    }
+    begin_stop(s, name);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -395,16 +444,19 @@ static int init_handles(struct server *s)
 {
     uint64_t wd = sdn_watchdog_usec();
 
-    s->sig_term.data = s->sig_int.data = s->flusher.data = s->grace.data = s;
+    s->sig_term.data = s->sig_int.data = s->sig_hup.data = s->flusher.data = s->grace.data = s;
     s->watchdog.data = s->quiet.data = s->accept_retry.data = s;
     if (uv_signal_init(s->loop, &s->sig_term) < 0 || uv_signal_init(s->loop, &s->sig_int) < 0 ||
-        uv_check_init(s->loop, &s->flusher) < 0 || uv_timer_init(s->loop, &s->grace) < 0 ||
-        uv_timer_init(s->loop, &s->watchdog) < 0 || uv_timer_init(s->loop, &s->quiet) < 0 ||
-        uv_timer_init(s->loop, &s->accept_retry) < 0 || uv_idle_init(s->loop, &s->spinner) < 0)
+        uv_signal_init(s->loop, &s->sig_hup) < 0 || uv_check_init(s->loop, &s->flusher) < 0 ||
+        uv_timer_init(s->loop, &s->grace) < 0 || uv_timer_init(s->loop, &s->watchdog) < 0 ||
+        uv_timer_init(s->loop, &s->quiet) < 0 || uv_timer_init(s->loop, &s->accept_retry) < 0 ||
+        uv_idle_init(s->loop, &s->spinner) < 0)
         return -ENOMEM;
     uv_unref((uv_handle_t *)&s->spinner);
     uv_signal_start(&s->sig_term, on_signal, SIGTERM);
     uv_signal_start(&s->sig_int, on_signal, SIGINT);
+    uv_signal_start(&s->sig_hup, on_signal, SIGHUP);
+    uv_unref((uv_handle_t *)&s->sig_hup);
     uv_check_start(&s->flusher, on_check);
     uv_unref((uv_handle_t *)&s->flusher);
     if (wd > 0)
@@ -459,13 +511,16 @@ int server_run(const struct server_config *cfg, struct host *host)
         return 1;
     s.loop = &loop;
     conn_set_init(&s.conns, &loop, cfg->max_message, cfg->max_connections, &s.stats);
-    dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats);
+    if (dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats) < 0)
+        return 1;
     s.dispatch.timeout_ms = cfg->timeout_ms;
     s.dispatch.max_queue = cfg->max_queue;
     s.dispatch.inline_us = cfg->inline_us;
     rc = stats_init(&s.stats, host);
     if (rc == 0)
         rc = init_handles(&s);
+    if (rc == 0)
+        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u);
     if (rc == 0)
         rc = open_listener(&s);
     if (rc == 0) {
@@ -485,5 +540,12 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (close_loop(&loop) < 0)
         rc = -EBUSY;
     stats_close(&s.stats);
+    if (s.has_stuck) {
+        /* Returning would unload plugins that a written-off thread is
+         * still running. */
+        log_msg(SDK_LOG_WARNING, "exiting with workers still stuck in a plugin");
+        log_close(); /* _exit runs no atexit: write the queued lines (1 s at most) */
+        _exit(rc == 0 ? 0 : 1);
+    }
     return rc == 0 ? 0 : 1;
 }

@@ -33,6 +33,7 @@ struct server_config {
     unsigned grace_ms;                  /* SIGTERM: running solves get this long */
     unsigned spin_us;                   /* an idle worker spins this long before sleeping */
     unsigned inline_us;                 /* budget of a solve tried on the loop thread, 0 none */
+    unsigned idle_timeout_s;            /* close connections without traffic this long, 0 off */
 };
 
 struct pool;
@@ -45,7 +46,8 @@ struct server {
     struct pool *pool;               /* solve workers */
     struct stats stats;              /* counters for the stats method */
     uv_pipe_t listener;              /* listening socket */
-    uv_signal_t sig_term, sig_int;   /* shutdown triggers */
+    uv_signal_t sig_term, sig_int;   /* shutdown triggers (twice: exit at once) */
+    uv_signal_t sig_hup;             /* logged and ignored */
     uv_timer_t watchdog;             /* WATCHDOG=1 pings (when asked for) */
     uv_timer_t grace;                /* shutdown: grace, then cancel, then force */
     uv_timer_t quiet;                /* shutdown: closes connections gone quiet */
@@ -63,13 +65,16 @@ struct server {
     int is_stopping;                 /* SIGTERM/SIGINT seen */
     int stop_phase;                  /* 0 grace, 1 cancelled, 2 forcing close */
     int is_closed;                   /* handles closed, loop ending */
+    int has_stuck;                   /* workers left in plugins: end with _exit() */
 };
 
 /* Set up the listener, signals and workers, run the loop until shutdown.
  * Returns the process exit status: 0 after a clean SIGTERM/SIGINT, with
  * every handle closed (uv_loop_close() succeeded; -v logs "loop closed
  * clean"); 1 when the daemon could not start or a handle was left open
- * (each is logged by type). */
+ * (each is logged by type).  With workers still stuck in a plugin at the end
+ * it does not return: it ends the process with _exit() and that status.
+ * A second SIGTERM/SIGINT during shutdown ends it at once with _exit(1). */
 int server_run(const struct server_config *cfg, struct host *host);
 
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else

@@ -2,7 +2,7 @@
  *
  * The map keys are part of protocol v1 (docs/protocol.md): uptime_s,
  * connections, requests, errors, in_flight and solvers; the extra keys
- * (connections_total) are additions clients may ignore.
+ * (connections_total, stuck_workers) are additions clients may ignore.
  */
 #include "daemon/stats.h"
 
@@ -60,12 +60,13 @@ int stats_pack(const struct stats *st, msgpack_packer *pk)
 {
     uint64_t uptime_s = (clock_now_ns() - st->start_ns) / 1000000000u;
 
-    if (msgpack_pack_map(pk, 7) < 0 || pack_kv(pk, PROTO_K_UPTIME_S, uptime_s) < 0 ||
+    if (msgpack_pack_map(pk, 8) < 0 || pack_kv(pk, PROTO_K_UPTIME_S, uptime_s) < 0 ||
         pack_kv(pk, PROTO_K_CONNECTIONS, st->connections) < 0 ||
         pack_kv(pk, PROTO_K_CONNECTIONS_TOTAL, st->connections_total) < 0 ||
         pack_kv(pk, PROTO_K_REQUESTS, st->requests) < 0 ||
         pack_kv(pk, PROTO_K_ERRORS, st->errors) < 0 ||
         pack_kv(pk, PROTO_K_IN_FLIGHT, st->in_flight) < 0 ||
+        pack_kv(pk, PROTO_K_STUCK_WORKERS, st->stuck_workers) < 0 ||
         proto_pack_key(pk, PROTO_K_SOLVERS) < 0 || msgpack_pack_map(pk, st->solvers_len) < 0)
         return -ENOMEM;
     for (size_t i = 0; i < st->solvers_len; i++)

@@ -30,6 +30,7 @@ struct stats {
     uint64_t requests;            /* requests read */
     uint64_t errors;              /* error responses sent */
     uint64_t in_flight;           /* solves queued or running */
+    uint64_t stuck_workers;       /* workers written off in a plugin that has not returned */
     const struct host *host;      /* names the solvers */
     size_t solvers_len;           /* plugins at start */
     struct solver_stats *solvers; /* one per plugin, load order */

@@ -288,3 +288,120 @@ void opts_help(const struct opts_prog *p, FILE *f)
     if (p->footer)
         fputs(p->footer, f);
 }
+
+/* ---------------------------------------------------------------- config files */
+
+/* The row whose long name is key[0..len), for a config file. */
+static const struct opts_spec *find_long(const struct opts_prog *p, const char *key, size_t len)
+{
+    for (size_t i = 0; i < p->specs_len; i++) {
+        const struct opts_spec *s = &p->specs[i];
+        if (s->name && strlen(s->name) == len && memcmp(s->name, key, len) == 0 &&
+            s->kind != OPTS_HELP && s->kind != OPTS_VERSION)
+            return s;
+    }
+    return NULL;
+}
+
+static char *trim(char *s)
+{
+    char *end = s + strlen(s);
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+        *--end = '\0';
+    return s;
+}
+
+/* One "key = value" line into "--key=value" (or "--key" for a flag set to
+ * yes, true or 1; nothing for a flag set to no, false or 0).  Returns 1 when
+ * *out was made, 0 for nothing, or -EINVAL with err set. */
+static int config_line(const struct opts_prog *p, char *line, char **out, char *err, size_t size)
+{
+    char *eq = strchr(line, '='), *key = line, *value = eq ? eq + 1 : (char *)"";
+    const struct opts_spec *s;
+
+    if (eq)
+        *eq = '\0';
+    key = trim(key);
+    value = trim(value);
+    s = find_long(p, key, strlen(key));
+    if (!s) {
+        snprintf(err, size, "unknown option '%s'", key);
+        return -EINVAL;
+    }
+    if (!s->arg) {
+        if (!*value || !strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
+            value = NULL;
+        else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
+            return 0;
+        else {
+            snprintf(err, size, "option '%s' is yes or no, not '%s'", key, value);
+            return -EINVAL;
+        }
+    } else if (!*value) {
+        snprintf(err, size, "option '%s' needs a value", key);
+        return -EINVAL;
+    }
+    size_t len = strlen(key) + (value ? strlen(value) + 1 : 0) + 3;
+    *out = malloc(len);
+    if (!*out)
+        return -ENOMEM;
+    snprintf(*out, len, value ? "--%s=%s" : "--%s", key, value ? value : "");
+    return 1;
+}
+
+int opts_config_load(const struct opts_prog *p, const char *path, char ***args, int *len, char *err,
+                     size_t err_size)
+{
+    char line[1024], why[256];
+    unsigned line_no = 0;
+    int rc = 0;
+    FILE *f = fopen(path, "r");
+
+    *args = NULL;
+    *len = 0;
+    if (!f) {
+        rc = -errno;
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        return rc;
+    }
+    while (rc == 0 && fgets(line, sizeof(line), f)) {
+        char *l = trim(line), *arg = NULL, **grown;
+        line_no++;
+        if (!*l || *l == '#')
+            continue;
+        rc = config_line(p, l, &arg, why, sizeof(why));
+        if (rc < 0) {
+            snprintf(err, err_size, "%s:%u: %s", path, line_no, why);
+            break;
+        }
+        rc = 0;
+        if (!arg)
+            continue;
+        grown = realloc(*args, (size_t)(*len + 1) * sizeof(*grown));
+        if (!grown) {
+            free(arg);
+            rc = -ENOMEM;
+            snprintf(err, err_size, "%s: out of memory", path);
+            break;
+        }
+        *args = grown;
+        (*args)[(*len)++] = arg;
+    }
+    fclose(f);
+    if (rc < 0) {
+        opts_config_free(*args, *len);
+        *args = NULL;
+        *len = 0;
+    }
+    return rc;
+}
+
+void opts_config_free(char **args, int len)
+{
+    for (int i = 0; i < len; i++)
+        free(args[i]);
+    free(args);
+}

@@ -110,4 +110,16 @@ int opts_usage_error(const struct opts_prog *p, const char *fmt, ...)
 int opts_number(const char *s, int base, unsigned long long min, unsigned long long max,
                 unsigned long long *out, char *err, size_t err_size);
 
+/* Read a configuration file of "key = value" lines (blank lines and '#'
+ * comments skipped; keys are p's long option names; a flag takes yes, no,
+ * true, false, 1, 0 or nothing) into command-line words "--key=value", to be
+ * put before the real command line so that it wins.  On success *args holds
+ * *len malloc'ed words (free with opts_config_free) and 0 is returned; else
+ * a negative errno with "PATH:LINE: what" in err. */
+int opts_config_load(const struct opts_prog *p, const char *path, char ***args, int *len, char *err,
+                     size_t err_size);
+
+/* Free what opts_config_load() made.  Accepts NULL. */
+void opts_config_free(char **args, int len);
+
 #endif /* SUDOKU_OPTS_H */

@@ -79,6 +79,7 @@ enum rpc_method {
     X(REQUESTS, "requests")                                                                        \
     X(ERRORS, "errors")                                                                            \
     X(IN_FLIGHT, "in_flight")                                                                      \
+    X(STUCK_WORKERS, "stuck_workers")                                                              \
     X(SOLVERS, "solvers")                                                                          \
     X(TIMEOUTS, "timeouts")                                                                        \
     X(BUSY_US, "busy_us")

@@ -52,14 +52,16 @@ static void copy_name(char *out, size_t out_size, const msgpack_object *o)
     out[len] = '\0';
 }
 
-static enum rpc_code decode_puzzle_string(const msgpack_object *o, struct rpc_solve_params *s,
-                                          char *err, size_t err_size)
+/* The line form, sent as msgpack str or bin (many msgpack libraries send
+ * byte strings as bin): the answer is a str either way. */
+static enum rpc_code decode_puzzle_string(const char *text, uint32_t len,
+                                          struct rpc_solve_params *s, char *err, size_t err_size)
 {
-    if (codec_parse_line(o->via.str.ptr, o->via.str.size, &s->n, s->cells, err, err_size) < 0)
+    if (codec_parse_line(text, len, &s->n, s->cells, err, err_size) < 0)
         return RPC_BAD_PUZZLE;
     s->form = RPC_FORM_STRING;
-    for (uint32_t i = 0; i < o->via.str.size; i++)
-        if (o->via.str.ptr[i] >= 'a' && o->via.str.ptr[i] <= 'p')
+    for (uint32_t i = 0; i < len; i++) /* one lower-case letter: the answer is in lower case */
+        if (text[i] >= 'a' && text[i] <= 'p')
             s->form = RPC_FORM_LOWER;
     return RPC_OK;
 }
@@ -120,6 +122,8 @@ static enum rpc_code decode_timeout(const msgpack_object *v, struct rpc_solve_pa
 static enum rpc_code decode_solver(const msgpack_object *v, struct rpc_solve_params *s, char *err,
                                    size_t err_size)
 {
+    if (v->type == MSGPACK_OBJECT_NIL) /* nil is absent: the default solver */
+        return RPC_OK;
     if (v->type != MSGPACK_OBJECT_STR)
         return fail(err, err_size, RPC_BAD_REQUEST, "option solver must be a string");
     copy_name(s->solver, sizeof(s->solver), v);
@@ -175,7 +179,11 @@ static enum rpc_code decode_solve(const msgpack_object_array *params, struct rpc
             return code;
     }
     if (params->ptr[0].type == MSGPACK_OBJECT_STR)
-        return decode_puzzle_string(&params->ptr[0], s, err, err_size);
+        return decode_puzzle_string(params->ptr[0].via.str.ptr, params->ptr[0].via.str.size, s, err,
+                                    err_size);
+    if (params->ptr[0].type == MSGPACK_OBJECT_BIN)
+        return decode_puzzle_string(params->ptr[0].via.bin.ptr, params->ptr[0].via.bin.size, s, err,
+                                    err_size);
     if (params->ptr[0].type == MSGPACK_OBJECT_ARRAY)
         return decode_puzzle_array(&params->ptr[0], s, err, err_size);
     return fail(err, err_size, RPC_BAD_REQUEST, "puzzle must be a string or an array of integers");
@@ -211,6 +219,22 @@ static enum rpc_code decode_params(const msgpack_object *params, struct rpc_requ
     }
 }
 
+/* [2, method, params]: whatever else follows a 2 is a notification too, an
+ * invalid one, so that it is ignored, never answered. */
+static enum rpc_code decode_notification(const msgpack_object_array *a, struct rpc_request *req,
+                                         char *err, size_t err_size)
+{
+    req->type = RPC_MSG_NOTIFY;
+    if (a->size != 3 || a->ptr[1].type != MSGPACK_OBJECT_STR)
+        return req->code =
+                   fail(err, err_size, RPC_BAD_REQUEST, "a notification is [2, method, params]");
+    copy_name(req->method_name, sizeof(req->method_name), &a->ptr[1]);
+    req->method = method_of(&a->ptr[1]);
+    if (req->method != RPC_M_CANCEL && req->method != RPC_M_UNKNOWN)
+        req->method = RPC_M_UNKNOWN;
+    return req->code = decode_params(&a->ptr[2], req, err, err_size);
+}
+
 enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, char *err,
                          size_t err_size)
 {
@@ -219,20 +243,14 @@ enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, cha
 
     memset(req, 0, sizeof(*req));
     req->type = RPC_MSG_REQUEST;
+    if (obj->type == MSGPACK_OBJECT_ARRAY && a->size >= 1 &&
+        uint_of(&a->ptr[0], RPC_MSG_NOTIFY) == RPC_MSG_NOTIFY)
+        return decode_notification(a, req, err, err_size);
     if (obj->type != MSGPACK_OBJECT_ARRAY || a->size < 3)
         return req->code = fail(err, err_size, RPC_BAD_REQUEST, "a message is an array");
     type = uint_of(&a->ptr[0], RPC_MSG_NOTIFY);
     id = uint_of(&a->ptr[1], UINT32_MAX);
     req->msgid = id < 0 ? 0 : (uint32_t)id;
-    if (type == RPC_MSG_NOTIFY && a->size == 3 && a->ptr[1].type == MSGPACK_OBJECT_STR) {
-        req->type = RPC_MSG_NOTIFY;
-        req->msgid = 0;
-        copy_name(req->method_name, sizeof(req->method_name), &a->ptr[1]);
-        req->method = method_of(&a->ptr[1]);
-        if (req->method != RPC_M_CANCEL && req->method != RPC_M_UNKNOWN)
-            req->method = RPC_M_UNKNOWN;
-        return req->code = decode_params(&a->ptr[2], req, err, err_size);
-    }
     if (type != RPC_MSG_REQUEST || a->size != 4 || id < 0)
         return req->code =
                    fail(err, err_size, RPC_BAD_REQUEST,
@@ -291,27 +309,49 @@ static int pack_error_map(msgpack_packer *pk, enum rpc_code code, const char *me
     return 0;
 }
 
-int rpc_pack_error(msgpack_sbuffer *sb, uint32_t msgid, enum rpc_code code, const char *message)
+/* The packer every encoder uses: write, or msgpack_sbuffer_write. */
+static void init_packer(msgpack_packer *pk, msgpack_sbuffer *sb, msgpack_packer_write write)
+{
+    msgpack_packer_init(pk, sb, write ? write : msgpack_sbuffer_write);
+}
+
+/* A failed encoder leaves nothing behind: sb is cut back to mark. */
+static int roll_back(msgpack_sbuffer *sb, size_t mark, int rc)
+{
+    if (rc < 0 && sb->size > mark)
+        sb->size = mark;
+    return rc;
+}
+
+static int pack_error_with(msgpack_sbuffer *sb, msgpack_packer_write write, uint32_t msgid,
+                           enum rpc_code code, const char *message)
 {
     msgpack_packer pk;
+    size_t mark = sb->size;
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    init_packer(&pk, sb, write);
     if (msgpack_pack_array(&pk, 4) < 0 || msgpack_pack_int(&pk, RPC_MSG_RESPONSE) < 0 ||
         msgpack_pack_uint32(&pk, msgid) < 0 || pack_error_map(&pk, code, message) < 0 ||
         msgpack_pack_nil(&pk) < 0)
-        return -ENOMEM;
+        return roll_back(sb, mark, -ENOMEM);
     return 0;
+}
+
+int rpc_pack_error(msgpack_sbuffer *sb, uint32_t msgid, enum rpc_code code, const char *message)
+{
+    return pack_error_with(sb, NULL, msgid, code, message);
 }
 
 int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *message)
 {
     msgpack_packer pk;
+    size_t mark = sb->size;
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    init_packer(&pk, sb, NULL);
     if (msgpack_pack_array(&pk, 3) < 0 || msgpack_pack_int(&pk, RPC_MSG_NOTIFY) < 0 ||
         rpc_pack_cstr(&pk, proto_method_name(RPC_M_ERROR)) < 0 || msgpack_pack_array(&pk, 1) < 0 ||
         pack_error_map(&pk, code, message) < 0)
-        return -ENOMEM;
+        return roll_back(sb, mark, -ENOMEM);
     return 0;
 }
 
@@ -323,14 +363,30 @@ int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid)
     return 0;
 }
 
-int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid)
+int rpc_pack_answer(msgpack_sbuffer *sb, msgpack_packer_write write, uint32_t msgid,
+                    rpc_result_fn *fn, const void *arg)
 {
     msgpack_packer pk;
+    size_t mark = sb->size;
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    if (rpc_pack_result_head(&pk, msgid) < 0 || proto_pack_key(&pk, PROTO_K_PONG) < 0)
-        return -ENOMEM;
-    return 0;
+    init_packer(&pk, sb, write);
+    if (rpc_pack_result_head(&pk, msgid) == 0 && fn(&pk, arg) == 0)
+        return 0;
+    roll_back(sb, mark, -ENOMEM);
+    if (pack_error_with(sb, write, msgid, RPC_INTERNAL, "out of memory packing the answer") < 0)
+        return -ENOBUFS;
+    return -ENOMEM;
+}
+
+static int pack_pong(msgpack_packer *pk, const void *arg)
+{
+    (void)arg;
+    return proto_pack_key(pk, PROTO_K_PONG) < 0 ? -ENOMEM : 0;
+}
+
+int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid)
+{
+    return rpc_pack_answer(sb, NULL, msgid, pack_pong, NULL);
 }
 
 static int pack_solution(msgpack_packer *pk, const struct rpc_solve_result *r)
@@ -358,20 +414,22 @@ static int pack_solution(msgpack_packer *pk, const struct rpc_solve_result *r)
     return 0;
 }
 
-int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_solve_result *r)
+int rpc_pack_solve_map(msgpack_packer *pk, const void *arg)
 {
-    msgpack_packer pk;
+    const struct rpc_solve_result *r = arg;
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    if (rpc_pack_result_head(&pk, msgid) < 0 || msgpack_pack_map(&pk, 6) < 0 ||
-        proto_pack_key(&pk, PROTO_K_STATUS) < 0 ||
-        proto_pack_key(&pk, r->solved ? PROTO_K_SOLVED : PROTO_K_UNSOLVABLE) < 0 ||
-        proto_pack_key(&pk, PROTO_K_SOLUTION) < 0 || pack_solution(&pk, r) < 0 ||
-        proto_pack_key(&pk, PROTO_K_COUNT) < 0 || msgpack_pack_uint64(&pk, r->count) < 0 ||
-        proto_pack_key(&pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(&pk, r->solver) < 0 ||
-        proto_pack_key(&pk, PROTO_K_ELAPSED_US) < 0 ||
-        msgpack_pack_uint64(&pk, r->elapsed_us) < 0 || proto_pack_key(&pk, PROTO_K_GUESSES) < 0 ||
-        msgpack_pack_uint64(&pk, r->guesses) < 0)
+    if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_STATUS) < 0 ||
+        proto_pack_key(pk, r->solved ? PROTO_K_SOLVED : PROTO_K_UNSOLVABLE) < 0 ||
+        proto_pack_key(pk, PROTO_K_SOLUTION) < 0 || pack_solution(pk, r) < 0 ||
+        proto_pack_key(pk, PROTO_K_COUNT) < 0 || msgpack_pack_uint64(pk, r->count) < 0 ||
+        proto_pack_key(pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(pk, r->solver) < 0 ||
+        proto_pack_key(pk, PROTO_K_ELAPSED_US) < 0 || msgpack_pack_uint64(pk, r->elapsed_us) < 0 ||
+        proto_pack_key(pk, PROTO_K_GUESSES) < 0 || msgpack_pack_uint64(pk, r->guesses) < 0)
         return -ENOMEM;
     return 0;
+}
+
+int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_solve_result *r)
+{
+    return rpc_pack_answer(sb, NULL, msgid, rpc_pack_solve_map, r);
 }

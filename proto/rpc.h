@@ -85,8 +85,9 @@ struct rpc_solve_result {
     uint64_t guesses;        /* plugin's work count */
 };
 
-/* The encoders below append one complete message to sb and return 0, or
- * -ENOMEM (sb then holds a partial message: discard it). */
+/* The encoders below append one complete message to sb, or nothing: on
+ * failure sb is cut back to its size before the call.  They return 0, or
+ * -ENOMEM (nothing appended) unless said otherwise. */
 
 /* [1, msgid, {"code": ..., "message": ...}, nil] */
 int rpc_pack_error(msgpack_sbuffer *sb, uint32_t msgid, enum rpc_code code, const char *message);
@@ -94,14 +95,31 @@ int rpc_pack_error(msgpack_sbuffer *sb, uint32_t msgid, enum rpc_code code, cons
 /* [2, "error", [{"code": ..., "message": ...}]] */
 int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *message);
 
-/* [1, msgid, nil, "pong"] */
+/* Packs one result object with pk, arg being what the caller passed along.
+ * Returns 0 or a negative errno (a partial object is cut away after). */
+typedef int rpc_result_fn(msgpack_packer *pk, const void *arg);
+
+/* [1, msgid, nil, result], fn packing result, through write (NULL for
+ * msgpack_sbuffer_write; tests pass one that fails).  Never leaves part of
+ * a message: when packing fails sb is cut back and the error response
+ * `internal` is packed instead.  Returns 0 (the answer), -ENOMEM (`internal`
+ * instead) or -ENOBUFS (nothing appended: not even the error fitted). */
+int rpc_pack_answer(msgpack_sbuffer *sb, msgpack_packer_write write, uint32_t msgid,
+                    rpc_result_fn *fn, const void *arg);
+
+/* [1, msgid, nil, "pong"]; returns as rpc_pack_answer. */
 int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid);
 
-/* [1, msgid, nil, {status, solution, count, solver, elapsed_us, guesses}] */
+/* An rpc_result_fn: the solve result map, arg a const struct rpc_solve_result *. */
+int rpc_pack_solve_map(msgpack_packer *pk, const void *arg);
+
+/* [1, msgid, nil, {status, solution, count, solver, elapsed_us, guesses}];
+ * returns as rpc_pack_answer. */
 int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_solve_result *r);
 
 /* Start a success response: packs "[1, msgid, nil," and leaves the result to
- * the caller, who packs exactly one object with pk. */
+ * the caller, who packs exactly one object with pk.  Does not roll back:
+ * prefer rpc_pack_answer. */
 int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid);
 
 /* Pack a NUL-terminated string. */

@@ -23,7 +23,7 @@
 set -eu
 tdoku=""
 if [ "${1:-}" = "--tdoku" ]; then
-    tdoku=${2:?bench.sh: --tdoku needs the path of tdoku's run_benchmark}
+    tdoku=${2:?bench.sh: --tdoku needs the path of the tdoku run_benchmark program}
     shift 2
     [ -x "$tdoku" ] || { echo "bench.sh: $tdoku is not executable" >&2; exit 2; }
 fi

@@ -85,6 +85,10 @@ if(TARGET sudoku-bench)
     -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -DDATA=${SUDOKU_TEST_DATA_DIR}/client_judge.txt
     -DMODE=reader -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_json.cmake)
   set_tests_properties(bench_reader PROPERTIES LABELS core TIMEOUT 60)
+  # sudoku-bench --generate: every puzzle re-checked, JSON keys, usage errors.
+  add_test(NAME bench_generate COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:sudoku-bench>
+    -DPLUGIN_DIR=${SUDOKU_BUILD_PLUGIN_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_generate.cmake)
+  set_tests_properties(bench_generate PROPERTIES LABELS core TIMEOUT 120)
   # sudoku-bench --socket against the real daemon: every answer right, RSS read.
   if(TARGET sudokud)
     add_test(NAME bench_daemon COMMAND ${CMAKE_COMMAND}
@@ -116,6 +120,9 @@ add_test(NAME header_std COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER} -DCXX
   -DSRC=${CMAKE_CURRENT_SOURCE_DIR}/header_std.c -DINC=${CMAKE_SOURCE_DIR}/include
   -P ${CMAKE_CURRENT_SOURCE_DIR}/header_std.cmake)
 set_tests_properties(header_std PROPERTIES LABELS core TIMEOUT 60)
+# The puzzle generator: every puzzle judged by another plugin (unique, minimal, symmetric).
+sudoku_add_test(NAME test_generate SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_generate.c
+  LIBS sudoku_core sudoku_proto Threads::Threads LABELS core TIMEOUT 300)
 
 # The logic plugin through the host (host_explain), and ABI minor 1: a
 # plugin built against minor 0 and four explain() liars in tests/explainplugins.

@@ -3,26 +3,31 @@
 # Every test spawns the real built daemon on a temporary socket (see
 # daemon_harness.c).  liar9 is a deliberately wrong plugin, built beside the
 # tests (not in the plugin directory) and loaded with --plugin, to provoke the
-# `unsupported` and `internal` errors.
-add_library(test_liar9 MODULE plugins/liar9.c)
-set_target_properties(test_liar9 PROPERTIES
-  PREFIX "" OUTPUT_NAME liar9 C_VISIBILITY_PRESET hidden
-  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/plugins)
-target_link_options(test_liar9 PRIVATE -Wl,-z,defs)
+# `unsupported` and `internal` errors; spin9 ignores its deadline and spins,
+# for test_daemon_stuck.
+foreach(p liar9 spin9)
+  add_library(test_${p} MODULE plugins/${p}.c)
+  set_target_properties(test_${p} PROPERTIES
+    PREFIX "" OUTPUT_NAME ${p} C_VISIBILITY_PRESET hidden
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/plugins)
+  target_link_options(test_${p} PRIVATE -Wl,-z,defs)
+endforeach()
 
 add_library(daemon_harness STATIC daemon_harness.c)
 target_link_libraries(daemon_harness PUBLIC sudoku_core)
 target_compile_definitions(daemon_harness PUBLIC
   SUDOKU_BUILD_PLUGIN_DIR="${SUDOKU_BUILD_PLUGIN_DIR}"
   SUDOKU_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}"
-  SUDOKU_TEST_PLUGIN="${CMAKE_BINARY_DIR}/tests/plugins/liar9.so")
+  SUDOKU_TEST_PLUGIN="${CMAKE_BINARY_DIR}/tests/plugins/liar9.so"
+  SUDOKU_SPIN_PLUGIN="${CMAKE_BINARY_DIR}/tests/plugins/spin9.so")
 
-foreach(t test_daemon_proto test_daemon_load test_daemon_socket)
+foreach(t test_daemon_proto test_daemon_load test_daemon_socket test_daemon_stuck
+          test_daemon_bounds)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     sudoku_add_test(NAME ${t} SOURCES ${t}.c LIBS daemon_harness Threads::Threads
                     LABELS daemon TIMEOUT 300)
     if(TARGET sudokud)
-      add_dependencies(${t} sudokud test_liar9)
+      add_dependencies(${t} sudokud test_liar9 test_spin9)
     endif()
   endif()
 endforeach()

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -43,6 +44,7 @@ int dh_init(struct dh *d)
         return -errno;
     snprintf(d->sock, sizeof(d->sock), "%s/sudokud.sock", d->dir);
     snprintf(d->log, sizeof(d->log), "%s/stderr.log", d->dir);
+    d->stderr_fd = -1;
     return 0;
 }
 
@@ -64,11 +66,16 @@ int dh_spawn(struct dh *d, const char *const *extra)
     if (pid < 0)
         return -errno;
     if (pid == 0) {
-        int fd = open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        int fd =
+            d->stderr_fd >= 0 ? d->stderr_fd : open(d->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         /* A test that dies (assert, timeout kill) takes its daemon with it. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (fd >= 0)
             dup2(fd, STDERR_FILENO);
+        if (d->nofile > 0) {
+            struct rlimit rl = {.rlim_cur = d->nofile, .rlim_max = d->nofile};
+            setrlimit(RLIMIT_NOFILE, &rl);
+        }
         unsetenv("JOURNAL_STREAM");
         unsetenv("LISTEN_FDS");
         unsetenv("NOTIFY_SOCKET");
@@ -81,14 +88,19 @@ int dh_spawn(struct dh *d, const char *const *extra)
 
 int dh_start(struct dh *d, const char *const *extra)
 {
-    uint64_t end;
     int rc = dh_init(d);
 
     if (rc == 0)
         rc = dh_spawn(d, extra);
     if (rc < 0)
         return rc;
-    end = dh_now_ms() + DH_TIMEOUT_MS;
+    return dh_wait_ready(d);
+}
+
+int dh_wait_ready(struct dh *d)
+{
+    uint64_t end = dh_now_ms() + DH_TIMEOUT_MS;
+
     while (dh_now_ms() < end) {
         if (dh_ping(d->sock, 1000) == 0)
             return 0;
@@ -143,7 +155,7 @@ void dh_cleanup(struct dh *d)
     d->dir[0] = '\0';
 }
 
-int dh_log_has(const struct dh *d, const char *needle)
+static int log_has_now(const struct dh *d, const char *needle)
 {
     FILE *f = fopen(d->log, "r");
     char *buf = NULL;
@@ -161,6 +173,19 @@ int dh_log_has(const struct dh *d, const char *needle)
     free(buf);
     fclose(f);
     return found;
+}
+
+int dh_log_has(const struct dh *d, const char *needle)
+{
+    uint64_t end = dh_now_ms() + DH_LOG_WAIT_MS;
+
+    for (;;) {
+        if (log_has_now(d, needle))
+            return 1;
+        if (d->pid <= 0 || dh_now_ms() >= end)
+            return 0;
+        sleep_ms(10);
+    }
 }
 
 int dh_connect(const char *path)

@@ -15,14 +15,17 @@
 
 #include <msgpack.h>
 
-#define DH_TIMEOUT_MS 20000 /* default bound on any single wait */
+#define DH_TIMEOUT_MS  20000 /* default bound on any single wait */
+#define DH_LOG_WAIT_MS 5000  /* a running daemon's line may take this long to be written */
 
 /* One spawned daemon. */
 struct dh {
-    char dir[128];  /* mkdtemp directory, removed by dh_cleanup */
-    char sock[256]; /* socket path inside dir (or as given) */
-    char log[256];  /* the daemon's stderr */
-    pid_t pid;      /* 0 when not running */
+    char dir[128];   /* mkdtemp directory, removed by dh_cleanup */
+    char sock[256];  /* socket path inside dir (or as given) */
+    char log[256];   /* the daemon's stderr */
+    pid_t pid;       /* 0 when not running */
+    int stderr_fd;   /* >= 0: the daemon's stderr instead of log (set after dh_init) */
+    unsigned nofile; /* > 0: the daemon's RLIMIT_NOFILE, soft and hard (set after dh_init) */
 };
 
 /* Make the temporary directory and paths.  Returns 0 or -errno. */
@@ -31,6 +34,9 @@ int dh_init(struct dh *d);
 /* Spawn sudokud -s d->sock -P <plugins> extra... (extra NULL-terminated, may
  * be NULL) without waiting.  Returns 0 or -errno. */
 int dh_spawn(struct dh *d, const char *const *extra);
+
+/* Wait until the spawned daemon answers ping.  Returns 0 or -errno. */
+int dh_wait_ready(struct dh *d);
 
 /* dh_init + dh_spawn + wait until ping answers.  Returns 0 or -errno. */
 int dh_start(struct dh *d, const char *const *extra);
@@ -45,7 +51,10 @@ int dh_stop(struct dh *d);
 /* Kill what is left, remove the directory. */
 void dh_cleanup(struct dh *d);
 
-/* 1 when the daemon's log contains needle. */
+/* 1 when the daemon's log contains needle.  The daemon writes its log from
+ * a thread, so while it runs this waits up to DH_LOG_WAIT_MS for the line;
+ * once it has exited (dh_stop, dh_wait) the log is complete and the answer
+ * immediate. */
 int dh_log_has(const struct dh *d, const char *needle);
 
 /* Connect to path.  Returns the fd or -errno. */

@@ -5,3 +5,4 @@ sudoku_add_test(NAME test_mpscan SOURCES test_mpscan.c LIBS sudoku_proto LABELS 
 sudoku_add_test(NAME test_protocol SOURCES test_protocol.c LIBS sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_input SOURCES test_input.c LIBS sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_opts SOURCES test_opts.c LIBS sudoku_opts LABELS proto)
+sudoku_add_test(NAME test_rpc SOURCES test_rpc.c LIBS sudoku_proto LABELS proto)

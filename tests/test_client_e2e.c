@@ -462,7 +462,7 @@ static const struct {
      {"-s", SOCK_ARG, "--format", "xml"},
      2,
      NULL,
-     "invalid value for --format: 'xml' (want grid, line or auto)"},
+     "invalid value for --format: 'xml' (want grid, judge, line, json or auto)"},
     {"unknown option", {"--frobnicate"}, 2, NULL, "sudoku: unknown option '--frobnicate'"},
     {"unknown short option", {"-x", "ping"}, 2, NULL, "sudoku: unknown option '-x'"},
     {"missing argument",
@@ -677,7 +677,38 @@ static void fake_answer(int fd, uint32_t msgid)
 /* The fake daemon, in a child: accept one connection on path, answer the
  * first `answers` solve requests, then close (answers < 0: never answer,
  * read until the client goes).  Returns its pid. */
+/* Answer msgid with the error a stopping daemon gives. */
+static void fake_refuse(int fd, uint32_t msgid)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_uint8(&pk, 1);
+    msgpack_pack_uint32(&pk, msgid);
+    msgpack_pack_map(&pk, 2);
+    msgpack_pack_str_with_body(&pk, "code", 4);
+    msgpack_pack_str_with_body(&pk, "overloaded", 10);
+    msgpack_pack_str_with_body(&pk, "message", 7);
+    msgpack_pack_str_with_body(&pk, "sudokud is shutting down", 24);
+    msgpack_pack_nil(&pk);
+    if (write(fd, sb.data, sb.size) != (ssize_t)sb.size)
+        _exit(1);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+static pid_t fake_daemon_ex(const char *path, int answers, int refuse_rest);
+
 static pid_t fake_daemon(const char *path, int answers)
+{
+    return fake_daemon_ex(path, answers, 0);
+}
+
+/* As fake_daemon; with refuse_rest, every request after the first answers
+ * is refused `overloaded` (a daemon shutting down) until the client goes. */
+static pid_t fake_daemon_ex(const char *path, int answers, int refuse_rest)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -699,16 +730,19 @@ static pid_t fake_daemon(const char *path, int answers)
     msgpack_unpacked m;
     msgpack_unpacker_init(&u, 1 << 16);
     msgpack_unpacked_init(&m);
-    for (int done = 0; answers < 0 || done < answers;) {
+    for (int done = 0; answers < 0 || done < answers || refuse_rest;) {
         msgpack_unpacker_reserve_buffer(&u, 4096);
         ssize_t n = read(fd, msgpack_unpacker_buffer(&u), 4096);
         if (n <= 0)
             _exit(0);
         msgpack_unpacker_buffer_consumed(&u, (size_t)n);
-        while (msgpack_unpacker_next(&u, &m) == MSGPACK_UNPACK_SUCCESS && answers >= 0 &&
-               done < answers) {
+        while (answers >= 0 && (done < answers || refuse_rest) &&
+               msgpack_unpacker_next(&u, &m) == MSGPACK_UNPACK_SUCCESS) {
             const msgpack_object *a = m.data.via.array.ptr;
-            fake_answer(fd, (uint32_t)a[1].via.u64);
+            if (done < answers)
+                fake_answer(fd, (uint32_t)a[1].via.u64);
+            else
+                fake_refuse(fd, (uint32_t)a[1].via.u64);
             done++;
         }
     }
@@ -743,6 +777,27 @@ static void test_daemon_lost_mid_batch(void **state)
     assert_int_equal(count_lines_with(r.err, "lost the daemon"), 1);
     assert_non_null(strstr(r.err, "45 got no answer"));
     assert_int_equal(count_lines_with(r.err, "\n"), 2); /* the loss and the summary */
+}
+
+/* A daemon shutting down mid-batch refuses the rest `overloaded`: one line
+ * says so, and the summary counts them. */
+static void test_daemon_stopping_mid_batch(void **state)
+{
+    static struct tool_run r;
+    char fake_sock[128], batch[128];
+    (void)state;
+    path_in_tmp(fake_sock, sizeof(fake_sock), "fake.sock");
+    path_in_tmp(batch, sizeof(batch), "small.txt");
+    make_batch(batch, 50);
+    pid_t pid = fake_daemon_ex(fake_sock, 5, 1);
+    const char *argv[] = {"sudoku", "-s", fake_sock, batch, NULL};
+    run_tool(&r, NULL, argv);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(count_lines_with(r.out, FAKE_SOLUTION), 5);
+    assert_int_equal(count_lines_with(r.err, "overloaded: sudokud is shutting down"), 1);
+    assert_non_null(strstr(r.err, "(45 refused: overloaded)"));
+    assert_int_equal(count_lines_with(r.err, "\n"), 2); /* the first refusal and the summary */
 }
 
 /* With --timeout, a daemon that accepts and never answers makes the tool
@@ -840,6 +895,118 @@ static void test_local_matches_daemon(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Tests: counting */
+
+/* Solutions of a 4x4 grid (0 blank) by plain enumeration: the reference the
+ * tool's counts are checked against. */
+static unsigned long count4(uint8_t *g, int at)
+{
+    unsigned long total = 0;
+    if (at == 16)
+        return 1;
+    if (g[at])
+        return count4(g, at + 1);
+    for (uint8_t v = 1; v <= 4; v++) {
+        int ok = 1, r = at / 4, c = at % 4, br = r / 2 * 2, bc = c / 2 * 2;
+        for (int k = 0; k < 4 && ok; k++)
+            ok = g[r * 4 + k] != v && g[k * 4 + c] != v && g[(br + k / 2) * 4 + bc + k % 2] != v;
+        if (ok) {
+            g[at] = v;
+            total += count4(g, at + 1);
+            g[at] = 0;
+        }
+    }
+    return total;
+}
+
+/* sudoku count prints each puzzle's number of solutions ("N+" at the cap);
+ * --limit N shows the count beside each solution. */
+static void test_count(void **state)
+{
+    static struct tool_run r;
+    static const char *const puzzles4[] = {"................", "1...............",
+                                           "12..............", "1234............"};
+    char path[128], want[256] = "", line[32];
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < 4; i++) {
+        uint8_t g[16];
+        unsigned n;
+        fprintf(f, "%s\n", puzzles4[i]);
+        assert_int_equal(codec_parse_line(puzzles4[i], 16, &n, g, NULL, 0), 0);
+        snprintf(line, sizeof(line), "%lu\n", count4(g, 0));
+        strcat(want, line);
+    }
+    fclose(f);
+    const char *argv[] = {"sudoku", "-s", sock, "count", path, NULL};
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, want);
+    const char *capped[] = {"sudoku", "-s", sock, "count", "--limit", "10", path, NULL};
+    run_tool(&r, NULL, capped);
+    assert_string_equal(r.out, "10+\n10+\n10+\n10+\n");
+    const char *shown[] = {"sudoku", "-s", sock, "--limit", "3", DATA("client_judge.txt"), NULL};
+    run_tool(&r, NULL, shown);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\ncount: 1\n"));
+}
+
+/* --output prints every answer in the form asked, whatever the input's:
+ * line-form puzzles as judge grids, a judge grid as one line; each answer is
+ * checked by the rules against its puzzle. */
+static void test_output_formats(void **state)
+{
+    static struct tool_run r;
+    char line[1024], *p;
+    FILE *f;
+    (void)state;
+    const char *to_grid[] = {"sudoku", "-s", sock, "--output", "grid", DATA("client_lines.txt"),
+                             NULL};
+    run_tool(&r, NULL, to_grid);
+    assert_int_equal(r.status, 0);
+    f = fopen(DATA("client_lines.txt"), "r");
+    assert_non_null(f);
+    p = r.out;
+    while (next_puzzle_line(f, line, sizeof(line))) {
+        uint8_t cells[SDK_MAX_CELLS];
+        unsigned n = 0;
+        char sol[SDK_MAX_CELLS + 1], grid[SDK_MAX_CELLS * 3 + 1];
+        size_t len = 0;
+        assert_int_equal(codec_parse_line(line, strlen(line), &n, cells, NULL, 0), 0);
+        for (unsigned row = 0; row < n; row++) { /* this answer's n lines */
+            char *nl = strchr(p, '\n');
+            assert_non_null(nl);
+            memcpy(grid + len, p, (size_t)(nl - p) + 1);
+            len += (size_t)(nl - p) + 1;
+            p = nl + 1;
+        }
+        grid[len] = '\0';
+        check_judge_shape(grid, n);
+        assert_int_equal(codec_parse_judge(grid, len, &n, cells, NULL, 0), 0);
+        assert_true(codec_format_line(n, cells, CODEC_BLANK_DOT, sol, sizeof(sol)) > 0);
+        check_line_solution(line, sol);
+    }
+    fclose(f);
+    assert_int_equal(*p, '\0');
+
+    const char *to_line[] = {"sudoku", "-s", sock, "--output", "line", DATA("client_judge.txt"),
+                             NULL};
+    run_tool(&r, NULL, to_line);
+    assert_int_equal(r.status, 0);
+    char puzzle[SDK_MAX_CELLS + 1];
+    uint8_t given[SDK_MAX_CELLS];
+    unsigned n = 0;
+    slurp(DATA("client_judge.txt"), line, sizeof(line));
+    assert_int_equal(codec_parse_judge(line, strlen(line), &n, given, NULL, 0), 0);
+    assert_true(codec_format_line(n, given, CODEC_BLANK_DOT, puzzle, sizeof(puzzle)) > 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    check_line_solution(puzzle, r.out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -852,9 +1019,12 @@ int main(void)
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),
+        cmocka_unit_test(test_daemon_stopping_mid_batch),
         cmocka_unit_test(test_silent_daemon_times_out),
         cmocka_unit_test(test_unknown_solver_once),
         cmocka_unit_test(test_local_matches_daemon),
+        cmocka_unit_test(test_count),
+        cmocka_unit_test(test_output_formats),
     };
     return cmocka_run_group_tests(tests, start_daemon, stop_daemon);
 }

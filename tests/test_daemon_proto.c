@@ -370,6 +370,54 @@ static void test_solve_16x16_lower(void **state)
     dh_reader_close(&r);
 }
 
+/* A puzzle sent as msgpack bin reads as a string; {"solver": nil} is the
+ * default; a puzzle mixing cases gets its answer in lower case. */
+static void test_bin_nil_and_mixed_case(void **state)
+{
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    char mixed[300];
+    const msgpack_object *res, *sol;
+    (void)state;
+
+    open_reader(&r);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_uint8(&pk, 0);
+    msgpack_pack_uint32(&pk, 31);
+    dh_pack_str(&pk, "solve");
+    msgpack_pack_array(&pk, 2);
+    msgpack_pack_bin(&pk, strlen(puzzles[0]));
+    msgpack_pack_bin_body(&pk, puzzles[0], strlen(puzzles[0]));
+    msgpack_pack_map(&pk, 1);
+    dh_pack_str(&pk, "solver");
+    msgpack_pack_nil(&pk);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(dh_call(&r, &sb, 31, &u), 0);
+    res = dh_result(&u.data);
+    assert_non_null(res);
+    assert_int_equal(dh_check_solved(res, puzzles[0]), 0);
+    assert_true(dh_str_eq(dh_map_get(res, "solver"), "bitmask"));
+    msgpack_unpacked_destroy(&u);
+
+    snprintf(mixed, sizeof(mixed), "%s", big[0]);
+    for (char *p = mixed; *p; p++) /* every other letter to lower case */
+        if (*p >= 'A' && *p <= 'G' && (p - mixed) % 2)
+            *p = (char)(*p - 'A' + 'a');
+    msgpack_unpacked_init(&u);
+    call_solve(&r, 32, mixed, NULL, 0, 0, &u);
+    assert_int_equal(dh_check_solved(dh_result(&u.data), mixed), 0);
+    sol = dh_map_get(dh_result(&u.data), "solution");
+    for (uint32_t i = 0; i < sol->via.str.size; i++)
+        assert_false(sol->via.str.ptr[i] >= 'A' && sol->via.str.ptr[i] <= 'P');
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&r);
+}
+
 /* Array in, array out; the empty 4x4 grid has many solutions (limit 2). */
 static void test_solve_array_and_limit(void **state)
 {
@@ -782,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_oversize),
         cmocka_unit_test(test_byte_by_byte),
         cmocka_unit_test(test_default_per_size),
+        cmocka_unit_test(test_bin_nil_and_mixed_case),
         cmocka_unit_test(test_default_solver_flag),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -86,6 +86,69 @@ static void test_mode_and_removal(void **state)
     dh_cleanup(&d);
 }
 
+/* --config FILE: key = value lines with the long options' names; the
+ * command line wins; a bad line stops the start naming FILE:LINE. */
+static void test_config_file(void **state)
+{
+    char conf[300], arg[400];
+    struct dh d;
+    struct stat st;
+    FILE *f;
+    (void)state;
+
+    assert_int_equal(dh_init(&d), 0);
+    snprintf(conf, sizeof(conf), "%s/sudokud.conf", d.dir);
+    f = fopen(conf, "w");
+    assert_non_null(f);
+    fputs("# test configuration\nsocket-mode = 0600\n\nverbose = yes\n", f);
+    fclose(f);
+    snprintf(arg, sizeof(arg), "--config=%s", conf);
+    const char *const from_file[] = {arg, NULL};
+    assert_int_equal(dh_spawn(&d, from_file), 0);
+    for (int i = 0; i < 500 && dh_ping(d.sock, 1000) != 0; i++)
+        usleep(10000);
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);                  /* from the file */
+    assert_true(dh_log_has(&d, "info: plugin bitmask loaded")); /* verbose = yes */
+    assert_int_equal(dh_stop(&d), 0);
+
+    const char *const line_wins[] = {arg, "--socket-mode", "0640", NULL};
+    assert_int_equal(dh_spawn(&d, line_wins), 0);
+    for (int i = 0; i < 500 && dh_ping(d.sock, 1000) != 0; i++)
+        usleep(10000);
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+    assert_int_equal(dh_stop(&d), 0);
+
+    f = fopen(conf, "w");
+    assert_non_null(f);
+    fputs("threads = 2\nno-such-option = 1\n", f);
+    fclose(f);
+    const char *const bad[] = {"--config", conf, NULL};
+    assert_int_equal(run_sudokud(bad, d.log), 2);
+    snprintf(arg, sizeof(arg), "%s:2: unknown option 'no-such-option'", conf);
+    assert_true(file_has(d.log, arg));
+    unlink(conf);
+    dh_cleanup(&d);
+}
+
+/* A socket path in a directory that does not exist: libuv says EACCES, the
+ * daemon says what is wrong. */
+static void test_missing_socket_dir(void **state)
+{
+    static const char *const args[] = {"-s", "/nonexistent-sudokud-dir/x.sock", "-P",
+                                       SUDOKU_BUILD_PLUGIN_DIR, NULL};
+    char log[] = "/tmp/sudokud-nodir-XXXXXX";
+    int fd = mkstemp(log);
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(run_sudokud(args, log), 1);
+    assert_true(file_has(log, "cannot bind /nonexistent-sudokud-dir/x.sock: directory "
+                              "/nonexistent-sudokud-dir does not exist"));
+    unlink(log);
+}
+
 static void test_stale_socket_replaced(void **state)
 {
     struct dh d;
@@ -508,6 +571,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mode_and_removal),
+        cmocka_unit_test(test_config_file),
+        cmocka_unit_test(test_missing_socket_dir),
         cmocka_unit_test(test_stale_socket_replaced),
         cmocka_unit_test(test_live_socket_refused),
         cmocka_unit_test(test_not_a_socket_refused),

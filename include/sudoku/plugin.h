@@ -81,6 +81,7 @@ extern int clock_gettime(int clock_id, struct timespec *ts);
 #define SDK_CAP_COUNT     (1u << 0) /* honours limit > 1 (uniqueness, counting) */
 #define SDK_CAP_REENTRANT (1u << 1) /* safe to call from several threads at once */
 #define SDK_CAP_CANCEL    (1u << 2) /* polls the cancel flag and the deadline */
+#define SDK_CAP_PROMPT    (1u << 3) /* stops within microseconds of them: may run on the loop */
 
 /* Log levels, syslog numbering (sdk_host.log). */
 #define SDK_LOG_ERR     3

@@ -113,12 +113,15 @@ int grid_check_givens(void) { return 2; }
 int cbuf_free(void) { return 3; }
 EOF2
 libdir=$(pkg-config --variable=libdir sudoku-client)
+# A sanitized build installs a sanitized library: its users build the same way.
+san=""
+grep -q '^SUDOKU_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && san="-fsanitize=address,undefined"
 [ "$libdir" = "$prefix/lib" ] || [ "$libdir" = "$(dirname "$pcdir")" ] || fail "unexpected libdir: $libdir"
 # shellcheck disable=SC2046 # pkg-config output is a list of flags
-cc -o "$tmp/solve_shared" "$tmp/solve_stdin.c" $(pkg-config --cflags --libs sudoku-client) \
+cc $san -o "$tmp/solve_shared" "$tmp/solve_stdin.c" $(pkg-config --cflags --libs sudoku-client) \
     >"$tmp/cc.log" 2>&1 || fail "building the client example against the installed library"
 # shellcheck disable=SC2046
-cc -o "$tmp/solve_static" "$tmp/solve_stdin.c" "$tmp/clash.c" $(pkg-config --cflags sudoku-client) \
+cc $san -o "$tmp/solve_static" "$tmp/solve_stdin.c" "$tmp/clash.c" $(pkg-config --cflags sudoku-client) \
     "$libdir/libsudoku-client.a" -lmsgpackc >>"$tmp/cc.log" 2>&1 ||
     fail "a program with its own rpc_read/grid_check_givens/cbuf_free cannot link libsudoku-client.a"
 echo "install: the client example builds with pkg-config alone (shared and static)"

@@ -1,0 +1,63 @@
+/* generate.h -- time puzzle generation (core/generate.h) in this process.
+ *
+ * The --generate runner of sudoku-bench: puzzles k = 0 .. count-1 of the
+ * batch that starts at the seed, one at a time on the calling thread, with
+ * one counting plugin.  Only gen_one() is timed, by the wall clock and by
+ * the thread's CPU clock (the machine may be shared); afterwards, untimed,
+ * every puzzle is checked: givens against the rules, the solution against
+ * the givens, uniqueness by the plugin (limit 2) through the host.
+ */
+#ifndef SUDOKU_BENCH_GENERATE_H
+#define SUDOKU_BENCH_GENERATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/generate.h"
+#include "core/host.h"
+
+/* What to generate. */
+struct genbench_opts {
+    uint64_t count;             /* puzzles (>= 1) */
+    unsigned n;                 /* side: 4, 9, 16 or 25 */
+    enum gen_symmetry symmetry; /* orbit shape of the givens */
+    int is_minimal;             /* 1: minimal puzzles */
+    uint64_t seed;              /* batch seed */
+    uint32_t timeout_ms;        /* per-puzzle deadline, 0 = none */
+    int progress;               /* non-zero: show progress on stderr */
+};
+
+/* The figures for one counting plugin. */
+struct genbench_result {
+    char solver[32];          /* plugin name */
+    unsigned n;               /* side */
+    const char *symmetry;     /* symmetry name (static) */
+    int is_minimal;           /* minimal asked */
+    uint64_t seed;            /* batch seed */
+    uint64_t puzzles;         /* finished */
+    uint64_t wrong;           /* failed the check afterwards */
+    uint64_t errors;          /* gen_one() failed (not counting the deadline) */
+    uint64_t timeouts;        /* puzzles that hit the per-puzzle deadline */
+    double seconds;           /* wall time inside gen_one(), summed */
+    double cpu_seconds;       /* thread CPU time inside gen_one(), summed */
+    double puzzles_per_s;     /* puzzles / seconds */
+    double puzzles_per_cpu_s; /* puzzles / cpu_seconds */
+    double us_median;         /* median wall microseconds per puzzle */
+    double us_p99;            /* 99th percentile */
+    double givens_avg;        /* mean givens per puzzle */
+    double solves_avg;        /* mean plugin calls per puzzle */
+};
+
+/* Generate o->count puzzles with counting plugin p and fill *out (zeroed
+ * first).  Returns 0, or a negative errno with a message in err: -EINVAL
+ * when p cannot count or does not take o->n, -ENOMEM. */
+int genbench_run(const struct host_plugin *p, const struct genbench_opts *o,
+                 struct genbench_result *out, char *err, size_t err_size);
+
+/* Print the table header (once), one row per result, or one JSON line. */
+void genbench_report_header(FILE *out);
+void genbench_report_row(FILE *out, const struct genbench_result *r);
+void genbench_report_json(FILE *out, const struct genbench_result *r);
+
+#endif /* SUDOKU_BENCH_GENERATE_H */

@@ -1,0 +1,646 @@
+/* generate.c -- unique, minimal, symmetric puzzles from one seed.
+ *
+ * Three steps, all driven by one splitmix64 stream started at the seed:
+ *
+ *   1. full grid: the boxes on the main diagonal share no row, column or box,
+ *      so random permutations there never conflict; the counting plugin
+ *      completes the grid (limit 1), then a digit relabelling, row, column,
+ *      band and stack permutations and a transpose, all of which keep a grid
+ *      valid, shuffle it (they also hide the plugin's preference for small
+ *      digits early in its search);
+ *   2. orbits: the cells fall into the orbits of the asked symmetry (one cell
+ *      each for none, pairs for rotate180, up to four for rotate90), listed
+ *      in random order;
+ *   3. removal, defined as a sequential pass: for each orbit in that order,
+ *      blank it if the puzzle with it blank still has exactly one solution.
+ *      Blanking more cells never removes a solution, so an orbit that had to
+ *      stay once has to stay at the end: one pass leaves a minimal puzzle.
+ *      Without minimality the pass stops at the first orbit that must stay.
+ *
+ * The pass is run as group tests, which give the same puzzle with far fewer
+ * plugin calls (about 46 for a 9x9 puzzle instead of 81).  Blank a run of
+ * the next k orbits at once: unique means every prefix of the run is unique
+ * too (fewer blanks, no more solutions), so the sequential pass would blank
+ * them all.  Not unique: search for the longest unique prefix, which the
+ * pass would blank, and the orbit after it, which it would keep.
+ *
+ * Witnesses make that search short.  A failed test's answer is a second
+ * solution (checked by the host) whenever it is not the grid; the cells
+ * where it differs from the grid must not all be blank in a unique puzzle.
+ * The last orbit in visiting order holding one of them is where any prefix
+ * starts to fail, so the next try is the prefix just short of it, and it is
+ * usually right.  Witnesses are kept for the rest of the pass, so a later
+ * test they decide needs no call.  Nothing but the plugin's answers decides:
+ * the generator holds no solver, and the puzzle is the sequential pass's.
+ *
+ * Run lengths: the first is a fifth of the orbits, a run that all goes
+ * doubles the next, and after a kept orbit the next run is as long as the
+ * blanks just found; once two orbits in a row must stay (k = 0) the puzzle
+ * is nearly minimal and the rest goes one orbit a test, which measured best.
+ *
+ * The band filter rates each finished candidate through a callback and moves
+ * to the next seed of a chain (next = mix(seed + golden)) until one fits.
+ */
+#include "core/generate.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#define GEN_ORBIT_MAX   4                     /* cells in an orbit at most (rotate90) */
+#define GEN_GOLDEN      0x9e3779b97f4a7c15ull /* splitmix64's gamma, 2^64 / phi */
+#define GEN_GRID_TRIES  64                    /* diagonal fills tried for one full grid */
+#define GEN_CERT_WORDS  ((SDK_MAX_CELLS + 63) / 64)
+#define GEN_MAX_CERTS   32 /* witnesses remembered in one pass */
+#define GEN_FIRST_SHARE 5  /* the first run tries 1/5 of the orbits */
+
+/* The orbits of one puzzle, in the order the pass visits them. */
+struct orbits {
+    unsigned len;                                 /* orbits */
+    uint16_t cells[SDK_MAX_CELLS][GEN_ORBIT_MAX]; /* cells of orbit i */
+    uint8_t cells_len[SDK_MAX_CELLS];             /* 1..GEN_ORBIT_MAX */
+};
+
+static const char *const sym_names[GEN_SYM_COUNT] = {
+    "none", "rotate180", "rotate90", "mirror", "flip", "diagonal",
+};
+
+void gen_spec_init(struct gen_spec *spec, const struct host_plugin *counter)
+{
+    memset(spec, 0, sizeof(*spec));
+    spec->n = 9;
+    spec->symmetry = GEN_SYM_NONE;
+    spec->is_minimal = 1;
+    spec->counter = counter;
+    spec->max_attempts = GEN_DEFAULT_ATTEMPTS;
+}
+
+const char *gen_symmetry_name(enum gen_symmetry s)
+{
+    return (unsigned)s < GEN_SYM_COUNT ? sym_names[s] : "?";
+}
+
+int gen_symmetry_parse(const char *name, enum gen_symmetry *out)
+{
+    for (unsigned i = 0; name && out && i < GEN_SYM_COUNT; i++) {
+        if (strcmp(name, sym_names[i]) == 0) {
+            *out = (enum gen_symmetry)i;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+/* ---------------------------------------------------------------- random */
+
+/* splitmix64's output function: a bijection on 64 bits that mixes well. */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* splitmix64: add the golden gamma, mix. */
+static uint64_t rng_next(uint64_t *state)
+{
+    *state += GEN_GOLDEN;
+    return mix64(*state);
+}
+
+/* Uniform in [0, bound) by multiply-shift (Lemire 2019) without the
+ * rejection step: the bias for bound <= 625 is below 2^-54, far under
+ * anything a puzzle could show, and the stream stays one draw a call. */
+static unsigned rng_below(uint64_t *state, unsigned bound)
+{
+    return (unsigned)(((unsigned __int128)rng_next(state) * bound) >> 64);
+}
+
+/* Fisher-Yates shuffle of a[0..len-1]. */
+static void shuffle(uint64_t *state, unsigned *a, unsigned len)
+{
+    for (unsigned i = len; i > 1; i--) {
+        unsigned j = rng_below(state, i), t = a[i - 1];
+
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* a[i] = i, shuffled. */
+static void permutation(uint64_t *state, unsigned *a, unsigned len)
+{
+    for (unsigned i = 0; i < len; i++)
+        a[i] = i;
+    shuffle(state, a, len);
+}
+
+uint64_t gen_batch_seed(uint64_t seed, uint64_t k)
+{
+    return k == 0 ? seed : mix64(seed ^ mix64(k * GEN_GOLDEN));
+}
+
+/* ---------------------------------------------------------------- solving */
+
+/* -ECANCELED or -ETIMEDOUT when the work must stop, else 0.  Checked before
+ * each plugin call: fast solves may never reach a plugin's own poll. */
+static int should_stop(const struct gen_spec *spec)
+{
+    struct sdk_job probe = {.cancel = spec->cancel, .deadline_ns = spec->deadline_ns};
+
+    switch (sdk_job_should_stop(&probe)) {
+    case SDK_CANCELLED:
+        return -ECANCELED;
+    case SDK_TIMEDOUT:
+        return -ETIMEDOUT;
+    default:
+        return 0;
+    }
+}
+
+/* Ask the counting plugin for up to limit solutions of cells.  Returns the
+ * count (>= 0) with the first solution in solution, or a negative errno. */
+static int count_solutions(const struct gen_spec *spec, const uint8_t *cells, uint64_t limit,
+                           uint8_t *solution, unsigned *solves)
+{
+    struct sdk_job job = {
+        .size = sizeof(job),
+        .n = spec->n,
+        .cells = cells,
+        .limit = limit,
+        .cancel = spec->cancel,
+        .deadline_ns = spec->deadline_ns,
+        .solution = solution,
+    };
+    int rc = should_stop(spec);
+
+    if (rc < 0)
+        return rc;
+    (*solves)++;
+    rc = host_solve(spec->counter, &job);
+    if (rc == SDK_CANCELLED)
+        return -ECANCELED;
+    if (rc == SDK_TIMEDOUT)
+        return -ETIMEDOUT;
+    if (rc < 0 || rc == SDK_FAILED)
+        return -EIO;
+    return (int)job.count;
+}
+
+/* ---------------------------------------------------------------- full grid */
+
+/* Fill the diagonal boxes with random permutations of 1..n, the rest blank. */
+static void seed_diagonal(uint64_t *rng, unsigned n, uint8_t *cells)
+{
+    unsigned b = sdk_box_side(n), vals[SDK_MAX_N];
+
+    memset(cells, 0, (size_t)n * n);
+    for (unsigned box = 0; box < b; box++) {
+        permutation(rng, vals, n);
+        for (unsigned i = 0; i < n; i++) {
+            unsigned r = box * b + i / b, c = box * b + i % b;
+
+            cells[r * n + c] = (uint8_t)(vals[i] + 1);
+        }
+    }
+}
+
+/* A random order of lines (rows or columns) that keeps a grid valid: bands
+ * shuffled, and the lines inside each band shuffled. */
+static void line_order(uint64_t *rng, unsigned n, unsigned *order)
+{
+    unsigned b = sdk_box_side(n), bands[SDK_MAX_N], inner[SDK_MAX_N];
+
+    permutation(rng, bands, b);
+    for (unsigned band = 0; band < b; band++) {
+        permutation(rng, inner, b);
+        for (unsigned i = 0; i < b; i++)
+            order[band * b + i] = bands[band] * b + inner[i];
+    }
+}
+
+/* Relabel the digits, permute rows and columns, maybe transpose: each keeps
+ * a valid grid valid. */
+static void shuffle_grid(uint64_t *rng, unsigned n, uint8_t *grid)
+{
+    unsigned rows[SDK_MAX_N], cols[SDK_MAX_N], digits[SDK_MAX_N], is_transposed;
+    uint8_t copy[SDK_MAX_CELLS];
+
+    permutation(rng, digits, n);
+    line_order(rng, n, rows);
+    line_order(rng, n, cols);
+    is_transposed = rng_below(rng, 2);
+    memcpy(copy, grid, (size_t)n * n);
+    for (unsigned r = 0; r < n; r++) {
+        for (unsigned c = 0; c < n; c++) {
+            unsigned src = is_transposed ? cols[c] * n + rows[r] : rows[r] * n + cols[c];
+
+            grid[r * n + c] = (uint8_t)(digits[copy[src] - 1] + 1);
+        }
+    }
+}
+
+/* A random full grid into grid, completed by the counting plugin.  Random
+ * diagonal boxes always complete for 9x9 and larger in practice, but a 4x4
+ * one can be stuck (the two boxes leave a row no value): then draw again
+ * from the same stream, so the result stays a function of the seed. */
+static int full_grid(const struct gen_spec *spec, uint64_t *rng, uint8_t *grid, unsigned *solves)
+{
+    uint8_t start[SDK_MAX_CELLS];
+
+    for (unsigned tries = 0; tries < GEN_GRID_TRIES; tries++) {
+        int rc;
+
+        seed_diagonal(rng, spec->n, start);
+        rc = count_solutions(spec, start, 1, grid, solves);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            shuffle_grid(rng, spec->n, grid);
+            return 0;
+        }
+    }
+    return -EIO; /* a plugin that never completes a grid is wrong */
+}
+
+/* ---------------------------------------------------------------- orbits */
+
+/* The cells of the orbit of cell under sym, each once, into out.  Returns
+ * how many (1..GEN_ORBIT_MAX). */
+static unsigned orbit_of(unsigned n, enum gen_symmetry sym, unsigned cell, unsigned *out)
+{
+    unsigned r = cell / n, c = cell % n, m = n - 1, len = 0, cand[GEN_ORBIT_MAX];
+    unsigned cand_len = 1;
+
+    cand[0] = cell;
+    switch (sym) {
+    case GEN_SYM_ROTATE180:
+        cand[cand_len++] = (m - r) * n + (m - c);
+        break;
+    case GEN_SYM_ROTATE90:
+        cand[cand_len++] = c * n + (m - r);
+        cand[cand_len++] = (m - r) * n + (m - c);
+        cand[cand_len++] = (m - c) * n + r;
+        break;
+    case GEN_SYM_MIRROR:
+        cand[cand_len++] = r * n + (m - c);
+        break;
+    case GEN_SYM_FLIP:
+        cand[cand_len++] = (m - r) * n + c;
+        break;
+    case GEN_SYM_DIAGONAL:
+        cand[cand_len++] = c * n + r;
+        break;
+    default:
+        break;
+    }
+    for (unsigned i = 0; i < cand_len; i++) {
+        unsigned j = 0;
+
+        while (j < len && out[j] != cand[i])
+            j++;
+        if (j == len)
+            out[len++] = cand[i];
+    }
+    return len;
+}
+
+/* Every orbit (listed from its smallest cell), in random order. */
+static void orbit_list(uint64_t *rng, unsigned n, enum gen_symmetry sym, struct orbits *o)
+{
+    unsigned reps[SDK_MAX_CELLS], orbit[GEN_ORBIT_MAX], len = 0;
+
+    for (unsigned cell = 0; cell < n * n; cell++) {
+        unsigned k = orbit_of(n, sym, cell, orbit), is_rep = 1;
+
+        for (unsigned i = 0; i < k; i++)
+            is_rep &= orbit[i] >= cell;
+        if (is_rep)
+            reps[len++] = cell;
+    }
+    shuffle(rng, reps, len);
+    o->len = len;
+    for (unsigned i = 0; i < len; i++) {
+        o->cells_len[i] = (uint8_t)orbit_of(n, sym, reps[i], orbit);
+        for (unsigned j = 0; j < o->cells_len[i]; j++)
+            o->cells[i][j] = (uint16_t)orbit[j];
+    }
+}
+
+/* ---------------------------------------------------------------- removal */
+
+/* A second solution's footprint: the cells where it differs from the grid.
+ * Any puzzle that leaves all of them blank has both solutions. */
+struct cert {
+    uint64_t w[GEN_CERT_WORDS]; /* bit c: cell c differs */
+};
+
+/* The state of one removal pass. */
+struct pass {
+    const struct gen_spec *spec;
+    const uint8_t *grid;              /* the full solution */
+    uint8_t *puzzle;                  /* the givens, blanked as the pass goes */
+    const struct orbits *orb;         /* the visiting order */
+    uint16_t pos[SDK_MAX_CELLS];      /* cell -> index of its orbit in orb */
+    struct cert certs[GEN_MAX_CERTS]; /* second solutions seen, still useful */
+    unsigned certs_len;
+    unsigned certs_next; /* slot the next one overwrites once full */
+    unsigned *solves;    /* plugin calls, counted */
+};
+
+static void pass_init(struct pass *p, const struct gen_spec *spec, struct gen_puzzle *out,
+                      const struct orbits *orb)
+{
+    p->spec = spec;
+    p->grid = out->solution;
+    p->puzzle = out->puzzle;
+    p->orb = orb;
+    p->certs_len = 0;
+    p->certs_next = 0;
+    p->solves = &out->solves;
+    for (unsigned i = 0; i < orb->len; i++) {
+        for (unsigned j = 0; j < orb->cells_len[i]; j++)
+            p->pos[orb->cells[i][j]] = (uint16_t)i;
+    }
+}
+
+/* Blank (is_blank) or restore orbits [from, to) of the pass's puzzle. */
+static void set_orbits(const struct pass *p, unsigned from, unsigned to, int is_blank)
+{
+    for (unsigned i = from; i < to; i++) {
+        for (unsigned j = 0; j < p->orb->cells_len[i]; j++) {
+            unsigned cell = p->orb->cells[i][j];
+
+            p->puzzle[cell] = is_blank ? 0 : p->grid[cell];
+        }
+    }
+}
+
+/* Remember where alt, a solution the plugin found (and the host checked),
+ * differs from the grid.  Returns the stored witness, or NULL when alt is
+ * the grid (no information).  Once full, the oldest is overwritten. */
+static const struct cert *cert_add(struct pass *p, const uint8_t *alt)
+{
+    struct cert d = {{0}};
+    unsigned cells = p->spec->n * p->spec->n, is_empty = 1, slot;
+
+    for (unsigned c = 0; c < cells; c++) {
+        if (alt[c] != p->grid[c]) {
+            d.w[c / 64] |= 1ull << (c % 64);
+            is_empty = 0;
+        }
+    }
+    if (is_empty)
+        return NULL;
+    if (p->certs_len < GEN_MAX_CERTS) {
+        slot = p->certs_len++;
+    } else {
+        slot = p->certs_next;
+        p->certs_next = (p->certs_next + 1) % GEN_MAX_CERTS;
+    }
+    p->certs[slot] = d;
+    return &p->certs[slot];
+}
+
+/* The last orbit (in visiting order) still given on d's cells, when the
+ * pass stands at orbit from: d applies to blanking [from, j] for every j at
+ * or after it.  Returns -1 when d can never apply again: one of its given
+ * cells lies in an orbit before from (kept for good), or none is given (it
+ * cannot happen: the puzzle is unique). */
+static int cert_last(const struct pass *p, const struct cert *d, unsigned from)
+{
+    int last = -1;
+
+    for (unsigned w = 0; w < GEN_CERT_WORDS; w++) {
+        for (uint64_t bits = d->w[w]; bits; bits &= bits - 1) {
+            unsigned c = w * 64 + (unsigned)__builtin_ctzll(bits);
+
+            if (!p->puzzle[c])
+                continue;
+            if (p->pos[c] < from)
+                return -1;
+            if ((int)p->pos[c] > last)
+                last = p->pos[c];
+        }
+    }
+    return last;
+}
+
+/* The first orbit j >= from such that blanking orbits [from, j] on top of
+ * the puzzle is known to leave a second solution, or UINT_MAX.
+ * Certificates that can never apply again are dropped. */
+static unsigned known_fail(struct pass *p, unsigned from)
+{
+    unsigned best = UINT_MAX;
+
+    for (unsigned k = 0; k < p->certs_len;) {
+        int last = cert_last(p, &p->certs[k], from);
+
+        if (last < 0) {
+            p->certs[k] = p->certs[--p->certs_len];
+            p->certs_next = 0;
+            continue;
+        }
+        if ((unsigned)last < best)
+            best = (unsigned)last;
+        k++;
+    }
+    return best;
+}
+
+/* Is the puzzle with orbits [from, to) blank on top unique?  Asks the
+ * certificates first, then the plugin; keeps the orbits blank when unique.
+ * Returns 1 (kept blank), 0 (restored: the first orbit in [from, to) that
+ * is known to be needed is *culprit, or to - 1 when the plugin's second
+ * solution was the grid) or a negative errno. */
+static int try_blank(struct pass *p, unsigned from, unsigned to, unsigned *culprit)
+{
+    uint8_t alt[SDK_MAX_CELLS];
+    unsigned known = known_fail(p, from);
+    const struct cert *d;
+    int rc, last;
+
+    if (known < to) {
+        *culprit = known;
+        return 0;
+    }
+    set_orbits(p, from, to, 1);
+    rc = count_solutions(p->spec, p->puzzle, 2, alt, p->solves);
+    if (rc == 1)
+        return 1;
+    set_orbits(p, from, to, 0);
+    if (rc == 0)
+        return -EIO; /* the grid itself solves it: the plugin is wrong */
+    if (rc < 0)
+        return rc;
+    /* The other witnesses left [from, to) alone (known >= to), so only the
+     * new one can name a culprit inside it. */
+    d = cert_add(p, alt);
+    last = d ? cert_last(p, d, from) : -1;
+    *culprit = last >= 0 && (unsigned)last < to ? (unsigned)last : to - 1;
+    return 0;
+}
+
+/* Orbits [i, i+k) together are not unique and orbit i + hi - 1 is the
+ * first one known to be needed: blank the longest prefix that is unique,
+ * which the sequential pass would blank.  A culprit named by a second
+ * solution is usually right, so the next try is the prefix just short of
+ * it; without a name the search halves.  Returns the prefix length (orbit
+ * i + length must stay) or a negative errno. */
+static int longest_prefix(struct pass *p, unsigned i, unsigned hi, int is_named)
+{
+    unsigned lo = 0; /* prefix lo is blank and unique, prefix hi is not */
+
+    while (hi - lo > 1) {
+        unsigned mid = is_named ? hi - 1 : lo + (hi - lo) / 2, culprit;
+        int rc = try_blank(p, i + lo, i + mid, &culprit);
+
+        if (rc < 0)
+            return rc;
+        if (rc) {
+            lo = mid;
+            continue;
+        }
+        is_named = culprit + 1 < i + mid;
+        hi = culprit + 1 - i;
+    }
+    return (int)lo;
+}
+
+/* The removal pass over every orbit (see the top of the file).  Returns 0 or
+ * a negative errno. */
+static int remove_givens(struct pass *p)
+{
+    unsigned len = p->orb->len, i = 0, k = len / GEN_FIRST_SHARE;
+
+    while (i < len) {
+        unsigned run = k < 1 ? 1 : k < len - i ? k : len - i, culprit;
+        int rc = try_blank(p, i, i + run, &culprit);
+
+        if (rc < 0)
+            return rc;
+        if (rc) {
+            i += run;
+            k *= 2;
+            continue;
+        }
+        rc = longest_prefix(p, i, culprit + 1 - i, culprit + 1 < i + run);
+        if (rc < 0)
+            return rc;
+        i += (unsigned)rc + 1; /* orbit i + rc stays */
+        if (!p->spec->is_minimal)
+            return 0;
+        k = (unsigned)rc; /* the next run of blanks is likely about as long */
+    }
+    return 0;
+}
+
+static unsigned count_givens(unsigned n, const uint8_t *cells)
+{
+    unsigned givens = 0;
+
+    for (unsigned i = 0; i < n * n; i++)
+        givens += cells[i] != 0;
+    return givens;
+}
+
+/* ---------------------------------------------------------------- one puzzle */
+
+static int check_spec(const struct gen_spec *spec)
+{
+    if (!spec || !sdk_box_side(spec->n) || (unsigned)spec->symmetry >= GEN_SYM_COUNT)
+        return -EINVAL;
+    if (!spec->counter || !(spec->counter->desc->caps & SDK_CAP_COUNT) ||
+        !(spec->counter->desc->sizes & sdk_size_bit(spec->n)))
+        return -EINVAL;
+    if (spec->rate && (!(spec->min_rating <= spec->max_rating) || spec->max_attempts == 0))
+        return -EINVAL;
+    return 0;
+}
+
+/* Make the puzzle of exactly this seed into *out, unrated. */
+static int make_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out)
+{
+    struct orbits orb;
+    struct pass p;
+    uint64_t rng = seed;
+    int rc;
+
+    out->n = spec->n;
+    out->seed = seed;
+    out->rating = 0;
+    rc = full_grid(spec, &rng, out->solution, &out->solves);
+    if (rc < 0)
+        return rc;
+    memcpy(out->puzzle, out->solution, (size_t)spec->n * spec->n);
+    orbit_list(&rng, spec->n, spec->symmetry, &orb);
+    pass_init(&p, spec, out, &orb);
+    rc = remove_givens(&p);
+    if (rc < 0)
+        return rc;
+    out->givens = count_givens(spec->n, out->puzzle);
+    return 0;
+}
+
+/* Rate out with the spec's callback.  Returns 1 (in the band), 0 or a
+ * negative errno. */
+static int in_band(const struct gen_spec *spec, struct gen_puzzle *out)
+{
+    struct gen_rate_job job = {
+        .n = spec->n,
+        .puzzle = out->puzzle,
+        .solution = out->solution,
+        .cancel = spec->cancel,
+        .deadline_ns = spec->deadline_ns,
+    };
+    int rc = spec->rate(spec->rate_ctx, &job, &out->rating);
+
+    if (rc < 0)
+        return rc;
+    return out->rating >= spec->min_rating && out->rating <= spec->max_rating;
+}
+
+int gen_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out)
+{
+    int rc = check_spec(spec);
+
+    if (rc < 0)
+        return rc;
+    if (!out)
+        return -EINVAL;
+    memset(out, 0, sizeof(*out)); /* every byte defined: results compare with memcmp */
+    for (unsigned attempt = 1;; attempt++) {
+        rc = make_one(spec, seed, out);
+        if (rc < 0)
+            return rc;
+        out->attempts = attempt;
+        if (!spec->rate)
+            return 0;
+        rc = in_band(spec, out);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+        if (attempt == spec->max_attempts)
+            return -ERANGE;
+        seed = mix64(seed + GEN_GOLDEN);
+    }
+}
+
+int gen_batch(const struct gen_spec *spec, uint64_t seed, uint64_t first, size_t len,
+              struct gen_puzzle *out, size_t *done)
+{
+    size_t i = 0;
+    int rc = check_spec(spec);
+
+    if (done)
+        *done = 0;
+    if (rc < 0 || (len && !out))
+        return rc < 0 ? rc : -EINVAL;
+    for (; i < len; i++) {
+        rc = gen_one(spec, gen_batch_seed(seed, first + i), &out[i]);
+        if (rc < 0)
+            break;
+    }
+    if (done)
+        *done = i;
+    return rc;
+}

@@ -1,0 +1,440 @@
+/* test_daemon_bounds.c -- whole-daemon resource bounds against the real sudokud.
+ *
+ * Each test starts its own daemon: a stderr pipe nobody reads must not stop
+ * it (lines are dropped and counted instead), refused requests are logged
+ * under a rate limit, and invalid notifications are never answered.
+ * Solutions are checked by the rules and the givens, never as strings.
+ */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "daemon_harness.h"
+
+#define BATCH        100        /* requests sent before their answers are read */
+#define NOREADERS    1000       /* clients that pipeline and never read */
+#define NOREAD_SEND  (64 << 10) /* bytes of requests each of them pushes at most */
+#define RSS_BOUND_MB 256        /* the daemon's peak RSS with them (issue 12) */
+#define RSS_SAN_MB   1024       /* the same under ASan or TSan (shadow memory) */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define IS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IS_ASAN 1
+#endif
+#endif
+#ifndef IS_ASAN
+#define IS_ASAN 0
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define IS_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define IS_TSAN 1
+#endif
+#endif
+#ifndef IS_TSAN
+#define IS_TSAN 0
+#endif
+/* ThreadSanitizer runs the daemon some 10 times slower: fewer clients. */
+#define NOREADERS_RUN (IS_TSAN ? NOREADERS / 4 : NOREADERS)
+#define SLOW_MS       (IS_TSAN || IS_ASAN ? 6 * DH_TIMEOUT_MS : DH_TIMEOUT_MS)
+
+static char *puzzles[200];
+static int puzzles_len;
+static struct dh d; /* the daemon of the running test */
+
+static int setup(void **state)
+{
+    (void)state;
+    puzzles_len = dh_load_lines(SUDOKU_TEST_DATA_DIR "/daemon_17clue.txt", puzzles, 200);
+    return puzzles_len >= 10 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    dh_free_lines(puzzles, puzzles_len);
+    return 0;
+}
+
+/* After each test, passed or failed: no daemon is left behind. */
+static int stop_daemon(void **state)
+{
+    (void)state;
+    dh_cleanup(&d);
+    return 0;
+}
+
+/* Read the next response on r into *u; returns its msgid. */
+static uint32_t read_response(struct dh_reader *r, msgpack_unpacked *u)
+{
+    uint32_t msgid = 0;
+
+    msgpack_unpacked_init(u);
+    assert_int_equal(dh_read(r, u, DH_TIMEOUT_MS), 0);
+    assert_true(dh_is_response(&u->data, &msgid));
+    return msgid;
+}
+
+/* Solve total puzzles in pipelined batches on r; every answer is checked
+ * (answers come in any order: each msgid exactly once). */
+static void solve_many(struct dh_reader *r, int total)
+{
+    char seen[BATCH];
+
+    for (int base = 0; base < total; base += BATCH) {
+        int n = total - base < BATCH ? total - base : BATCH;
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        for (int i = 0; i < n; i++)
+            dh_pack_solve(&sb, (uint32_t)(base + i), puzzles[(base + i) % puzzles_len], NULL, 0, 0);
+        assert_int_equal(dh_send(r->fd, sb.data, sb.size), 0);
+        msgpack_sbuffer_destroy(&sb);
+        memset(seen, 0, sizeof(seen));
+        for (int i = 0; i < n; i++) {
+            msgpack_unpacked u;
+            uint32_t id = read_response(r, &u);
+            assert_true(id >= (uint32_t)base && id < (uint32_t)(base + n) && !seen[id - base]);
+            seen[id - base] = 1;
+            assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[id % puzzles_len]), 0);
+            msgpack_unpacked_destroy(&u);
+        }
+    }
+}
+
+/* Append what fd has within timeout_ms to *buf (grown); 0 at end of file. */
+static ssize_t read_some(int fd, char **buf, size_t *len, size_t *cap, int timeout_ms)
+{
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    ssize_t n;
+
+    if (poll(&pfd, 1, timeout_ms) <= 0)
+        return -ETIMEDOUT;
+    if (*cap - *len < 65536) {
+        *cap = *cap * 2 + 65536;
+        *buf = realloc(*buf, *cap + 1);
+        assert_non_null(*buf);
+    }
+    n = read(fd, *buf + *len, *cap - *len);
+    if (n > 0)
+        *len += (size_t)n;
+    (*buf)[*len] = '\0';
+    return n;
+}
+
+/* Lines of d's log that contain needle. */
+static int log_count(const char *needle)
+{
+    FILE *f = fopen(d.log, "r");
+    char line[2048];
+    int n = 0;
+
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        n += strstr(line, needle) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* Wait (generously) until the log has needle: the daemon writes from a thread. */
+static int log_wait_for(const char *needle)
+{
+    uint64_t end = dh_now_ms() + DH_TIMEOUT_MS;
+
+    while (dh_now_ms() < end) {
+        if (dh_log_has(&d, needle))
+            return 1;
+        usleep(20000);
+    }
+    return 0;
+}
+
+/* Send total calls of method, pipelined in batches, and expect each to be
+ * answered with the error code. */
+static void call_many(struct dh_reader *r, const char *method, int total, const char *code)
+{
+    for (int base = 0; base < total; base += BATCH) {
+        int n = total - base < BATCH ? total - base : BATCH;
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        for (int i = 0; i < n; i++)
+            dh_pack_call(&sb, (uint32_t)(base + i), method);
+        assert_int_equal(dh_send(r->fd, sb.data, sb.size), 0);
+        msgpack_sbuffer_destroy(&sb);
+        for (int i = 0; i < n; i++) {
+            msgpack_unpacked u;
+            char buf[32];
+            read_response(r, &u);
+            assert_non_null(dh_error_code(&u.data, buf, sizeof(buf)));
+            assert_string_equal(buf, code);
+            msgpack_unpacked_destroy(&u);
+        }
+    }
+}
+
+/* --------------------------------------------------------------- logging */
+
+/* stderr is a pipe nobody reads: the daemon still answers pings and
+ * solves; once the pipe is read, the log says how many lines it dropped. */
+static void test_stalled_stderr(void **state)
+{
+    static const char *const extra[] = {"-v", "-j", "2", NULL};
+    struct dh_reader r;
+    int p[2];
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    uint64_t end;
+
+    (void)state;
+    assert_int_equal(pipe(p), 0);
+    fcntl(p[1], F_SETPIPE_SZ, 4096); /* the smallest pipe: fills sooner */
+    assert_int_equal(dh_init(&d), 0);
+    d.stderr_fd = p[1];
+    assert_int_equal(dh_spawn(&d, extra), 0);
+    close(p[1]);
+    assert_int_equal(dh_wait_ready(&d), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    /* -v logs a line per solve: 3,000 of them are far more than the pipe
+     * and the daemon's 64 KiB ring hold. */
+    solve_many(&r, 3000);
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    solve_many(&r, BATCH);
+    end = dh_now_ms() + DH_TIMEOUT_MS;
+    while (!strstr(buf ? buf : "", "dropped ") && dh_now_ms() < end)
+        read_some(p[0], &buf, &len, &cap, 100);
+    assert_non_null(strstr(buf, "log lines"));
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+    free(buf);
+    close(p[0]);
+}
+
+/* 2,000 refused requests: each is answered, but the log holds only a few
+ * of them and then says how many it suppressed. */
+static void test_refusals_rate_limited(void **state)
+{
+    struct dh_reader r;
+    int lines;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, NULL), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    call_many(&r, "no_such_method", 2000, "unknown_method");
+    usleep(300000); /* the bucket earns a few tokens */
+    call_many(&r, "no_such_method", 1, "unknown_method");
+    assert_true(log_wait_for("suppressed "));
+    lines = log_count("answered unknown_method");
+    /* A burst of 20, then 10 a second: far fewer than 2,000 however slow
+     * the machine. */
+    assert_true(lines >= 20);
+    assert_true(lines < 1000);
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
+/* Invalid notifications are logged and ignored, never answered: the first
+ * answer on the connection is the one to the ping sent after them. */
+static void test_invalid_notifications_ignored(void **state)
+{
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, NULL), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 1); /* [2] */
+    msgpack_pack_int(&pk, 2);
+    msgpack_pack_array(&pk, 3); /* [2, 5, []] */
+    msgpack_pack_int(&pk, 2);
+    msgpack_pack_int(&pk, 5);
+    msgpack_pack_array(&pk, 0);
+    msgpack_pack_array(&pk, 4); /* [2, "cancel", [1], nil] */
+    msgpack_pack_int(&pk, 2);
+    dh_pack_str(&pk, "cancel");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_int(&pk, 1);
+    msgpack_pack_nil(&pk);
+    msgpack_pack_array(&pk, 3); /* [2, "cancel", "x"] */
+    msgpack_pack_int(&pk, 2);
+    dh_pack_str(&pk, "cancel");
+    dh_pack_str(&pk, "x");
+    dh_pack_call(&sb, 7, "ping");
+    assert_int_equal(dh_send(r.fd, sb.data, sb.size), 0);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(read_response(&r, &u), 7);
+    assert_true(dh_str_eq(dh_result(&u.data), "pong"));
+    msgpack_unpacked_destroy(&u);
+    assert_true(log_wait_for("notification - ignored"));
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
+/* Idle, and stuck mid-message: both closed after --idle-timeout, with a
+ * log line; the daemon serves on. */
+static void test_idle_timeout(void **state)
+{
+    static const char *const extra[] = {"--idle-timeout", "1", NULL};
+    static const uint8_t half[] = {0x94, 0x00, 0x01, 0xa4, 'p'}; /* [0, 1, "p... */
+    struct dh_reader idle, stuck;
+    msgpack_unpacked u;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, extra), 0);
+    dh_reader_init(&idle, dh_connect(d.sock));
+    dh_reader_init(&stuck, dh_connect(d.sock));
+    assert_true(idle.fd >= 0 && stuck.fd >= 0);
+    assert_int_equal(dh_send(stuck.fd, half, sizeof(half)), 0);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(dh_read(&idle, &u, DH_TIMEOUT_MS), -EPIPE);
+    assert_int_equal(dh_read(&stuck, &u, DH_TIMEOUT_MS), -EPIPE);
+    msgpack_unpacked_destroy(&u);
+    assert_true(log_wait_for("idle, --idle-timeout"));
+    assert_true(log_wait_for("stuck mid-message, --idle-timeout"));
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    dh_reader_close(&idle);
+    dh_reader_close(&stuck);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
+static long proc_status_kib(pid_t pid, const char *key)
+{
+    char path[64], line[256];
+    long v = -1;
+    size_t klen = strlen(key);
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    while (fgets(line, sizeof(line), f))
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':')
+            v = atol(line + klen + 1);
+    fclose(f);
+    return v;
+}
+
+/* Push `solvers` requests (large answers) on fd until the daemon stops
+ * reading (the socket would block) or NOREAD_SEND bytes went. */
+static size_t push_until_blocked(int fd, const msgpack_sbuffer *req)
+{
+    size_t sent = 0;
+
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    while (sent < NOREAD_SEND) {
+        ssize_t n = send(fd, req->data, req->size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EAGAIN) {
+            usleep(2000); /* the daemon may still be reading: one more try */
+            if ((n = send(fd, req->data, req->size, MSG_NOSIGNAL)) < 0)
+                break;
+        }
+        assert_true(n > 0);
+        sent += (size_t)n;
+        if ((size_t)n < req->size)
+            break; /* the socket is full mid-message */
+    }
+    return sent;
+}
+
+/* 1,000 clients pipeline requests and never read an answer: the daemon
+ * stays under its memory bound and answers a ping from anyone else. */
+static void test_many_nonreaders_bounded(void **state)
+{
+    static const char *const extra[] = {"--max-connections", "1100", "-j", "2", NULL};
+    static int fds[NOREADERS];
+    struct rlimit rl;
+    msgpack_sbuffer req;
+    size_t total = 0;
+    long start_kib, hwm_kib, bound_mb = IS_ASAN || IS_TSAN ? RSS_SAN_MB : RSS_BOUND_MB;
+
+    (void)state;
+    if (getenv("SUDOKU_VALGRIND"))
+        skip(); /* a memory figure under valgrind says nothing; ASan and plain runs hold it */
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < NOREADERS + 64)
+        skip();
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    assert_int_equal(dh_start(&d, extra), 0);
+    start_kib = proc_status_kib(d.pid, "VmRSS");
+    msgpack_sbuffer_init(&req);
+    for (int i = 0; i < 64; i++)
+        dh_pack_call(&req, (uint32_t)i, "solvers");
+    for (int i = 0; i < NOREADERS_RUN; i++) {
+        fds[i] = dh_connect(d.sock);
+        assert_true(fds[i] >= 0);
+        total += push_until_blocked(fds[i], &req);
+    }
+    msgpack_sbuffer_destroy(&req);
+    assert_int_equal(dh_ping(d.sock, SLOW_MS), 0);
+    hwm_kib = proc_status_kib(d.pid, "VmHWM");
+    printf("bounds: %d non-reading clients pushed %zu KiB; daemon RSS %ld KiB at start, "
+           "VmHWM %ld KiB (bound %ld MiB)\n",
+           NOREADERS_RUN, total / 1024, start_kib, hwm_kib, bound_mb);
+    assert_true(hwm_kib > 0 && hwm_kib < bound_mb * 1024);
+    for (int i = 0; i < NOREADERS_RUN; i++)
+        close(fds[i]);
+    assert_int_equal(dh_ping(d.sock, SLOW_MS), 0);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
+/* Out of descriptors: the daemon warned at start, logs the failed accepts
+ * (under the rate limit) and serves on once descriptors come free. */
+static void test_emfile_keeps_serving(void **state)
+{
+    static const char *const extra[] = {"-j", "1", NULL};
+    int fds[64];
+
+    (void)state;
+    if (getenv("SUDOKU_VALGRIND"))
+        skip(); /* valgrind takes descriptors of its own out of a limit this low */
+    assert_int_equal(dh_init(&d), 0);
+    d.nofile = 32;
+    assert_int_equal(dh_spawn(&d, extra), 0);
+    assert_int_equal(dh_wait_ready(&d), 0);
+    assert_true(dh_log_has(&d, "does not fit the open-file limit 32"));
+    for (int i = 0; i < 64; i++) {
+        fds[i] = dh_connect(d.sock); /* the backlog takes them all */
+        assert_true(fds[i] >= 0);
+    }
+    assert_true(dh_log_has(&d, "out of file descriptors"));
+    for (int i = 0; i < 64; i++)
+        close(fds[i]);
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_stalled_stderr, stop_daemon),
+        cmocka_unit_test_teardown(test_refusals_rate_limited, stop_daemon),
+        cmocka_unit_test_teardown(test_invalid_notifications_ignored, stop_daemon),
+        cmocka_unit_test_teardown(test_idle_timeout, stop_daemon),
+        cmocka_unit_test_teardown(test_emfile_keeps_serving, stop_daemon),
+        cmocka_unit_test_teardown(test_many_nonreaders_bounded, stop_daemon),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,220 @@
+/* test_rpc.c -- the daemon side of the wire (proto/rpc.c): what is a
+ * notification, and encoders that never leave part of a message.
+ *
+ * Messages are built with msgpack-c and read back through rpc_read(), the
+ * function the daemon runs.  The encoders are driven through a write
+ * callback that fails after a byte budget, every budget from 0 to the whole
+ * message, standing in for an allocation failure at each point.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "proto/rpc.h"
+
+/* ---------------------------------------------------------- notifications */
+
+enum shape { EMPTY, INT, STR, ARR_EMPTY, ARR_ONE }; /* what pack_shape() packs */
+
+static void pack_shape(msgpack_packer *pk, enum shape s, const char *str)
+{
+    switch (s) {
+    case EMPTY:
+        break;
+    case INT:
+        msgpack_pack_uint32(pk, 5);
+        break;
+    case STR:
+        msgpack_pack_str(pk, strlen(str));
+        msgpack_pack_str_body(pk, str, strlen(str));
+        break;
+    case ARR_EMPTY:
+        msgpack_pack_array(pk, 0);
+        break;
+    case ARR_ONE:
+        msgpack_pack_array(pk, 1);
+        msgpack_pack_uint32(pk, 7);
+        break;
+    }
+}
+
+/* One message: an array of type, then up to three more elements. */
+struct msg_row {
+    unsigned type;         /* element 0 */
+    unsigned len;          /* array length */
+    enum shape e1, e2, e3; /* the elements after it */
+    const char *name;      /* string for STR elements */
+    int want_type;         /* RPC_MSG_REQUEST or RPC_MSG_NOTIFY */
+    enum rpc_code want;    /* code */
+};
+
+static const struct msg_row msg_rows[] = {
+    /* the valid notification: cancel 7 */
+    {2, 3, STR, ARR_ONE, EMPTY, "cancel", RPC_MSG_NOTIFY, RPC_OK},
+    /* [2]: too short, still a notification, never answered */
+    {2, 1, EMPTY, EMPTY, EMPTY, "", RPC_MSG_NOTIFY, RPC_BAD_REQUEST},
+    /* [2, "cancel"]: no params */
+    {2, 2, STR, EMPTY, EMPTY, "cancel", RPC_MSG_NOTIFY, RPC_BAD_REQUEST},
+    /* [2, 5, []]: method not a string */
+    {2, 3, INT, ARR_EMPTY, EMPTY, "", RPC_MSG_NOTIFY, RPC_BAD_REQUEST},
+    /* [2, "cancel", [7], 5]: one element too many */
+    {2, 4, STR, ARR_ONE, INT, "cancel", RPC_MSG_NOTIFY, RPC_BAD_REQUEST},
+    /* [2, "cancel", "x"]: params not an array */
+    {2, 3, STR, STR, EMPTY, "cancel", RPC_MSG_NOTIFY, RPC_BAD_REQUEST},
+    /* [2, "cancel", []]: cancel takes [msgid] */
+    {2, 3, STR, ARR_EMPTY, EMPTY, "cancel", RPC_MSG_NOTIFY, RPC_BAD_REQUEST},
+    /* [2, "ping", []]: not a notification method */
+    {2, 3, STR, ARR_EMPTY, EMPTY, "ping", RPC_MSG_NOTIFY, RPC_UNKNOWN_METHOD},
+    /* [0, 5, "ping", []]: a request, for contrast */
+    {0, 4, INT, STR, ARR_EMPTY, "ping", RPC_MSG_REQUEST, RPC_OK},
+    /* [3, 5, "ping"]: neither: a bad request, answered */
+    {3, 3, INT, STR, EMPTY, "ping", RPC_MSG_REQUEST, RPC_BAD_REQUEST},
+};
+
+static void test_notification_shapes(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(msg_rows) / sizeof(msg_rows[0]); i++) {
+        const struct msg_row *row = &msg_rows[i];
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        struct rpc_request req;
+        char err[RPC_ERR_SIZE];
+        ssize_t n;
+
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_array(&pk, row->len);
+        msgpack_pack_uint32(&pk, row->type);
+        pack_shape(&pk, row->e1, row->name);
+        pack_shape(&pk, row->e2, row->name);
+        pack_shape(&pk, row->e3, row->name);
+        n = rpc_read((const uint8_t *)sb.data, sb.size, 4096, &req, err, sizeof(err));
+        assert_int_equal(n, (ssize_t)sb.size);
+        assert_int_equal(req.type, row->want_type);
+        assert_int_equal(req.code, row->want);
+        if (row->want == RPC_OK && row->want_type == RPC_MSG_NOTIFY)
+            assert_int_equal(req.cancel_msgid, 7);
+        msgpack_sbuffer_destroy(&sb);
+    }
+}
+
+/* --------------------------------------------------------------- packing */
+
+static size_t budget;    /* bytes failing_write lets through before it fails */
+static int is_permanent; /* 1: fails ever after; 0: fails once (a passing shortage) */
+static int has_failed;   /* it has failed since budget was set */
+
+/* msgpack_sbuffer_write until budget is spent, then failure. */
+static int failing_write(void *data, const char *buf, size_t len)
+{
+    if (len > budget && (is_permanent || !has_failed)) {
+        has_failed = 1;
+        return -1;
+    }
+    budget = len > budget ? 0 : budget - len;
+    return msgpack_sbuffer_write(data, buf, len);
+}
+
+/* sb[from..) holds exactly one msgpack object, unpacked into *u. */
+static void one_object(const msgpack_sbuffer *sb, size_t from, msgpack_unpacked *u)
+{
+    size_t off = 0;
+
+    msgpack_unpacked_init(u);
+    assert_int_equal(msgpack_unpack_next(u, sb->data + from, sb->size - from, &off),
+                     MSGPACK_UNPACK_SUCCESS);
+    assert_int_equal(off, sb->size - from);
+}
+
+/* An error response [1, msgid, {"code": code, ...}, nil]. */
+static void assert_error_response(const msgpack_object *o, uint32_t msgid, const char *code)
+{
+    const msgpack_object *m;
+
+    assert_int_equal(o->type, MSGPACK_OBJECT_ARRAY);
+    assert_int_equal(o->via.array.size, 4);
+    assert_int_equal(o->via.array.ptr[0].via.u64, RPC_MSG_RESPONSE);
+    assert_int_equal(o->via.array.ptr[1].via.u64, msgid);
+    m = &o->via.array.ptr[2];
+    assert_int_equal(m->type, MSGPACK_OBJECT_MAP);
+    assert_int_equal(m->via.map.ptr[0].val.type, MSGPACK_OBJECT_STR);
+    assert_int_equal(m->via.map.ptr[0].val.via.str.size, strlen(code));
+    assert_memory_equal(m->via.map.ptr[0].val.via.str.ptr, code, strlen(code));
+    assert_int_equal(o->via.array.ptr[3].type, MSGPACK_OBJECT_NIL);
+}
+
+/* At every byte where packing can fail, the buffer keeps what it held and
+ * gains the whole answer, the whole `internal` error, or nothing. */
+static void check_answer_never_partial(int mode)
+{
+    static const uint8_t solution[16] = {1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1};
+    const struct rpc_solve_result r = {.solved = 1,
+                                       .n = 4,
+                                       .form = RPC_FORM_STRING,
+                                       .solution = solution,
+                                       .count = 1,
+                                       .solver = "bitmask",
+                                       .elapsed_us = 12,
+                                       .guesses = 3};
+    msgpack_sbuffer whole;
+    int seen[3] = {0, 0, 0}; /* answers, internals, nothings */
+
+    msgpack_sbuffer_init(&whole);
+    assert_int_equal(rpc_pack_solve_result(&whole, 9, &r), 0);
+    for (size_t b = 0;; b++) {
+        msgpack_sbuffer sb;
+        is_permanent = mode;
+        has_failed = 0;
+        size_t prefix;
+        int rc;
+
+        msgpack_sbuffer_init(&sb);
+        assert_int_equal(rpc_pack_pong(&sb, 1), 0); /* an answer already queued */
+        prefix = sb.size;
+        budget = b;
+        rc = rpc_pack_answer(&sb, failing_write, 9, rpc_pack_solve_map, &r);
+        if (rc == 0) {
+            assert_int_equal(sb.size - prefix, whole.size);
+            assert_memory_equal(sb.data + prefix, whole.data, whole.size);
+            seen[0]++;
+        } else if (rc == -ENOMEM) {
+            msgpack_unpacked u;
+            one_object(&sb, prefix, &u);
+            assert_error_response(&u.data, 9, "internal");
+            msgpack_unpacked_destroy(&u);
+            seen[1]++;
+        } else {
+            assert_int_equal(rc, -ENOBUFS);
+            assert_int_equal(sb.size, prefix);
+            seen[2]++;
+        }
+        msgpack_sbuffer_destroy(&sb);
+        if (rc == 0 || b > 2 * whole.size)
+            break;
+    }
+    /* A passing shortage is answered `internal`; a lasting one leaves nothing. */
+    assert_true(seen[0] == 1 && (mode ? seen[1] == 0 && seen[2] > 0 : seen[1] > 0 && seen[2] == 0));
+    msgpack_sbuffer_destroy(&whole);
+}
+
+static void test_answer_never_partial(void **state)
+{
+    (void)state;
+    check_answer_never_partial(0);
+    check_answer_never_partial(1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_notification_shapes),
+        cmocka_unit_test(test_answer_never_partial),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
