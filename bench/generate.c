@@ -16,6 +16,7 @@
 
 #include "bench/bench.h"
 #include "core/grid.h"
+#include "core/rater.h"
 #include "proto/clock.h"
 #include "proto/json.h"
 
@@ -56,7 +57,7 @@ static void progress(const struct genbench_result *r, int done)
  * in r. */
 static void run_one(const struct host_plugin *p, const struct gen_spec *spec,
                     const struct genbench_opts *o, uint64_t k, struct genbench_result *r,
-                    double *us, uint64_t *givens, uint64_t *solves)
+                    double *us, uint64_t *givens, uint64_t *solves, uint64_t *attempts)
 {
     struct gen_spec s = *spec;
     struct gen_puzzle gp;
@@ -81,15 +82,21 @@ static void run_one(const struct host_plugin *p, const struct gen_spec *spec,
     us[r->puzzles++] = (double)wall / 1e3;
     *givens += gp.givens;
     *solves += gp.solves;
-    if (!puzzle_ok(p, &gp))
+    *attempts += gp.attempts;
+    r->rating_avg += gp.rating;
+    if (!puzzle_ok(p, &gp) ||
+        (o->has_band && (gp.rating < o->min_rating || gp.rating > o->max_rating)))
         r->wrong++;
 }
 
 /* The averages and percentiles once the run is over. */
-static void finish(struct genbench_result *r, double *us, uint64_t givens, uint64_t solves)
+static void finish(struct genbench_result *r, double *us, uint64_t givens, uint64_t solves,
+                   uint64_t attempts)
 {
     if (!r->puzzles)
         return;
+    r->attempts_avg = (double)attempts / (double)r->puzzles;
+    r->rating_avg /= (double)r->puzzles;
     r->puzzles_per_s = r->seconds > 0 ? (double)r->puzzles / r->seconds : 0;
     r->puzzles_per_cpu_s = r->cpu_seconds > 0 ? (double)r->puzzles / r->cpu_seconds : 0;
     r->givens_avg = (double)givens / (double)r->puzzles;
@@ -108,13 +115,15 @@ static void result_init(const struct host_plugin *p, const struct genbench_opts 
     r->symmetry = gen_symmetry_name(o->symmetry);
     r->is_minimal = o->is_minimal;
     r->seed = o->seed;
+    snprintf(r->band, sizeof(r->band), "%s", o->has_band ? o->band : "");
 }
 
 int genbench_run(const struct host_plugin *p, const struct genbench_opts *o,
                  struct genbench_result *out, char *err, size_t err_size)
 {
     struct gen_spec spec;
-    uint64_t givens = 0, solves = 0, next = clock_now_ns() + GENBENCH_PROGRESS_NS;
+    struct gen_rater *rater = NULL;
+    uint64_t givens = 0, solves = 0, attempts = 0, next = clock_now_ns() + GENBENCH_PROGRESS_NS;
     double *us;
 
     result_init(p, o, out);
@@ -126,13 +135,21 @@ int genbench_run(const struct host_plugin *p, const struct genbench_opts *o,
         snprintf(err, err_size, "%s cannot count %ux%u puzzles", p->desc->name, o->n, o->n);
         return -EINVAL;
     }
+    if (o->has_band && gen_rater_new(o->rater, p, o->n, &rater) < 0) {
+        snprintf(err, err_size, "%s cannot rate %ux%u puzzles with %s",
+                 o->rater ? o->rater->desc->name : "no plugin", o->n, o->n, p->desc->name);
+        return -EINVAL;
+    }
+    if (rater)
+        gen_rater_attach(rater, &spec, o->min_rating, o->max_rating);
     us = malloc(o->count * sizeof(*us));
     if (!us) {
+        gen_rater_free(rater);
         snprintf(err, err_size, "out of memory");
         return -ENOMEM;
     }
     for (uint64_t k = 0; k < o->count; k++) {
-        run_one(p, &spec, o, k, out, us, &givens, &solves);
+        run_one(p, &spec, o, k, out, us, &givens, &solves, &attempts);
         if (o->progress && clock_now_ns() >= next) {
             progress(out, 0);
             next = clock_now_ns() + GENBENCH_PROGRESS_NS;
@@ -140,25 +157,30 @@ int genbench_run(const struct host_plugin *p, const struct genbench_opts *o,
     }
     if (o->progress)
         progress(out, 1);
-    finish(out, us, givens, solves);
+    finish(out, us, givens, solves, attempts);
     free(us);
+    gen_rater_free(rater);
     return 0;
 }
 
 void genbench_report_header(FILE *out)
 {
-    fprintf(out, "%-10s %5s %-9s %7s %8s %5s %6s %10s %12s %10s %10s %7s %7s\n", "solver", "size",
-            "symmetry", "minimal", "puzzles", "wrong", "errors", "puzzles/s", "puzzles/cpu_s",
-            "median_us", "p99_us", "givens", "solves");
+    fprintf(out, "%-10s %5s %-9s %7s %8s %5s %6s %10s %12s %10s %10s %7s %7s %-9s %8s %6s\n",
+            "solver", "size", "symmetry", "minimal", "puzzles", "wrong", "errors", "puzzles/s",
+            "puzzles/cpu_s", "median_us", "p99_us", "givens", "solves", "band", "attempts",
+            "rating");
 }
 
 void genbench_report_row(FILE *out, const struct genbench_result *r)
 {
-    fprintf(out, "%-10s %5u %-9s %7s %8llu %5llu %6llu %10.1f %12.1f %10.1f %10.1f %7.2f %7.2f%s\n",
+    fprintf(out,
+            "%-10s %5u %-9s %7s %8llu %5llu %6llu %10.1f %12.1f %10.1f %10.1f %7.2f %7.2f %-9s "
+            "%8.2f %6.2f%s\n",
             r->solver, r->n, r->symmetry, r->is_minimal ? "yes" : "no",
             (unsigned long long)r->puzzles, (unsigned long long)r->wrong,
             (unsigned long long)r->errors, r->puzzles_per_s, r->puzzles_per_cpu_s, r->us_median,
-            r->us_p99, r->givens_avg, r->solves_avg, r->timeouts ? " (timeouts)" : "");
+            r->us_p99, r->givens_avg, r->solves_avg, r->band[0] ? r->band : "-", r->attempts_avg,
+            r->rating_avg, r->timeouts ? " (timeouts)" : "");
 }
 
 void genbench_report_json(FILE *out, const struct genbench_result *r)
@@ -171,10 +193,11 @@ void genbench_report_json(FILE *out, const struct genbench_result *r)
             ",\"minimal\":%s,\"seed\":%llu,\"puzzles\":%llu,\"wrong\":%llu,\"errors\":%llu"
             ",\"timeouts\":%llu,\"seconds\":%.6f,\"cpu_seconds\":%.6f,\"puzzles_per_s\":%.1f"
             ",\"puzzles_per_cpu_s\":%.1f,\"us_median\":%.2f,\"us_p99\":%.2f"
-            ",\"givens_avg\":%.2f,\"solves_avg\":%.2f}\n",
+            ",\"givens_avg\":%.2f,\"solves_avg\":%.2f,\"attempts_avg\":%.2f,\"rating_avg\":%.3f"
+            ",\"band\":\"%s\"}\n",
             r->is_minimal ? "true" : "false", (unsigned long long)r->seed,
             (unsigned long long)r->puzzles, (unsigned long long)r->wrong,
             (unsigned long long)r->errors, (unsigned long long)r->timeouts, r->seconds,
             r->cpu_seconds, r->puzzles_per_s, r->puzzles_per_cpu_s, r->us_median, r->us_p99,
-            r->givens_avg, r->solves_avg);
+            r->givens_avg, r->solves_avg, r->attempts_avg, r->rating_avg, r->band);
 }

@@ -19,13 +19,17 @@
 
 /* What to generate. */
 struct genbench_opts {
-    uint64_t count;             /* puzzles (>= 1) */
-    unsigned n;                 /* side: 4, 9, 16 or 25 */
-    enum gen_symmetry symmetry; /* orbit shape of the givens */
-    int is_minimal;             /* 1: minimal puzzles */
-    uint64_t seed;              /* batch seed */
-    uint32_t timeout_ms;        /* per-puzzle deadline, 0 = none */
-    int progress;               /* non-zero: show progress on stderr */
+    uint64_t count;                  /* puzzles (>= 1) */
+    unsigned n;                      /* side: 4, 9, 16 or 25 */
+    enum gen_symmetry symmetry;      /* orbit shape of the givens */
+    int is_minimal;                  /* 1: minimal puzzles */
+    uint64_t seed;                   /* batch seed */
+    uint32_t timeout_ms;             /* per-puzzle deadline, 0 = none */
+    int progress;                    /* non-zero: show progress on stderr */
+    const struct host_plugin *rater; /* with has_band: the explaining plugin */
+    int has_band;                    /* only puzzles rated in [min_rating, max_rating] */
+    double min_rating, max_rating;   /* the band, inclusive */
+    char band[24];                   /* its name for the report ("medium", "3.0-4.0") */
 };
 
 /* The figures for one counting plugin. */
@@ -47,6 +51,9 @@ struct genbench_result {
     double us_p99;            /* 99th percentile */
     double givens_avg;        /* mean givens per puzzle */
     double solves_avg;        /* mean plugin calls per puzzle */
+    char band[24];            /* "" without a band */
+    double attempts_avg;      /* full grids made per puzzle to land in the band */
+    double rating_avg;        /* mean rating (with a band) */
 };
 
 /* Generate o->count puzzles with counting plugin p and fill *out (zeroed

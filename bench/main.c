@@ -27,6 +27,7 @@
 #include "bench/rate.h"
 #include "core/host.h"
 #include "proto/opts.h"
+#include "proto/protocol.h"
 #include <sudoku/client.h>
 
 #define BENCH_MAX_SOLVERS  32      /* --solver names at most */
@@ -123,6 +124,43 @@ static int on_symmetry(void *cfg, const char *arg, char *err, size_t err_size)
     return 0;
 }
 
+static int on_difficulty(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct bench_cfg *c = cfg;
+
+    if (proto_difficulty_band(arg, strlen(arg), &c->gen.min_rating, &c->gen.max_rating) < 0) {
+        snprintf(err, err_size, "want one of %s", PROTO_DIFFICULTIES);
+        return -EINVAL;
+    }
+    c->gen.has_band = 1;
+    snprintf(c->gen.band, sizeof(c->gen.band), "%s", arg);
+    return 0;
+}
+
+/* MIN-MAX, two ratings. */
+static int on_rating(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct bench_cfg *c = cfg;
+    char *end;
+    double lo = strtod(arg, &end), hi;
+
+    if (end == arg || *end != '-') {
+        snprintf(err, err_size, "want MIN-MAX, e.g. 3.0-4.5");
+        return -EINVAL;
+    }
+    arg = end + 1;
+    hi = strtod(arg, &end);
+    if (end == arg || *end || !(lo >= 0 && lo <= hi && hi <= 1000)) {
+        snprintf(err, err_size, "want MIN-MAX with 0 <= MIN <= MAX <= 1000");
+        return -EINVAL;
+    }
+    c->gen.has_band = 1;
+    c->gen.min_rating = lo;
+    c->gen.max_rating = hi;
+    snprintf(c->gen.band, sizeof(c->gen.band), "%.1f-%.1f", lo, hi);
+    return 0;
+}
+
 /* The command line, in --help order. */
 static const struct opts_spec option_table[] = {
     {"plugin-dir", 'P', "DIR", "load plugins from DIR (default: next to the program)",
@@ -177,6 +215,11 @@ static const struct opts_spec option_table[] = {
      OPTS_NUMBER_AT(struct bench_cfg, gen.seed, 0, UINT64_MAX)},
     {"no-minimal", 0, NULL, "unique but not minimal puzzles",
      OPTS_FLAG_AT(struct bench_cfg, is_no_minimal)},
+    {"difficulty", 0, "NAME",
+     "only puzzles the logic plugin rates in that band:\n"
+     "easy, medium, hard, expert, extreme",
+     OPTS_CALL_TO(on_difficulty)},
+    {"rating", 0, "MIN-MAX", "only puzzles rated in MIN..MAX", OPTS_CALL_TO(on_rating)},
     {"help", 'h', NULL, "show this help and exit", .kind = OPTS_HELP},
     {"version", 'V', NULL, "show the version and exit", .kind = OPTS_VERSION},
 };
@@ -210,8 +253,9 @@ static int check_args(int argc, int first, struct bench_cfg *c)
         }
         return -1;
     }
-    if (c->gen.n || c->is_no_minimal) {
-        opts_usage_error(&option_prog, "--size and --no-minimal need --generate");
+    if (c->gen.n || c->is_no_minimal || c->gen.has_band) {
+        opts_usage_error(&option_prog,
+                         "--size, --no-minimal, --difficulty and --rating need --generate");
         return 2;
     }
     if (c->idle) {
@@ -446,6 +490,13 @@ static int run_generate(struct bench_cfg *c, const struct host *h)
     c->gen.is_minimal = !c->is_no_minimal;
     c->gen.timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0;
     c->gen.progress = c->run.progress;
+    for (size_t i = 0; c->gen.has_band && !c->gen.rater && i < host_count(h); i++)
+        if (host_plugin_has_explain(host_plugin_at(h, i)))
+            c->gen.rater = host_plugin_at(h, i);
+    if (c->gen.has_band && !c->gen.rater) {
+        fprintf(stderr, "sudoku-bench: a band needs the logic plugin, and none can explain\n");
+        return 1;
+    }
     if (c->solvers_len == 0)
         return run_generate_solver(c, host_default(h), &header_done);
     for (size_t i = 0; i < c->solvers_len; i++) {

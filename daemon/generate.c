@@ -22,6 +22,7 @@
 #include <sys/random.h>
 
 #include "core/generate.h"
+#include "core/rater.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
 #include "proto/clock.h"
@@ -36,68 +37,15 @@ struct generate_work {
     uint32_t count;                  /* asked for */
     size_t done;                     /* made, from out[0] */
     int rc;                          /* gen_batch's result */
-    struct sdk_explain x;            /* the rating job's arrays (one thread) */
-    uint8_t rate_solution[SDK_MAX_CELLS];
-    struct sdk_step *steps; /* x's arrays, owned */
-    struct sdk_cell_value *places, *elims;
-    struct gen_puzzle out[]; /* count puzzles */
+    struct gen_rater *rater_state;   /* rates on the worker, or NULL */
+    struct gen_puzzle out[];         /* count puzzles */
 };
-
-/* ---------------------------------------------------------------- rating */
-
-/* A gen_rate_fn: the explaining plugin's rating of a candidate. */
-static int rate_candidate(void *ctx, const struct gen_rate_job *rj, double *rating)
-{
-    struct generate_work *w = ctx;
-    struct sdk_explain *x = &w->x;
-    int rc;
-
-    x->cells = rj->puzzle;
-    x->cancel = rj->cancel;
-    x->deadline_ns = rj->deadline_ns;
-    rc = host_explain(w->rater, w->spec.counter, x, w->rate_solution);
-    if (rc == -ECANCELED || rc == -ETIMEDOUT)
-        return rc;
-    if (rc == 0 && x->status == SDK_EXPLAIN_CANCELLED)
-        return -ECANCELED;
-    if (rc == 0 && x->status == SDK_EXPLAIN_TIMEDOUT)
-        return -ETIMEDOUT;
-    if (rc < 0 || x->status > SDK_EXPLAIN_STUCK)
-        return -EIO;
-    *rating = x->rating;
-    return 0;
-}
-
-/* The rating job's arrays for side n.  Returns 0 or -ENOMEM. */
-static int rater_init(struct generate_work *w, unsigned n)
-{
-    size_t cells = (size_t)n * n, steps = cells * n;
-
-    w->steps = malloc(steps * sizeof(*w->steps));
-    w->places = malloc(cells * sizeof(*w->places));
-    w->elims = malloc(steps * sizeof(*w->elims));
-    if (!w->steps || !w->places || !w->elims)
-        return -ENOMEM;
-    w->x.size = sizeof(w->x);
-    w->x.n = n;
-    w->x.steps = w->steps;
-    w->x.placements = w->places;
-    w->x.eliminations = w->elims;
-    w->x.steps_cap = (uint32_t)steps;
-    w->x.placements_cap = (uint32_t)cells;
-    w->x.eliminations_cap = (uint32_t)steps;
-    w->spec.rate = rate_candidate;
-    w->spec.rate_ctx = w;
-    return 0;
-}
 
 static void work_free(struct generate_work *w)
 {
     if (!w)
         return;
-    free(w->steps);
-    free(w->places);
-    free(w->elims);
+    gen_rater_free(w->rater_state);
     free(w);
 }
 
@@ -202,10 +150,12 @@ enum rpc_code generate_start(const struct host *h, const struct rpc_request *req
     }
     gen_spec_init(&w->spec, counter);
     code = fill_spec(g, rater, &w->spec, msg, msg_size);
-    if (code == RPC_OK && rater && rater_init(w, g->n) < 0) {
+    if (code == RPC_OK && rater && gen_rater_new(rater, counter, g->n, &w->rater_state) < 0) {
         snprintf(msg, msg_size, "out of memory: try again later");
         code = RPC_OVERLOADED;
     }
+    if (code == RPC_OK && rater)
+        gen_rater_attach(w->rater_state, &w->spec, w->spec.min_rating, w->spec.max_rating);
     if (code != RPC_OK) {
         work_free(w);
         return code;

@@ -33,12 +33,31 @@ foreach(line IN LISTS lines)
   message(STATUS "${val_solver}: ${val_puzzles} puzzles, ${val_givens_avg} givens")
 endforeach()
 
+# A band: every puzzle rated in it (the bench judges each rating against the band).
+execute_process(COMMAND ${BENCH} --generate 6 --json --solver dlx --difficulty medium --seed 3
+  --plugin-dir ${PLUGIN_DIR}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "sudoku-bench --generate --difficulty exited ${rc}: ${err}")
+endif()
+string(JSON wrong GET "${out}" wrong)
+string(JSON puzzles GET "${out}" puzzles)
+string(JSON band GET "${out}" band)
+string(JSON rating GET "${out}" rating_avg)
+if(NOT puzzles EQUAL 6 OR NOT wrong EQUAL 0 OR NOT band STREQUAL "medium"
+    OR rating LESS_EQUAL 2.3 OR rating GREATER 3.4)
+  message(FATAL_ERROR "unexpected band figures: ${out}")
+endif()
+
 # Usage errors: exit 2, stderr naming the problem.
 foreach(case "--generate;5;--size;5|want 4, 9, 16 or 25"
     "--generate;5;--symmetry;spiral|want none, rotate180"
     "--size;9;x.txt|need --generate"
     "--generate;5;x.txt|takes no FILE"
-    "--generate;0|--generate")
+    "--generate;0|--generate"
+    "--generate;5;--difficulty;nightmare|want one of easy"
+    "--generate;5;--rating;4-3|MIN <= MAX"
+    "--difficulty;easy;x.txt|need --generate")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts -1 want)
   list(REMOVE_AT parts -1)
