@@ -110,7 +110,7 @@ static enum rpc_code decode_progress(const msgpack_object *v, struct rpc_explain
 static enum rpc_code explain_options(const msgpack_object *o, int is_explain,
                                      struct rpc_explain_params *e, char *err, size_t err_size)
 {
-    uint64_t steps;
+    uint64_t steps = 0;
     enum rpc_code code = RPC_OK;
 
     if (o->type != MSGPACK_OBJECT_MAP || !is_explain)
@@ -161,7 +161,7 @@ static enum rpc_code generate_option(enum proto_key k, const msgpack_object *v,
                                      struct rpc_generate_params *g, double *lo, double *hi,
                                      char *err, size_t err_size)
 {
-    uint64_t u;
+    uint64_t u = 0;
     enum rpc_code code = RPC_OK;
 
     switch (k) {
