@@ -60,24 +60,23 @@ static const struct host_plugin *counting_solver(const struct host *h, unsigned 
     return NULL;
 }
 
-/* The explaining plugin: the named one, or the first that can explain. */
+/* The explaining plugin: the named one, or the first that explains n. */
 static enum rpc_code explainer(const struct host *h, const char *name, unsigned n,
                                const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *p = NULL;
+    const struct host_plugin *p = name[0] ? host_find(h, name) : NULL;
 
-    if (name[0]) {
-        p = host_find(h, name);
-        if (!p) {
-            snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
-            return RPC_UNKNOWN_SOLVER;
-        }
+    for (size_t i = 0; !name[0] && !p && i < host_count(h); i++) {
+        const struct host_plugin *q = host_plugin_at(h, i);
+        if (host_plugin_has_explain(q) && (q->desc->explain_sizes & sdk_size_bit(n)))
+            p = q;
     }
-    for (size_t i = 0; !p && i < host_count(h); i++)
-        if (host_plugin_has_explain(host_plugin_at(h, i)))
-            p = host_plugin_at(h, i);
+    if (name[0] && !p) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
+        return RPC_UNKNOWN_SOLVER;
+    }
     if (!p) {
-        snprintf(msg, msg_size, "no loaded solver can explain (see `explain` in solvers)");
+        snprintf(msg, msg_size, "no loaded solver can explain %ux%u puzzles", n, n);
         return RPC_UNSUPPORTED;
     }
     if (!host_plugin_has_explain(p)) {

@@ -32,5 +32,12 @@ foreach(t test_daemon_proto test_daemon_load test_daemon_socket test_daemon_stuc
   endif()
 endforeach()
 
+# explain through the daemon with the lying explain plugins of core.cmake.
+if(TARGET test_daemon_explain AND TARGET tx_wrong)
+  target_compile_definitions(test_daemon_explain PRIVATE
+    SUDOKU_EXPLAINPLUGIN_DIR="${CMAKE_BINARY_DIR}/tests/explainplugins")
+  add_dependencies(test_daemon_explain tx_wrong tx_minor0)
+endif()
+
 # daemon/list.h on its own (header only: no daemon sources linked).
 sudoku_add_test(NAME test_list SOURCES test_list.c LABELS daemon unit TIMEOUT 30)

@@ -28,7 +28,10 @@ static int easy_len, medium_len, hard_len, unsolvable_len;
 
 static int setup(void **state)
 {
-    static const char *const extra[] = {"-j", "2", NULL};
+    static const char *const extra[] = {"-j",       "2",
+                                        "--plugin", SUDOKU_EXPLAINPLUGIN_DIR "/xwrong.so",
+                                        "--plugin", SUDOKU_EXPLAINPLUGIN_DIR "/xminor0.so",
+                                        NULL};
     (void)state;
     easy_len = dh_load_lines(SUDOKU_TEST_DATA_DIR "/kaggle_sample.txt", easy, 8);
     medium_len = dh_load_lines(SUDOKU_TEST_DATA_DIR "/norvig_top95.txt", medium, 8);
@@ -527,6 +530,51 @@ static void test_solvers_explain(void **state)
     dh_reader_close(&r);
 }
 
+/* A plugin whose step is unsound gets `internal`, never an answer, and the
+ * daemon serves on; a minor-0 plugin cannot explain.  Named explicitly:
+ * the default explainer for 4x4 stays logic, loaded first. */
+static void test_lying_explainer(void **state)
+{
+    const char *puzzle = "1.34.41.21.34.21";
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    msgpack_packer pk;
+    uint8_t sol[SDK_MAX_CELLS];
+    unsigned n;
+    (void)state;
+
+    open_reader(&r);
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&u);
+    unique_solution(&r, puzzle, sol, &n);
+    static const char *const who[] = {"xwrong", "minor0", "bitmask", "nosuch"};
+    static const char *const want[] = {"internal", "unsupported", "unsupported", "unknown_solver"};
+    for (int k = 0; k < 4; k++) {
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_array(&pk, 4);
+        msgpack_pack_int(&pk, 0);
+        msgpack_pack_uint32(&pk, 100);
+        dh_pack_str(&pk, "explain");
+        msgpack_pack_array(&pk, 2);
+        dh_pack_str(&pk, puzzle);
+        msgpack_pack_map(&pk, 1);
+        dh_pack_str(&pk, "solver");
+        dh_pack_str(&pk, who[k]);
+        call(&r, &sb, 100, &u);
+        assert_error(&u.data, want[k]);
+    }
+    pack_explain(&sb, 101, "explain", puzzle, 0, NULL); /* the default: logic */
+    call(&r, &sb, 101, &u);
+    assert_non_null(dh_result(&u.data));
+    assert_true(dh_str_eq(dh_map_get(dh_result(&u.data), "solver"), "logic"));
+    replay(dh_result(&u.data), puzzle, sol);
+    assert_true(dh_log_has(&sd, "xwrong"));
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&r);
+}
+
 /* --------------------------------------------------------------- generate */
 
 struct gen_ask {
@@ -814,6 +862,7 @@ int main(void)
         cmocka_unit_test(test_rate_orders),
         cmocka_unit_test(test_not_unique),
         cmocka_unit_test(test_solvers_explain),
+        cmocka_unit_test(test_lying_explainer),
         cmocka_unit_test(test_generate_judged),
         cmocka_unit_test(test_generate_symmetry_sizes),
         cmocka_unit_test(test_generate_band),
