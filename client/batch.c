@@ -199,7 +199,12 @@ static int commit(struct sudoku_batch *b, int pack_rc, uint64_t tag,
     s->is_done = 0;
     b->tail++;
     b->unsent++;
-    return should_send(b) ? step(b, 0, err) : 0;
+    /* Queued, so it gets its callback whatever happens next; a connection
+     * broken by this send is reported by the next add or finish, after
+     * fail_all() has delivered this puzzle too. */
+    if (should_send(b))
+        step(b, 0, NULL);
+    return 0;
 }
 
 /* A puzzle refused without asking the daemon still answers in order. */
