@@ -2,6 +2,7 @@
 #
 # test_client_wire: encode/decode on hand-written msgpack bytes, no daemon.
 # test_client_batch: the pipelined batch against a scripted fake daemon.
+# test_client_explain: explain and rate calls against a scripted fake daemon.
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
 # test_client_find: how the tool finds the daemon and says why it cannot.
 if(TARGET sudoku_client_static)
@@ -9,6 +10,11 @@ if(TARGET sudoku_client_static)
     LIBS sudoku_client_static LABELS client TIMEOUT 30)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_batch.c)
     sudoku_add_test(NAME test_client_batch SOURCES test_client_batch.c
+      LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+  endif()
+  # explain and rate in the library, against a fake daemon on a socketpair.
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_explain.c)
+    sudoku_add_test(NAME test_client_explain SOURCES test_client_explain.c
       LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
   endif()
   if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
