@@ -314,7 +314,8 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         return;
     }
     if (!r->o->is_json) {
-        printf("%.1f %s %s\n", res->rating, res->difficulty, res->hardest[0] ? res->hardest : "-");
+        printf("%.1f %s %s\n", res->rating, res->difficulty,
+               res->hardest[0] ? res->hardest : "none");
         return;
     }
     printf("{\"line\":%llu,\"rating\":", (unsigned long long)line);
