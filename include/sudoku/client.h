@@ -1,4 +1,4 @@
-/* client.h -- talk to sudokud: connect, solve, pipelined batches.
+/* client.h -- talk to sudokud: connect, solve, explain and rate, pipelined batches.
  *
  * libsudoku-client speaks protocol v1 (msgpack-rpc over a Unix stream socket,
  * see docs/protocol.md) so that C programs need not re-implement it.  It uses
