@@ -268,6 +268,12 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
         input_close(&r.progress);
         return EXIT_UNREACHABLE;
     }
+    rc = tool_check_solver(r.c, NULL, o);
+    if (rc != 0) {
+        sudoku_client_free(r.c);
+        input_close(&r.progress);
+        return rc;
+    }
     if (o->solve.timeout_ms)
         sudoku_client_set_io_timeout(r.c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
     for (int i = 0; i < nfiles && rc >= 0; i++) {
@@ -386,9 +392,14 @@ int tool_rate(const struct tool_opts *o, char **files, int nfiles)
     r.c = tool_connect(o);
     if (!r.c)
         return EXIT_UNREACHABLE;
+    int rc = tool_check_solver(r.c, NULL, o);
+    if (rc != 0) {
+        sudoku_client_free(r.c);
+        return rc;
+    }
     if (o->solve.timeout_ms)
         sudoku_client_set_io_timeout(r.c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
-    int rc = sudoku_batch_new_rate(r.c, window, &eo, on_rating, &r, &b);
+    rc = sudoku_batch_new_rate(r.c, window, &eo, on_rating, &r, &b);
     for (int i = 0; i < nfiles && rc == 0; i++) {
         rc = rate_file(&r, b, i, &err);
         status |= rc > 0;

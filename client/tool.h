@@ -53,6 +53,13 @@ struct sudoku_client *tool_connect(const struct tool_opts *o);
  * answers.  Returns an exit code. */
 int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 
+struct local;
+
+/* With --solver, ask the daemon c (or the local host l) once whether it has
+ * that solver, so a typo is one error, not one per puzzle.  Returns 0,
+ * EXIT_USAGE or EXIT_UNREACHABLE (printed). */
+int tool_check_solver(struct sudoku_client *c, struct local *l, const struct tool_opts *o);
+
 /* sudoku hint (is_hint) or explain: the steps of every puzzle of
  * files[0..nfiles), one request at a time.  Returns an exit code. */
 int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfiles);

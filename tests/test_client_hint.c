@@ -145,15 +145,22 @@ static void fake_answer(int fd, const msgpack_object *req)
     const msgpack_object *opts = params->via.array.size > 1 ? &params->via.array.ptr[1] : NULL;
     msgpack_sbuffer sb;
     msgpack_packer pk;
-    char text[700];
-    unsigned count = givens(&params->via.array.ptr[0], text, sizeof(text));
+    char text[700] = "";
+    int is_solvers = a[2].via.str.size == 7 && memcmp(a[2].via.str.ptr, "solvers", 7) == 0;
+    unsigned count = is_solvers ? 0 : givens(&params->via.array.ptr[0], text, sizeof(text));
 
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_array(&pk, 4);
     msgpack_pack_uint8(&pk, 1);
     msgpack_pack_uint32(&pk, (uint32_t)a[1].via.u64);
-    if (count < 4) {
+    if (is_solvers) { /* one solver, logic */
+        msgpack_pack_nil(&pk);
+        msgpack_pack_array(&pk, 1);
+        msgpack_pack_map(&pk, 1);
+        pk_str(&pk, "name");
+        pk_str(&pk, "logic");
+    } else if (count < 4) {
         msgpack_pack_map(&pk, 2);
         pk_str(&pk, "code");
         pk_str(&pk, "not_unique");
@@ -424,6 +431,20 @@ static void test_usage(void **state)
     const char *no_progress[] = {"hint", "--progress", "/nonexistent/grid", NULL};
     run_fake(&r, -1, no_progress);
     assert_int_equal(r.status, 2);
+    /* a --solver the daemon lacks: one error naming what it has */
+    char in[128];
+    write_file("four.txt", LINES4, in, sizeof(in));
+    static const char *const subs[] = {"hint", "rate"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *nosuch[] = {subs[i], "--solver", "nosuch", in, NULL};
+        run_fake(&r, -1, nosuch);
+        assert_int_equal(r.status, 2);
+        assert_string_equal(r.out, "");
+        assert_int_equal(count_of(r.err, "no solver named \"nosuch\" (it has: logic)"), 1);
+        const char *logic[] = {subs[i], "--solver", "logic", in, NULL};
+        run_fake(&r, -1, logic);
+        assert_int_equal(r.status, 1); /* the third puzzle is not unique */
+    }
     static const char *const cmds[] = {"hint", "explain", "rate"};
     for (size_t i = 0; i < 3; i++) {
         const char *help[] = {cmds[i], "-h", NULL};
