@@ -242,7 +242,7 @@ const char *sudoku_client_status_name(enum sudoku_client_status status)
     case SUDOKU_CLIENT_UNSOLVABLE:
         return proto_key(PROTO_K_UNSOLVABLE);
     case SUDOKU_CLIENT_NOT_UNIQUE:
-        return "not_unique";
+        return proto_code_name(RPC_NOT_UNIQUE);
     default:
         return "error";
     }

@@ -1,7 +1,8 @@
 /* explain.c -- explain and rate: the human-style steps of a puzzle, client side.
  *
- * Encodes the explain and rate requests (docs/protocol.md) and decodes their
- * answers, then runs them one at a time through client__call(); batch.c
+ * Encodes the explain and rate requests (docs/protocol.md; every name from
+ * proto/protocol.h) and decodes their answers, then runs them one at a time
+ * through client__call(); batch.c
  * pipelines rate requests with the same encoder and decoder.  Kept apart from
  * wire.c so that the solve path stays as it was.
  *
@@ -22,6 +23,7 @@
 
 #include "client/client_impl.h"
 #include "proto/codec.h"
+#include "proto/protocol.h"
 
 /* ------------------------------------------------------------------------ */
 /* Encoding */
@@ -66,27 +68,27 @@ static void pack_req_opts(msgpack_packer *pk, const struct req_opts *o)
 {
     msgpack_pack_map(pk, req_opts_len(o));
     if (o->solver) {
-        pack_cstr(pk, "solver");
+        proto_pack_key(pk, PROTO_K_SOLVER);
         pack_cstr(pk, o->solver);
     }
     if (o->steps) {
-        pack_cstr(pk, "steps");
+        proto_pack_key(pk, PROTO_K_STEPS);
         msgpack_pack_unsigned_int(pk, o->steps);
     }
     if (o->progress) {
-        pack_cstr(pk, "progress");
+        proto_pack_key(pk, PROTO_K_PROGRESS);
         msgpack_pack_str(pk, o->progress_len);
         msgpack_pack_str_body(pk, o->progress, o->progress_len);
     }
     if (o->timeout_ms) {
-        pack_cstr(pk, "timeout_ms");
+        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
         msgpack_pack_unsigned_int(pk, o->timeout_ms);
     }
 }
 
 /* [0, msgid, method, [puzzle] or [puzzle, options]] with the puzzle as a str
  * (cells NULL) or as n*n cells.  The whole request or nothing is appended. */
-static int pack_request(struct cbuf *b, uint32_t msgid, const char *method, const char *puzzle,
+static int pack_request(struct cbuf *b, uint32_t msgid, enum rpc_method method, const char *puzzle,
                         size_t len, unsigned n, const uint8_t *cells, const struct req_opts *o)
 {
     struct pack_target t = {b, 0};
@@ -99,7 +101,7 @@ static int pack_request(struct cbuf *b, uint32_t msgid, const char *method, cons
     msgpack_pack_array(&pk, 4);
     msgpack_pack_uint8(&pk, 0);
     msgpack_pack_uint32(&pk, msgid);
-    pack_cstr(&pk, method);
+    pack_cstr(&pk, proto_method_name(method));
     msgpack_pack_array(&pk, req_opts_len(o) ? 2 : 1);
     if (cells) {
         msgpack_pack_array(&pk, (size_t)n * n);
@@ -130,44 +132,24 @@ int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_
                        const struct sudoku_client_options *o)
 {
     struct req_opts r = rate_opts(o);
-    return pack_request(b, msgid, "rate", puzzle, len, 0, NULL, &r);
+    return pack_request(b, msgid, RPC_M_RATE, puzzle, len, 0, NULL, &r);
 }
 
 int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
                          const struct sudoku_client_options *o)
 {
     struct req_opts r = rate_opts(o);
-    return pack_request(b, msgid, "rate", NULL, 0, n, cells, &r);
+    return pack_request(b, msgid, RPC_M_RATE, NULL, 0, n, cells, &r);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Decoding helpers */
 
-/* The value of key in map m (the first one), or NULL. */
-static const msgpack_object *get(const msgpack_object *m, const char *key)
-{
-    size_t len = strlen(key);
-    if (!m || m->type != MSGPACK_OBJECT_MAP)
-        return NULL;
-    for (uint32_t i = 0; i < m->via.map.size; i++) {
-        const msgpack_object *k = &m->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == len &&
-            memcmp(k->via.str.ptr, key, len) == 0)
-            return &m->via.map.ptr[i].val;
-    }
-    return NULL;
-}
-
-static int is_str(const msgpack_object *o, const char *s)
-{
-    return o && o->type == MSGPACK_OBJECT_STR && o->via.str.size == strlen(s) &&
-           memcmp(o->via.str.ptr, s, o->via.str.size) == 0;
-}
-
 /* Copy a str into out (truncating); missing and optional: "". */
-static int get_str(const msgpack_object *m, const char *key, int optional, char *out, size_t size)
+static int get_str(const msgpack_object *m, enum proto_key key, int optional, char *out,
+                   size_t size)
 {
-    const msgpack_object *v = get(m, key);
+    const msgpack_object *v = proto_map_get(m, key);
     out[0] = '\0';
     if (!v)
         return optional ? 0 : -EPROTO;
@@ -179,9 +161,9 @@ static int get_str(const msgpack_object *m, const char *key, int optional, char 
     return 0;
 }
 
-static int get_u64(const msgpack_object *m, const char *key, int optional, uint64_t *out)
+static int get_u64(const msgpack_object *m, enum proto_key key, int optional, uint64_t *out)
 {
-    const msgpack_object *v = get(m, key);
+    const msgpack_object *v = proto_map_get(m, key);
     *out = 0;
     if (!v)
         return optional ? 0 : -EPROTO;
@@ -193,9 +175,9 @@ static int get_u64(const msgpack_object *m, const char *key, int optional, uint6
 
 /* A rating: a float, or an integer from a packer that shrinks 10.0 to 10;
  * finite and not negative. */
-static int get_rating(const msgpack_object *m, const char *key, double *out)
+static int get_rating(const msgpack_object *m, enum proto_key key, double *out)
 {
-    const msgpack_object *v = get(m, key);
+    const msgpack_object *v = proto_map_get(m, key);
     *out = 0;
     if (!v)
         return -EPROTO;
@@ -208,9 +190,9 @@ static int get_rating(const msgpack_object *m, const char *key, double *out)
     return isfinite(*out) && *out >= 0 ? 0 : -EPROTO;
 }
 
-static int get_bool(const msgpack_object *m, const char *key, int *out)
+static int get_bool(const msgpack_object *m, enum proto_key key, int *out)
 {
-    const msgpack_object *v = get(m, key);
+    const msgpack_object *v = proto_map_get(m, key);
     if (!v || v->type != MSGPACK_OBJECT_BOOLEAN)
         return -EPROTO;
     *out = v->via.boolean;
@@ -224,12 +206,13 @@ static int decode_rating_map(const msgpack_object *r, struct sudoku_client_ratin
 {
     if (r->type != MSGPACK_OBJECT_MAP)
         return -EPROTO;
-    if (get_rating(r, "rating", &res->rating) < 0 ||
-        get_str(r, "difficulty", 0, res->difficulty, sizeof(res->difficulty)) < 0 ||
-        get_str(r, "hardest", 0, res->hardest, sizeof(res->hardest)) < 0 ||
-        get_u64(r, "steps", 0, &res->steps) < 0 || get_bool(r, "logic", &res->is_logic) < 0 ||
-        get_str(r, "solver", 1, res->solver, sizeof(res->solver)) < 0 ||
-        get_u64(r, "elapsed_us", 1, &res->elapsed_us) < 0)
+    if (get_rating(r, PROTO_K_RATING, &res->rating) < 0 ||
+        get_str(r, PROTO_K_DIFFICULTY, 0, res->difficulty, sizeof(res->difficulty)) < 0 ||
+        get_str(r, PROTO_K_HARDEST, 0, res->hardest, sizeof(res->hardest)) < 0 ||
+        get_u64(r, PROTO_K_STEPS, 0, &res->steps) < 0 ||
+        get_bool(r, PROTO_K_LOGIC, &res->is_logic) < 0 ||
+        get_str(r, PROTO_K_SOLVER, 1, res->solver, sizeof(res->solver)) < 0 ||
+        get_u64(r, PROTO_K_ELAPSED_US, 1, &res->elapsed_us) < 0)
         return -EPROTO;
     return 0;
 }
@@ -242,8 +225,9 @@ int wire_decode_rate(const msgpack_object *error, const msgpack_object *result,
     memset(res, 0, sizeof(*res));
     if (error->type != MSGPACK_OBJECT_NIL) {
         rc = wire_decode_error(error, &res->error);
-        res->status = strcmp(res->error.code, "not_unique") == 0 ? SUDOKU_CLIENT_NOT_UNIQUE
-                                                                 : SUDOKU_CLIENT_FAILED;
+        res->status = strcmp(res->error.code, proto_code_name(RPC_NOT_UNIQUE)) == 0
+                          ? SUDOKU_CLIENT_NOT_UNIQUE
+                          : SUDOKU_CLIENT_FAILED;
     } else {
         rc = decode_rating_map(result, res);
         res->status = SUDOKU_CLIENT_SOLVED;
@@ -298,14 +282,15 @@ static int check_cells(const msgpack_object *a, unsigned n, size_t *count)
 
 static int check_step(const msgpack_object *s, unsigned n, struct explain_size *z)
 {
-    const msgpack_object *technique = get(s, "technique"), *text = get(s, "text");
+    const msgpack_object *technique = proto_map_get(s, PROTO_K_TECHNIQUE),
+                         *text = proto_map_get(s, PROTO_K_TEXT);
     double rating;
 
     if (s->type != MSGPACK_OBJECT_MAP || !technique || technique->type != MSGPACK_OBJECT_STR ||
-        !text || text->type != MSGPACK_OBJECT_STR || get_rating(s, "rating", &rating) < 0 ||
-        check_pairs(get(s, "placements"), n, &z->pairs) < 0 ||
-        check_pairs(get(s, "eliminations"), n, &z->pairs) < 0 ||
-        check_cells(get(s, "cells"), n, &z->cells) < 0)
+        !text || text->type != MSGPACK_OBJECT_STR || get_rating(s, PROTO_K_RATING, &rating) < 0 ||
+        check_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), n, &z->pairs) < 0 ||
+        check_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), n, &z->pairs) < 0 ||
+        check_cells(proto_map_get(s, PROTO_K_CELLS), n, &z->cells) < 0)
         return -EPROTO;
     z->text += text->via.str.size + 1;
     return 0;
@@ -313,11 +298,13 @@ static int check_step(const msgpack_object *s, unsigned n, struct explain_size *
 
 static int decode_status(const msgpack_object *v, enum sudoku_client_explain_status *out)
 {
-    if (is_str(v, "solved"))
+    if (!v)
+        return -EPROTO;
+    if (proto_is(v, PROTO_K_SOLVED))
         *out = SUDOKU_CLIENT_EXPLAIN_SOLVED;
-    else if (is_str(v, "partial"))
+    else if (proto_is(v, PROTO_K_PARTIAL))
         *out = SUDOKU_CLIENT_EXPLAIN_PARTIAL;
-    else if (is_str(v, "stuck"))
+    else if (proto_is(v, PROTO_K_STUCK))
         *out = SUDOKU_CLIENT_EXPLAIN_STUCK;
     else
         return -EPROTO;
@@ -327,12 +314,12 @@ static int decode_status(const msgpack_object *v, enum sudoku_client_explain_sta
 /* The summary fields, into the caller's struct. */
 static int check_summary(const msgpack_object *r, struct sudoku_client_explanation *e)
 {
-    if (decode_status(get(r, "status"), &e->status) < 0 ||
-        get_rating(r, "rating", &e->rating) < 0 ||
-        get_str(r, "difficulty", 0, e->difficulty, sizeof(e->difficulty)) < 0 ||
-        get_str(r, "hardest", 1, e->hardest, sizeof(e->hardest)) < 0 ||
-        get_str(r, "solver", 1, e->solver, sizeof(e->solver)) < 0 ||
-        get_u64(r, "elapsed_us", 1, &e->elapsed_us) < 0)
+    if (decode_status(proto_map_get(r, PROTO_K_STATUS), &e->status) < 0 ||
+        get_rating(r, PROTO_K_RATING, &e->rating) < 0 ||
+        get_str(r, PROTO_K_DIFFICULTY, 0, e->difficulty, sizeof(e->difficulty)) < 0 ||
+        get_str(r, PROTO_K_HARDEST, 1, e->hardest, sizeof(e->hardest)) < 0 ||
+        get_str(r, PROTO_K_SOLVER, 1, e->solver, sizeof(e->solver)) < 0 ||
+        get_u64(r, PROTO_K_ELAPSED_US, 1, &e->elapsed_us) < 0)
         return -EPROTO;
     return 0;
 }
@@ -360,12 +347,14 @@ static const struct sudoku_client_cell_value *fill_pairs(const msgpack_object *a
 static void fill_step(const msgpack_object *s, struct sudoku_client_step *out,
                       struct explain_fill *f)
 {
-    const msgpack_object *cells = get(s, "cells"), *text = get(s, "text");
+    const msgpack_object *cells = proto_map_get(s, PROTO_K_CELLS),
+                         *text = proto_map_get(s, PROTO_K_TEXT);
 
-    get_str(s, "technique", 0, out->technique, sizeof(out->technique));
-    get_rating(s, "rating", &out->rating);
-    out->placements = fill_pairs(get(s, "placements"), f, &out->placements_len);
-    out->eliminations = fill_pairs(get(s, "eliminations"), f, &out->eliminations_len);
+    get_str(s, PROTO_K_TECHNIQUE, 0, out->technique, sizeof(out->technique));
+    get_rating(s, PROTO_K_RATING, &out->rating);
+    out->placements = fill_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), f, &out->placements_len);
+    out->eliminations =
+        fill_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), f, &out->eliminations_len);
     out->cells = f->cells;
     out->cells_len = cells->via.array.size;
     for (uint32_t i = 0; i < cells->via.array.size; i++)
@@ -399,7 +388,7 @@ static int decode_explanation(const msgpack_object *r, unsigned n,
 {
     struct sudoku_client_explanation head = {.n = n};
     struct explain_size z = {0};
-    const msgpack_object *steps = get(r, "steps");
+    const msgpack_object *steps = proto_map_get(r, PROTO_K_STEPS);
 
     *out = NULL;
     if (r->type != MSGPACK_OBJECT_MAP || !steps || steps->type != MSGPACK_OBJECT_ARRAY ||
@@ -487,7 +476,7 @@ int sudoku_client_explain(struct sudoku_client *c, const char *puzzle, size_t le
         r.timeout_ms = opts->timeout_ms;
     }
     int pack_rc =
-        c->failed ? 0 : pack_request(&c->wbuf, msgid, "explain", puzzle, len, 0, NULL, &r);
+        c->failed ? 0 : pack_request(&c->wbuf, msgid, RPC_M_EXPLAIN, puzzle, len, 0, NULL, &r);
     int rc = client__call(c, pack_rc, msgid, on_explain, &w, err);
     return rc < 0 ? rc : w.rc;
 }
@@ -501,11 +490,11 @@ const char *sudoku_client_explain_status_name(enum sudoku_client_explain_status 
 {
     switch (status) {
     case SUDOKU_CLIENT_EXPLAIN_SOLVED:
-        return "solved";
+        return proto_key(PROTO_K_SOLVED);
     case SUDOKU_CLIENT_EXPLAIN_PARTIAL:
-        return "partial";
+        return proto_key(PROTO_K_PARTIAL);
     default:
-        return "stuck";
+        return proto_key(PROTO_K_STUCK);
     }
 }
 
