@@ -4,6 +4,7 @@
 # test_client_batch: the pipelined batch against a scripted fake daemon.
 # test_client_explain: explain and rate calls against a scripted fake daemon.
 # test_client_hint: the tool's hint, explain and rate against a fake daemon.
+# test_client_explain_e2e: hint, explain and rate against the real sudokud.
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
 # test_client_find: how the tool finds the daemon and says why it cannot.
 if(TARGET sudoku_client_static)
@@ -26,6 +27,11 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_hint SOURCES test_client_hint.c
       LIBS msgpackc LABELS client TIMEOUT 60)
     add_dependencies(test_client_hint sudoku)
+    # hint, explain and rate against the real daemon: every step checked
+    # against the unique solution, the tool's lines against the library's.
+    sudoku_add_test(NAME test_client_explain_e2e SOURCES test_client_explain_e2e.c
+      LIBS daemon_harness sudoku_client_static LABELS client TIMEOUT 300)
+    add_dependencies(test_client_explain_e2e sudoku sudokud)
     # Finding the daemon: user then system socket, and why a connection fails.
     sudoku_add_test(NAME test_client_find SOURCES test_client_find.c
       LIBS daemon_harness LABELS client TIMEOUT 120)
