@@ -9,8 +9,9 @@
  * explanation is many lines: there is nothing to gain from pipelining
  * someone reading them); rate streams every input through one rating batch
  * (sudoku_batch_new_rate), window requests in flight, answers in input
- * order.  With --progress FILE, the k-th grid of FILE is the player's grid
- * for the k-th puzzle.  Failures go to stderr as "sudoku: FILE:LINE: CODE:
+ * order (with --local, local.c rates them in this process instead).  With
+ * --progress FILE, the k-th grid of FILE is the player's grid for the k-th
+ * puzzle.  Failures go to stderr as "sudoku: FILE:LINE: CODE:
  * MESSAGE"; a lost daemon ends the run with exit 3.
  */
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/local.h"
 #include "client/tool.h"
 #include "proto/codec.h"
 #include "proto/json.h"
@@ -68,7 +70,7 @@ static void json_error(uint64_t line, const char *status, const struct sudoku_cl
 static int is_connection_error(struct sudoku_client *c, const struct sudoku_client_error *e)
 {
     struct sudoku_client_error why;
-    return sudoku_client_broken(c, &why) < 0 && strcmp(e->code, why.code) == 0 &&
+    return c && sudoku_client_broken(c, &why) < 0 && strcmp(e->code, why.code) == 0 &&
            strcmp(e->message, why.message) == 0;
 }
 
@@ -300,7 +302,8 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
 struct rate_run {
     const struct tool_opts *o;
     char **files;            /* borrowed from argv */
-    struct sudoku_client *c; /* to tell a broken connection */
+    struct sudoku_client *c; /* to tell a broken connection; NULL with --local */
+    struct local *local;     /* --local: the plugins in this process, else NULL */
     int failed;              /* some puzzle failed */
 };
 
@@ -336,9 +339,32 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
 }
 
-static int rate_record(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
-                       struct sudoku_client_error *err)
+/* --local: rate the record here and now, as the daemon would. */
+static void rate_local(struct rate_run *r, uint64_t tag, const struct input_record *rec)
 {
+    struct sudoku_client_options so = {.solver = r->o->solve.solver,
+                                       .timeout_ms = r->o->solve.timeout_ms};
+    struct sudoku_client_rating res;
+
+    if (rec->error[0]) {
+        memset(&res, 0, sizeof(res));
+        res.status = SUDOKU_CLIENT_FAILED;
+        snprintf(res.error.code, sizeof(res.error.code), "bad_puzzle");
+        snprintf(res.error.message, sizeof(res.error.message), "%s", rec->error);
+    } else {
+        local_rate(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
+                   rec->cells, &so, &res);
+    }
+    on_rating(r, 0, tag, &res);
+}
+
+static int rate_record(struct rate_run *r, struct sudoku_batch *b, uint64_t tag,
+                       const struct input_record *rec, struct sudoku_client_error *err)
+{
+    if (r->local) {
+        rate_local(r, tag, rec);
+        return 0;
+    }
     if (rec->error[0])
         return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
     if (rec->format == INPUT_GRID)
@@ -363,8 +389,8 @@ static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
     while ((rc = input_next(&in, &rec)) > 0) {
         uint64_t tag = ((uint64_t)idx << RATE_FILE_SHIFT) |
                        (rec.line & ((UINT64_C(1) << RATE_FILE_SHIFT) - 1));
-        rc = rate_record(b, tag, &rec, err);
-        if (rc == 0 && is_tty) /* someone is typing: answer before the next */
+        rc = rate_record(r, b, tag, &rec, err);
+        if (rc == 0 && is_tty && b) /* someone is typing: answer before the next */
             rc = sudoku_batch_finish(b, err);
         if (rc < 0)
             break;
@@ -375,6 +401,24 @@ static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
     }
     input_close(&in);
     return rc;
+}
+
+/* sudoku rate --local: every input through the plugins of this process. */
+static int rate_all_local(struct rate_run *r, int nfiles)
+{
+    struct sudoku_client_error err;
+    int status = 0;
+    int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
+
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    rc = tool_check_solver(NULL, r->local, r->o);
+    for (int i = 0; i < nfiles && rc == 0; i++)
+        status |= rate_file(r, NULL, i, &err) != 0;
+    local_free(r->local);
+    if (rc != 0)
+        return rc;
+    return status || r->failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
 int tool_rate(const struct tool_opts *o, char **files, int nfiles)
@@ -389,6 +433,8 @@ int tool_rate(const struct tool_opts *o, char **files, int nfiles)
                       : nfiles == 1 && strcmp(files[0], "-") == 0 && isatty(0) ? 1
                                                                                : TOOL_WINDOW;
 
+    if (o->is_local)
+        return rate_all_local(&r, nfiles);
     r.c = tool_connect(o);
     if (!r.c)
         return EXIT_UNREACHABLE;

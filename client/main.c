@@ -64,10 +64,11 @@ static const char usage_explain[] =
     "--json: one object per puzzle, the keys of the explain answer.\n";
 static const char usage_rate[] =
     "usage: sudoku rate [-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
-    "                   [--json] [FILE...]\n"
+    "                   [--local [-P DIR]] [--json] [FILE...]\n"
     "Rate each puzzle for a person: one line \"rating difficulty hardest\" a\n"
     "puzzle (e.g. \"2.6 medium locked_candidates_pointing\"), in input order.\n"
-    "A puzzle without exactly one solution is an error (not_unique).\n";
+    "A puzzle without exactly one solution is an error (not_unique).  With\n"
+    "--local, the plugins of this process rate (-P DIR: from DIR).\n";
 
 /* ------------------------------------------------------------------------ */
 /* Subcommands */
@@ -393,7 +394,7 @@ int main(int argc, char **argv)
         return first + 1 < argc ? tool_solve(&o, argv + first + 1, argc - first - 1)
                                 : tool_solve(&o, stdin_only, 1);
     }
-    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0) {
+    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0 && strcmp(cmd, "rate") != 0) {
         opts_usage_error(&option_prog, "%s asks the daemon: not with --local", cmd);
         return EXIT_USAGE;
     }

@@ -519,6 +519,44 @@ static void test_rate_order(void **state)
     sudoku_client_free(c);
 }
 
+/* sudoku rate --local answers as the daemon does: the same lines, the
+ * same errors, the same exit code (puzzles of every kind, one not unique,
+ * one unreadable, a judge grid). */
+static void test_rate_local_matches_daemon(void **state)
+{
+    static struct known k[12];
+    static struct tool_run daemon_run, local_run;
+    struct sudoku_client *c = connect_daemon();
+    char path[256];
+    (void)state;
+    size_t len = load(c, DATA("kaggle_sample.txt"), 0, 2, k, 4);
+    len += load(c, DATA("norvig_top95.txt"), 0, 2, k + len, 4);
+    len += load(c, DATA("forum_hardest_sample.txt"), 0, 2, k + len, 4);
+    sudoku_client_free(c);
+    tmp_path(path, sizeof(path), "local.txt");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < len; i++)
+        fprintf(f, "%s\n%s", k[i].text, i == 3 ? "1...............\n12345\n" : "");
+    fclose(f);
+    const char *args[] = {"rate", path, NULL};
+    const char *local[] = {"rate", "--local", "-P", SUDOKU_BUILD_PLUGIN_DIR, path, NULL};
+    run_tool(&daemon_run, args);
+    run_tool(&local_run, local);
+    assert_int_equal(daemon_run.status, 1);
+    assert_int_equal(local_run.status, daemon_run.status);
+    assert_string_equal(local_run.out, daemon_run.out);
+    assert_string_equal(local_run.err, daemon_run.err);
+    assert_non_null(strstr(local_run.err, "local.txt:5: not_unique"));
+    const char *grid[] = {
+        "rate", "--local", "-P", SUDOKU_BUILD_PLUGIN_DIR, DATA("client_judge.txt"), NULL};
+    const char *grid_d[] = {"rate", DATA("client_judge.txt"), NULL};
+    run_tool(&daemon_run, grid_d);
+    run_tool(&local_run, grid);
+    assert_int_equal(local_run.status, 0);
+    assert_string_equal(local_run.out, daemon_run.out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -543,9 +581,13 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hint_golden_sound),  cmocka_unit_test(test_explain_singles_solved),
-        cmocka_unit_test(test_explain_hard_sound), cmocka_unit_test(test_progress),
-        cmocka_unit_test(test_not_unique),         cmocka_unit_test(test_rate_order),
+        cmocka_unit_test(test_hint_golden_sound),
+        cmocka_unit_test(test_explain_singles_solved),
+        cmocka_unit_test(test_explain_hard_sound),
+        cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_not_unique),
+        cmocka_unit_test(test_rate_order),
+        cmocka_unit_test(test_rate_local_matches_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
