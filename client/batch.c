@@ -15,6 +15,10 @@
  * undelivered puzzle is delivered as failed with the connection's error, so
  * each added puzzle gets exactly one callback.
  *
+ * A rating batch (sudoku_batch_new_rate) is the same machine with rate
+ * requests and struct sudoku_client_rating answers: b->cb or b->rate_cb,
+ * whichever is set, says which, and each slot holds one answer of its kind.
+ *
  * Requests are not sent one syscall each: an added request waits in the
  * write buffer while the daemon still holds plenty of this batch's requests
  * (should_send), and goes out with the others on the next wait for a slot.
@@ -31,9 +35,12 @@
 
 /* One puzzle in flight or waiting for its turn to be delivered. */
 struct batch_slot {
-    uint64_t tag;                    /* the caller's value */
-    int is_done;                     /* res holds the answer */
-    struct sudoku_client_result res; /* the answer */
+    uint64_t tag; /* the caller's value */
+    int is_done;  /* res (or rate) holds the answer */
+    union {
+        struct sudoku_client_result res;  /* a solving batch's answer */
+        struct sudoku_client_rating rate; /* a rating batch's */
+    };
 };
 
 struct sudoku_batch {
@@ -41,7 +48,8 @@ struct sudoku_batch {
     unsigned window;                   /* slots, max requests in flight */
     struct sudoku_client_options opts; /* copied; opts.solver points into solver */
     char solver[64];                   /* copy of the solver name */
-    sudoku_batch_cb cb;                /* called in input order */
+    sudoku_batch_cb cb;                /* called in input order; NULL: a rating batch */
+    sudoku_batch_rate_cb rate_cb;      /* a rating batch's callback */
     void *arg;                         /* for cb */
     uint64_t head;                     /* next seq to deliver */
     uint64_t tail;                     /* next seq to add */
@@ -64,7 +72,10 @@ static void on_response(void *arg, const struct wire_msg *m)
     struct batch_slot *s = slot_of(b, seq);
     if (s->is_done)
         return; /* a duplicate answer; the first one stands */
-    wire_decode_solve(m->error, m->result, &s->res);
+    if (b->rate_cb)
+        wire_decode_rate(m->error, m->result, &s->rate);
+    else
+        wire_decode_solve(m->error, m->result, &s->res);
     s->is_done = 1;
 }
 
@@ -73,9 +84,27 @@ static void deliver_ready(struct sudoku_batch *b)
 {
     while (b->head < b->tail && slot_of(b, b->head)->is_done) {
         struct batch_slot *s = slot_of(b, b->head);
-        b->cb(b->arg, b->head, s->tag, &s->res);
+        if (b->rate_cb)
+            b->rate_cb(b->arg, b->head, s->tag, &s->rate);
+        else
+            b->cb(b->arg, b->head, s->tag, &s->res);
         s->is_done = 0;
         b->head++;
+    }
+}
+
+/* Make slot s a failed answer with error e, in the batch's kind. */
+static void set_failed(const struct sudoku_batch *b, struct batch_slot *s,
+                       const struct sudoku_client_error *e)
+{
+    if (b->rate_cb) {
+        memset(&s->rate, 0, sizeof(s->rate));
+        s->rate.status = SUDOKU_CLIENT_FAILED;
+        s->rate.error = *e;
+    } else {
+        memset(&s->res, 0, sizeof(s->res));
+        s->res.status = SUDOKU_CLIENT_FAILED;
+        s->res.error = *e;
     }
 }
 
@@ -85,9 +114,7 @@ static int fail_all(struct sudoku_batch *b, struct sudoku_client_error *err)
     for (uint64_t seq = b->head; seq < b->tail; seq++) {
         struct batch_slot *s = slot_of(b, seq);
         if (!s->is_done) {
-            memset(&s->res, 0, sizeof(s->res));
-            s->res.status = SUDOKU_CLIENT_FAILED;
-            s->res.error = b->c->fail_error;
+            set_failed(b, s, &b->c->fail_error);
             s->is_done = 1;
         }
     }
@@ -120,12 +147,13 @@ static int should_send(const struct sudoku_batch *b)
     return on_wire < (b->window + 3) / 4 || b->c->wbuf.len >= BATCH_FLUSH_BYTES;
 }
 
-int sudoku_batch_new(struct sudoku_client *c, unsigned window,
-                     const struct sudoku_client_options *opts, sudoku_batch_cb cb, void *arg,
-                     struct sudoku_batch **out)
+/* Either kind of batch: cb or rate_cb set. */
+static int batch_new(struct sudoku_client *c, unsigned window,
+                     const struct sudoku_client_options *opts, sudoku_batch_cb cb,
+                     sudoku_batch_rate_cb rate_cb, void *arg, struct sudoku_batch **out)
 {
     *out = NULL;
-    if (!c || !cb || window == 0 || window > SUDOKU_CLIENT_MAX_WINDOW)
+    if (!c || (!cb && !rate_cb) || window == 0 || window > SUDOKU_CLIENT_MAX_WINDOW)
         return -EINVAL;
     if (opts && opts->solver && strlen(opts->solver) >= sizeof(((struct sudoku_batch *)0)->solver))
         return -EINVAL;
@@ -140,6 +168,7 @@ int sudoku_batch_new(struct sudoku_client *c, unsigned window,
     b->c = c;
     b->window = window;
     b->cb = cb;
+    b->rate_cb = rate_cb;
     b->arg = arg;
     if (opts) {
         b->opts = *opts;
@@ -153,6 +182,28 @@ int sudoku_batch_new(struct sudoku_client *c, unsigned window,
     c->on_response_arg = b;
     *out = b;
     return 0;
+}
+
+int sudoku_batch_new(struct sudoku_client *c, unsigned window,
+                     const struct sudoku_client_options *opts, sudoku_batch_cb cb, void *arg,
+                     struct sudoku_batch **out)
+{
+    *out = NULL;
+    return cb ? batch_new(c, window, opts, cb, NULL, arg, out) : -EINVAL;
+}
+
+int sudoku_batch_new_rate(struct sudoku_client *c, unsigned window,
+                          const struct sudoku_client_explain_opts *opts, sudoku_batch_rate_cb cb,
+                          void *arg, struct sudoku_batch **out)
+{
+    struct sudoku_client_options o = {0};
+
+    *out = NULL;
+    if (opts) {
+        o.solver = opts->solver;
+        o.timeout_ms = opts->timeout_ms;
+    }
+    return cb ? batch_new(c, window, &o, NULL, cb, arg, out) : -EINVAL;
 }
 
 void sudoku_batch_free(struct sudoku_batch *b)
@@ -199,7 +250,12 @@ static int commit(struct sudoku_batch *b, int pack_rc, uint64_t tag,
     s->is_done = 0;
     b->tail++;
     b->unsent++;
-    return should_send(b) ? step(b, 0, err) : 0;
+    /* Queued, so it gets its callback whatever happens next; a connection
+     * broken by this send is reported by the next add or finish, after
+     * fail_all() has delivered this puzzle too. */
+    if (should_send(b))
+        step(b, 0, NULL);
+    return 0;
 }
 
 /* A puzzle refused without asking the daemon still answers in order. */
@@ -207,9 +263,9 @@ static int add_local_failure(struct sudoku_batch *b, uint64_t tag, const char *c
                              const char *message)
 {
     struct batch_slot *s = slot_of(b, b->tail);
-    memset(&s->res, 0, sizeof(s->res));
-    s->res.status = SUDOKU_CLIENT_FAILED;
-    client__set_error(&s->res.error, code, "%s", message);
+    struct sudoku_client_error e;
+    client__set_error(&e, code, "%s", message);
+    set_failed(b, s, &e);
     s->tag = tag;
     s->is_done = 1;
     b->tail++;
@@ -228,7 +284,9 @@ int sudoku_batch_add(struct sudoku_batch *b, const char *puzzle, size_t len, uin
                                  "puzzle text too long: a puzzle has "
                                  "16, 81, 256 or 625 cells");
     uint32_t msgid = b->msgid_base + (uint32_t)b->tail;
-    return commit(b, wire_pack_solve_str(&b->c->wbuf, msgid, puzzle, len, &b->opts), tag, err);
+    int pack_rc = b->rate_cb ? wire_pack_rate_str(&b->c->wbuf, msgid, puzzle, len, &b->opts)
+                             : wire_pack_solve_str(&b->c->wbuf, msgid, puzzle, len, &b->opts);
+    return commit(b, pack_rc, tag, err);
 }
 
 int sudoku_batch_add_cells(struct sudoku_batch *b, unsigned n, const uint8_t *cells, uint64_t tag,
@@ -240,7 +298,9 @@ int sudoku_batch_add_cells(struct sudoku_batch *b, unsigned n, const uint8_t *ce
     if (n != 4 && n != 9 && n != 16 && n != 25)
         return add_local_failure(b, tag, "bad_puzzle", "a grid has 4, 9, 16 or 25 rows");
     uint32_t msgid = b->msgid_base + (uint32_t)b->tail;
-    return commit(b, wire_pack_solve_cells(&b->c->wbuf, msgid, n, cells, &b->opts), tag, err);
+    int pack_rc = b->rate_cb ? wire_pack_rate_cells(&b->c->wbuf, msgid, n, cells, &b->opts)
+                             : wire_pack_solve_cells(&b->c->wbuf, msgid, n, cells, &b->opts);
+    return commit(b, pack_rc, tag, err);
 }
 
 int sudoku_batch_add_failed(struct sudoku_batch *b, uint64_t tag, const char *code,

@@ -241,6 +241,8 @@ const char *sudoku_client_status_name(enum sudoku_client_status status)
         return proto_key(PROTO_K_SOLVED);
     case SUDOKU_CLIENT_UNSOLVABLE:
         return proto_key(PROTO_K_UNSOLVABLE);
+    case SUDOKU_CLIENT_NOT_UNIQUE:
+        return proto_code_name(RPC_NOT_UNIQUE);
     default:
         return "error";
     }
@@ -579,5 +581,26 @@ int sudoku_client_stats(struct sudoku_client *c, struct sudoku_client_stats *out
 {
     struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_stats, .out = out, .err = err};
     int rc = sync_start(c, wire_pack_call(&c->wbuf, w.msgid, RPC_M_STATS), err);
+    return rc ? rc : sync_call(c, &w);
+}
+
+/* Where client__call hands the response. */
+struct call_out {
+    client_answer_fn fn;
+    void *arg;
+};
+
+static void decode_call(struct sync_wait *w, const struct wire_msg *m)
+{
+    struct call_out *co = w->out;
+    co->fn(co->arg, m);
+}
+
+int client__call(struct sudoku_client *c, int pack_rc, uint32_t msgid, client_answer_fn fn,
+                 void *arg, struct sudoku_client_error *err)
+{
+    struct call_out co = {fn, arg};
+    struct sync_wait w = {.msgid = msgid, .decode = decode_call, .out = &co, .err = err};
+    int rc = sync_start(c, pack_rc, err);
     return rc ? rc : sync_call(c, &w);
 }

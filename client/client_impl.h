@@ -76,6 +76,17 @@ int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solve
 /* Read a stats result.  Returns 0 or -EPROTO. */
 int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *out);
 
+/* explain.c: rate requests for batch.c, and their answers.  Options as for
+ * solve (solver, timeout_ms; limit is not sent). */
+int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
+                       const struct sudoku_client_options *o);
+int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
+                         const struct sudoku_client_options *o);
+/* Fill res from a rate response.  Returns 0 (res->status set) or -EPROTO
+ * (res->error is a "protocol" error). */
+int wire_decode_rate(const msgpack_object *error, const msgpack_object *result,
+                     struct sudoku_client_rating *res);
+
 /* Set err (if non-NULL) to code and a printf-style message. */
 void client__set_error(struct sudoku_client_error *err, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -109,6 +120,14 @@ struct sudoku_client {
  * to spin_us (for answers due at once).  Returns 0 or the connection's
  * negative errno (c->failed). */
 int client__pump(struct sudoku_client *c, int block, unsigned spin_us);
+/* Called with the response to a client__call, while it is valid. */
+typedef void (*client_answer_fn)(void *arg, const struct wire_msg *m);
+/* One request at a time: the request for msgid is in c->wbuf (pack_rc 0) or
+ * failed to encode (pack_rc < 0: err "usage").  Sends it and pumps until its
+ * response came, which goes to fn(arg, m).  Returns 0 once fn ran, else the
+ * negative errno with err set (c broken, or pack_rc). */
+int client__call(struct sudoku_client *c, int pack_rc, uint32_t msgid, client_answer_fn fn,
+                 void *arg, struct sudoku_client_error *err);
 /* Mark c broken with rc, code and message (the first failure wins).  Returns rc. */
 int client__fail(struct sudoku_client *c, int rc, const char *code, const char *message);
 

@@ -5,7 +5,9 @@
  * host_solve() with a deadline, then request_outcome() for the words of a
  * failure.  The answer is filled into a struct sudoku_client_result the way
  * the client library fills it from a daemon's response, so the tool prints
- * both the same.
+ * both the same.  Rating follows daemon/explain.c the same way: host_explain()
+ * without text, with the same choice of explaining and counting plugins and
+ * the same words for every outcome.
  */
 #include "client/local.h"
 
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grid.h"
 #include "core/host.h"
 #include "core/request.h"
 #include "proto/clock.h"
@@ -158,4 +161,158 @@ size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, si
         s->is_default = p == def;
     }
     return len;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rating */
+
+static void rate_fail(struct sudoku_client_rating *res, enum rpc_code code, const char *msg)
+{
+    res->status = code == RPC_NOT_UNIQUE ? SUDOKU_CLIENT_NOT_UNIQUE : SUDOKU_CLIENT_FAILED;
+    snprintf(res->error.code, sizeof(res->error.code), "%s", proto_code_name(code));
+    snprintf(res->error.message, sizeof(res->error.message), "%s", msg);
+}
+
+/* The explaining plugin: named, else the first loaded that can explain. */
+static enum rpc_code explainer(const struct host *h, const char *name, unsigned n,
+                               const struct host_plugin **out, char *msg, size_t msg_size)
+{
+    const struct host_plugin *p = name && name[0] ? host_find(h, name) : NULL;
+
+    if (name && name[0] && !p) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    for (size_t i = 0; !p && i < host_count(h); i++)
+        if (host_plugin_has_explain(host_plugin_at(h, i)))
+            p = host_plugin_at(h, i);
+    if (!p) {
+        snprintf(msg, msg_size, "no loaded solver can explain (see `explain` in solvers)");
+        return RPC_UNSUPPORTED;
+    }
+    if (!host_plugin_has_explain(p) || !(p->desc->explain_sizes & sdk_size_bit(n))) {
+        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", p->desc->name, n, n);
+        return RPC_UNSUPPORTED;
+    }
+    *out = p;
+    return RPC_OK;
+}
+
+/* The counting solver that finds the solution, as the daemon picks it. */
+static const struct host_plugin *counting_solver(const struct host *h, unsigned n)
+{
+    const struct host_plugin *p = host_default_for(h, (int)n);
+
+    if (p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n)))
+        return p;
+    for (size_t i = 0; i < host_count(h); i++) {
+        p = host_plugin_at(h, i);
+        if ((p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n)))
+            return p;
+    }
+    return NULL;
+}
+
+/* host_explain's result in the daemon's words; RPC_OK when rated. */
+static enum rpc_code rate_outcome(int rc, const struct sdk_explain *x, const char *name,
+                                  uint64_t timeout_ms, char *msg, size_t msg_size)
+{
+    if (rc == -EDOM || rc == -ENOTUNIQ) {
+        snprintf(msg, msg_size, rc == -EDOM ? "no solution" : "more than one solution");
+        return RPC_NOT_UNIQUE;
+    }
+    if (rc == -ETIMEDOUT || (rc == 0 && x->status == SDK_EXPLAIN_TIMEDOUT)) {
+        snprintf(msg, msg_size, "no answer from %s within %llu ms", name,
+                 (unsigned long long)timeout_ms);
+        return RPC_TIMEOUT;
+    }
+    if (rc == -ENOTSUP) {
+        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", name, x->n, x->n);
+        return RPC_UNSUPPORTED;
+    }
+    if (rc < 0 || x->status > SDK_EXPLAIN_STUCK) {
+        snprintf(msg, msg_size, "solver %s failed or gave an unsound step (see the messages above)",
+                 name);
+        return RPC_INTERNAL;
+    }
+    return RPC_OK;
+}
+
+/* Run the explaining plugin p without text into the caller's arrays (n^3
+ * steps and eliminations, n^2 placements: they never run out) and fill res. */
+static void rate_run(const struct host *h, const struct host_plugin *p, unsigned n,
+                     const uint8_t *cells, uint64_t timeout_ms, struct sdk_step *st,
+                     struct sdk_cell_value *cv, struct sudoku_client_rating *res)
+{
+    size_t steps = (size_t)n * n * n;
+    uint8_t solution[SDK_MAX_CELLS];
+    const struct host_plugin *solver = counting_solver(h, n);
+    uint64_t t0 = clock_now_ns();
+    char msg[256];
+    struct sdk_explain x = {.size = sizeof(x),
+                            .n = n,
+                            .cells = cells,
+                            .deadline_ns = t0 + timeout_ms * 1000000u,
+                            .steps = st,
+                            .placements = cv,
+                            .eliminations = cv + (size_t)n * n,
+                            .steps_cap = (uint32_t)steps,
+                            .placements_cap = n * n,
+                            .eliminations_cap = (uint32_t)steps};
+
+    if (!solver) {
+        snprintf(msg, sizeof(msg), "no loaded solver can count %ux%u solutions", n, n);
+        rate_fail(res, RPC_UNSUPPORTED, msg);
+        return;
+    }
+    int rc = host_explain(p, solver, &x, solution);
+    enum rpc_code code = rate_outcome(rc, &x, p->desc->name, timeout_ms, msg, sizeof(msg));
+    if (code != RPC_OK) {
+        rate_fail(res, code, msg);
+        return;
+    }
+    res->status = SUDOKU_CLIENT_SOLVED;
+    res->rating = x.rating;
+    snprintf(res->difficulty, sizeof(res->difficulty), "%s", proto_difficulty_of(x.rating));
+    snprintf(res->hardest, sizeof(res->hardest), "%s", x.hardest ? x.hardest : "");
+    res->steps = x.steps_len;
+    res->is_logic = x.status != SDK_EXPLAIN_STUCK;
+    snprintf(res->solver, sizeof(res->solver), "%s", p->desc->name);
+    res->elapsed_us = (clock_now_ns() - t0) / 1000u;
+}
+
+void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
+                const struct sudoku_client_options *opts, struct sudoku_client_rating *res)
+{
+    uint8_t parsed[SDK_MAX_CELLS];
+    const struct host_plugin *p = NULL;
+    char msg[256];
+    uint64_t timeout = opts && opts->timeout_ms ? opts->timeout_ms : LOCAL_TIMEOUT_MS;
+    enum rpc_code code;
+
+    memset(res, 0, sizeof(*res));
+    if (text && codec_parse_line(text, len, &n, parsed, msg, sizeof(msg)) < 0) {
+        rate_fail(res, RPC_BAD_PUZZLE, msg);
+        return;
+    }
+    if (text)
+        cells = parsed;
+    if (grid_check_givens(n, cells, msg, sizeof(msg)) < 0) {
+        rate_fail(res, RPC_BAD_PUZZLE, msg);
+        return;
+    }
+    code = explainer(l->host, opts ? opts->solver : NULL, n, &p, msg, sizeof(msg));
+    if (code != RPC_OK) {
+        rate_fail(res, code, msg);
+        return;
+    }
+    size_t steps = (size_t)n * n * n;
+    struct sdk_step *st = malloc(steps * sizeof(*st));
+    struct sdk_cell_value *cv = malloc((steps + (size_t)n * n) * sizeof(*cv));
+    if (st && cv)
+        rate_run(l->host, p, n, cells, timeout, st, cv, res);
+    else
+        rate_fail(res, RPC_OVERLOADED, "out of memory: try again later");
+    free(st);
+    free(cv);
 }

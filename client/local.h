@@ -33,6 +33,13 @@ void local_free(struct local *l);
 void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
                  const struct sudoku_client_options *opts, struct sudoku_client_result *res);
 
+/* Rate one puzzle (line form text, len; or n*n cells, text NULL) with opts
+ * (solver: the explaining plugin, timeout_ms; NULL for the defaults) into
+ * *res, as a daemon's rate answer would read: the same plugin choice, the
+ * same solution check, codes and messages (daemon/explain.c). */
+void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
+                const struct sudoku_client_options *opts, struct sudoku_client_rating *res);
+
 /* The loaded solvers into out[0..cap), as sudoku_client_solvers() lists a
  * daemon's.  Returns how many there are. */
 size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap);

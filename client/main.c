@@ -2,6 +2,7 @@
  *
  *   sudoku [options] [FILE...]     solve (run.c)
  *   sudoku solvers | stats | ping  ask the daemon
+ *   sudoku hint | explain | rate   human-style steps and ratings (hint.c)
  *
  * main() is the table of contents: parse the command line, pick the
  * subcommand, return its exit code.  Everything that talks to the daemon
@@ -30,6 +31,8 @@ static const char usage_head[] =
     "usage: sudoku [options] [FILE...]\n"
     "       sudoku count [options] [FILE...]\n"
     "       sudoku solvers|stats|ping [options]\n"
+    "       sudoku hint|explain [options] [FILE]\n"
+    "       sudoku rate [options] [FILE...]\n"
     "\n"
     "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
     "the solutions in input order.\n"
@@ -46,6 +49,26 @@ static const char usage_stats[] = "usage: sudoku stats [-s PATH] [--json]\n"
                                   "Print the daemon's counters.\n";
 static const char usage_ping[] = "usage: sudoku ping [-s PATH] [--json]\n"
                                  "Check that the daemon answers; print the round-trip time.\n";
+static const char usage_hint[] =
+    "usage: sudoku hint [-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
+    "                   [--timeout MS] [--format F] [--json] [FILE]\n"
+    "Print the next step a person would take on each puzzle, in words (the\n"
+    "easiest technique that applies; --steps N: the next N).  --progress FILE\n"
+    "holds the player's grid for each puzzle, in order: the hint starts there,\n"
+    "and wrong entries are named first.  --json: one object per puzzle.\n";
+static const char usage_explain[] =
+    "usage: sudoku explain [-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
+    "                      [--timeout MS] [--format F] [--json] [FILE]\n"
+    "Print every step of each puzzle, numbered, then a summary line: status,\n"
+    "steps, rating, difficulty and hardest technique (docs/techniques.md).\n"
+    "--json: one object per puzzle, the keys of the explain answer.\n";
+static const char usage_rate[] =
+    "usage: sudoku rate [-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
+    "                   [--local [-P DIR]] [--json] [FILE...]\n"
+    "Rate each puzzle for a person: one line \"rating difficulty hardest\" a\n"
+    "puzzle (e.g. \"2.6 medium locked_candidates_pointing\"), in input order.\n"
+    "A puzzle without exactly one solution is an error (not_unique).  With\n"
+    "--local, the plugins of this process rate (-P DIR: from DIR).\n";
 
 /* ------------------------------------------------------------------------ */
 /* Subcommands */
@@ -257,6 +280,10 @@ static const struct opts_spec option_table[] = {
      OPTS_FLAG_AT(struct tool_opts, is_local)},
     {"plugin-dir", 'P', "DIR", "with --local: load plugins from DIR\n(default: the installed ones)",
      OPTS_STRING_AT(struct tool_opts, plugin_dir)},
+    {"progress", 0, "FILE", "hint, explain: the player's grid for each puzzle",
+     OPTS_STRING_AT(struct tool_opts, progress)},
+    {"steps", 0, "N", "hint, explain: at most N steps (hint: 1)",
+     OPTS_NUMBER_AT(struct tool_opts, steps, 1, 1000000)},
     {"verbose", 'v', NULL, "print a summary line at the end",
      OPTS_FLAG_AT(struct tool_opts, is_verbose)},
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
@@ -290,7 +317,8 @@ static int parse_args(int argc, char **argv, struct tool_opts *o, int *operands)
 /* The subcommand named by the operand argv[first], or NULL to solve files. */
 static const char *subcommand(int argc, char **argv, int first)
 {
-    static const char *const names[] = {"solvers", "stats", "ping", "count"};
+    static const char *const names[] = {"solvers", "stats",   "ping", "count",
+                                        "hint",    "explain", "rate"};
     if (first >= argc)
         return NULL;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -299,12 +327,39 @@ static const char *subcommand(int argc, char **argv, int first)
     return NULL;
 }
 
+/* sudoku hint|explain [FILE] and sudoku rate [FILE...]. */
+static int run_steps(const struct tool_opts *o, const char *cmd, int nfiles, char **files)
+{
+    static char *stdin_only[] = {"-"};
+    int is_rate = strcmp(cmd, "rate") == 0;
+
+    if (!is_rate && nfiles > 1) {
+        opts_usage_error(&option_prog, "%s takes one FILE (puzzles one after another in it)", cmd);
+        return EXIT_USAGE;
+    }
+    if (is_rate && (o->progress || o->steps)) {
+        opts_usage_error(&option_prog, "rate takes no --progress or --steps");
+        return EXIT_USAGE;
+    }
+    if (nfiles == 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    return is_rate ? tool_rate(o, files, nfiles)
+                   : tool_explain(o, strcmp(cmd, "hint") == 0, files, nfiles);
+}
+
 static void print_help(const char *cmd)
 {
     if (cmd && strcmp(cmd, "count") == 0)
         cmd = NULL; /* count takes the solve options */
     if (!cmd)
         opts_help(&option_prog, stdout);
+    else if (strcmp(cmd, "hint") == 0 || strcmp(cmd, "explain") == 0 || strcmp(cmd, "rate") == 0)
+        fputs(strcmp(cmd, "hint") == 0      ? usage_hint
+              : strcmp(cmd, "explain") == 0 ? usage_explain
+                                            : usage_rate,
+              stdout);
     else
         fputs(strcmp(cmd, "solvers") == 0 ? usage_solvers
               : strcmp(cmd, "stats") == 0 ? usage_stats
@@ -339,10 +394,13 @@ int main(int argc, char **argv)
         return first + 1 < argc ? tool_solve(&o, argv + first + 1, argc - first - 1)
                                 : tool_solve(&o, stdin_only, 1);
     }
-    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0) {
+    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0 && strcmp(cmd, "rate") != 0) {
         opts_usage_error(&option_prog, "%s asks the daemon: not with --local", cmd);
         return EXIT_USAGE;
     }
+    if (cmd &&
+        (strcmp(cmd, "hint") == 0 || strcmp(cmd, "explain") == 0 || strcmp(cmd, "rate") == 0))
+        return run_steps(&o, cmd, argc - first - 1, argv + first + 1);
     if (cmd && first + 1 < argc) {
         opts_usage_error(&option_prog, "too many arguments for %s", cmd);
         return EXIT_USAGE;

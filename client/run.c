@@ -429,10 +429,7 @@ static unsigned pick_window(const struct tool_opts *o, char **files, int nfiles)
     return TOOL_WINDOW;
 }
 
-/* With --solver, ask the daemon (or the local host) once whether it has that
- * solver, so a typo is one error, not one per puzzle.  Returns 0, EXIT_USAGE
- * or EXIT_UNREACHABLE. */
-static int check_solver(struct sudoku_client *c, struct local *l, const struct tool_opts *o)
+int tool_check_solver(struct sudoku_client *c, struct local *l, const struct tool_opts *o)
 {
     struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
     struct sudoku_client_error err;
@@ -468,7 +465,7 @@ static int solve_local(struct run *r, int nfiles)
 
     if (rc < 0)
         return EXIT_UNREACHABLE;
-    rc = check_solver(NULL, r->local, r->o);
+    rc = tool_check_solver(NULL, r->local, r->o);
     if (rc == 0)
         rc = feed_all(r, NULL, nfiles, &err);
     fflush(stdout);
@@ -498,7 +495,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     if (!c)
         return EXIT_UNREACHABLE;
     r.c = c;
-    int rc = check_solver(c, NULL, o);
+    int rc = tool_check_solver(c, NULL, o);
     if (rc != 0) {
         sudoku_client_free(c);
         return rc;

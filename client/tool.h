@@ -1,7 +1,8 @@
 /* tool.h -- what the sudoku tool's main.c shares with its solve front (run.c).
  *
  * main.c parses the command line into struct tool_opts and runs a subcommand;
- * run.c streams puzzles from the inputs through a pipelined batch.  Exit
+ * run.c streams puzzles from the inputs through a pipelined batch; hint.c
+ * runs hint, explain and rate.  Exit
  * codes are the tool's contract (sudoku(1)).
  */
 #ifndef SUDOKU_TOOL_H
@@ -35,6 +36,8 @@ struct tool_opts {
     struct sudoku_client_options solve; /* --solver, --limit, --timeout */
     int is_unique;                      /* --unique */
     int is_count;                       /* sudoku count: print the number of solutions */
+    const char *progress;               /* hint, explain --progress: the players' grids */
+    unsigned steps;                     /* hint, explain --steps, 0: default */
     int is_json;                        /* --json */
     int is_verbose;                     /* -v */
     unsigned window;                    /* -w, 0: default */
@@ -49,5 +52,20 @@ struct sudoku_client *tool_connect(const struct tool_opts *o);
 /* Solve every puzzle of files[0..nfiles) ("-" is stdin) and print the
  * answers.  Returns an exit code. */
 int tool_solve(const struct tool_opts *o, char **files, int nfiles);
+
+struct local;
+
+/* With --solver, ask the daemon c (or the local host l) once whether it has
+ * that solver, so a typo is one error, not one per puzzle.  Returns 0,
+ * EXIT_USAGE or EXIT_UNREACHABLE (printed). */
+int tool_check_solver(struct sudoku_client *c, struct local *l, const struct tool_opts *o);
+
+/* sudoku hint (is_hint) or explain: the steps of every puzzle of
+ * files[0..nfiles), one request at a time.  Returns an exit code. */
+int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfiles);
+
+/* sudoku rate: one line a puzzle, in input order, through a rating batch.
+ * Returns an exit code. */
+int tool_rate(const struct tool_opts *o, char **files, int nfiles);
 
 #endif /* SUDOKU_TOOL_H */

@@ -2,6 +2,9 @@
 #
 # test_client_wire: encode/decode on hand-written msgpack bytes, no daemon.
 # test_client_batch: the pipelined batch against a scripted fake daemon.
+# test_client_explain: explain and rate calls against a scripted fake daemon.
+# test_client_hint: the tool's hint, explain and rate against a fake daemon.
+# test_client_explain_e2e: hint, explain and rate against the real sudokud.
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
 # test_client_find: how the tool finds the daemon and says why it cannot.
 if(TARGET sudoku_client_static)
@@ -11,10 +14,24 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_batch SOURCES test_client_batch.c
       LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
   endif()
+  # explain and rate in the library, against a fake daemon on a socketpair.
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_explain.c)
+    sudoku_add_test(NAME test_client_explain SOURCES test_client_explain.c
+      LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+  endif()
   if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
     sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
       LIBS sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
     add_dependencies(test_client_e2e sudoku sudokud)
+    # sudoku hint, explain and rate: output and exit codes against a fake daemon.
+    sudoku_add_test(NAME test_client_hint SOURCES test_client_hint.c
+      LIBS msgpackc LABELS client TIMEOUT 60)
+    add_dependencies(test_client_hint sudoku)
+    # hint, explain and rate against the real daemon: every step checked
+    # against the unique solution, the tool's lines against the library's.
+    sudoku_add_test(NAME test_client_explain_e2e SOURCES test_client_explain_e2e.c
+      LIBS daemon_harness sudoku_client_static LABELS client TIMEOUT 300)
+    add_dependencies(test_client_explain_e2e sudoku sudokud)
     # Finding the daemon: user then system socket, and why a connection fails.
     sudoku_add_test(NAME test_client_find SOURCES test_client_find.c
       LIBS daemon_harness LABELS client TIMEOUT 120)

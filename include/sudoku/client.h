@@ -1,4 +1,4 @@
-/* client.h -- talk to sudokud: connect, solve, pipelined batches.
+/* client.h -- talk to sudokud: connect, solve, explain and rate, pipelined batches.
  *
  * libsudoku-client speaks protocol v1 (msgpack-rpc over a Unix stream socket,
  * see docs/protocol.md) so that C programs need not re-implement it.  It uses
@@ -10,7 +10,8 @@
  * struct sudoku_client_error (may be NULL) that receives a code and a human
  * message; nothing is allocated on the error path.  Codes are the protocol's
  * ("bad_request", "bad_puzzle", "unknown_solver", "unsupported", "timeout",
- * "cancelled", "overloaded", "too_large", "internal", "unknown_method") plus
+ * "cancelled", "overloaded", "too_large", "internal", "unknown_method",
+ * "not_unique") plus
  * local ones: "connect" (the daemon cannot be reached), "io" (a read or write
  * failed), "closed" (the daemon closed the connection), "protocol" (the daemon
  * sent something that is not protocol v1), "io_timeout" (no answer within the
@@ -60,7 +61,8 @@ struct sudoku_client_options {
 enum sudoku_client_status {
     SUDOKU_CLIENT_SOLVED = 0,     /* solution holds the first solution */
     SUDOKU_CLIENT_UNSOLVABLE = 1, /* the puzzle has no solution */
-    SUDOKU_CLIENT_FAILED = 2      /* error says why (bad puzzle, timeout, ...) */
+    SUDOKU_CLIENT_FAILED = 2,     /* error says why (bad puzzle, timeout, ...) */
+    SUDOKU_CLIENT_NOT_UNIQUE = 3  /* rate: no solution or more than one (error says which) */
 };
 
 /* The answer to one solve.  Self-contained: no pointers, nothing to free. */
@@ -230,8 +232,120 @@ SUDOKU_CLIENT_API size_t sudoku_batch_pending(const struct sudoku_batch *b);
  * connection then still has requests in flight, so free the client too. */
 SUDOKU_CLIENT_API void sudoku_batch_free(struct sudoku_batch *b);
 
-/* Short name of a status: "solved", "unsolvable" or "error". */
+/* Short name of a status: "solved", "unsolvable", "error" or "not_unique". */
 SUDOKU_CLIENT_API const char *sudoku_client_status_name(enum sudoku_client_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Explain, hint and rate: human-style steps (docs/techniques.md) */
+
+#define SUDOKU_CLIENT_WORD_SIZE      16 /* room for a difficulty word, with NUL */
+#define SUDOKU_CLIENT_TECHNIQUE_SIZE 48 /* room for a technique name, with NUL */
+
+/* Options of an explain or a rate; zero-initialise for the daemon's defaults. */
+struct sudoku_client_explain_opts {
+    const char *solver;   /* explaining plugin, NULL: the daemon's (the first that can) */
+    unsigned steps;       /* explain: at most this many steps, 0: until solved */
+    const char *progress; /* explain: the player's grid in line form, NULL: the givens */
+    size_t progress_len;  /* bytes of progress */
+    unsigned timeout_ms;  /* per-request timeout, 0: the daemon's default */
+};
+
+/* How far an explanation went. */
+enum sudoku_client_explain_status {
+    SUDOKU_CLIENT_EXPLAIN_SOLVED = 0,  /* the steps reach the solution */
+    SUDOKU_CLIENT_EXPLAIN_PARTIAL = 1, /* stopped after opts->steps (or at a "mistake" step) */
+    SUDOKU_CLIENT_EXPLAIN_STUCK = 2    /* no technique applied: the last step is a "reveal" */
+};
+
+/* One placement or eliminated candidate. */
+struct sudoku_client_cell_value {
+    uint16_t cell; /* 0-based row-major index, < n*n */
+    uint8_t value; /* 1..n */
+};
+
+/* One step.  The arrays and text point into the explanation holding it. */
+struct sudoku_client_step {
+    char technique[SUDOKU_CLIENT_TECHNIQUE_SIZE];        /* "hidden_single", "reveal", ... */
+    double rating;                                       /* the technique's (SE-like scale) */
+    const struct sudoku_client_cell_value *placements;   /* cells this step solves */
+    size_t placements_len;                               /* entries in placements */
+    const struct sudoku_client_cell_value *eliminations; /* candidates this step removes */
+    size_t eliminations_len;                             /* entries in eliminations */
+    const uint16_t *cells;                               /* cells that prove it (the pattern) */
+    size_t cells_len;                                    /* entries in cells */
+    const char *text;                                    /* one sentence, r1c1 notation */
+};
+
+/* The answer to an explain: one allocation, freed with
+ * sudoku_client_explanation_free().  Every cell is < n*n and every value in
+ * 1..n, n being the puzzle's side (checked on arrival). */
+struct sudoku_client_explanation {
+    enum sudoku_client_explain_status status;
+    unsigned n;                                 /* side of the puzzle */
+    double rating;                              /* the hardest step's (stuck: 10.0) */
+    char difficulty[SUDOKU_CLIENT_WORD_SIZE];   /* easy, medium, hard, expert, extreme */
+    char hardest[SUDOKU_CLIENT_TECHNIQUE_SIZE]; /* technique of the hardest step, "" if none */
+    char solver[SUDOKU_CLIENT_NAME_SIZE];       /* plugin that explained */
+    uint64_t elapsed_us;                        /* reported by the daemon */
+    size_t steps_len;                           /* entries in steps */
+    const struct sudoku_client_step *steps;     /* in order, first step first */
+};
+
+/* The answer to one rate.  Self-contained: no pointers, nothing to free. */
+struct sudoku_client_rating {
+    enum sudoku_client_status status; /* SOLVED: rated; NOT_UNIQUE or FAILED: error says why */
+    double rating;                    /* the hardest step's; 10.0 when stuck */
+    char difficulty[SUDOKU_CLIENT_WORD_SIZE];   /* easy, medium, hard, expert, extreme */
+    char hardest[SUDOKU_CLIENT_TECHNIQUE_SIZE]; /* technique of the hardest step, "" if none */
+    uint64_t steps;                             /* steps on the path */
+    int is_logic;                               /* 1: logic alone solved it; 0: stuck */
+    char solver[SUDOKU_CLIENT_NAME_SIZE];       /* plugin that rated */
+    uint64_t elapsed_us;                        /* reported by the daemon */
+    struct sudoku_client_error error;           /* set unless status == SUDOKU_CLIENT_SOLVED */
+};
+
+/* Explain one line-form puzzle (len bytes): the steps a person would take,
+ * easiest first (opts->steps 1 is a hint).  opts may be NULL.  On success
+ * stores a new explanation in *out (free it with
+ * sudoku_client_explanation_free) and returns 0.  Else *out is NULL, err
+ * says why, and the result is -EREMOTEIO when the daemon refused the request
+ * (err->code is its code: "not_unique", "bad_puzzle", "unsupported", ...; c
+ * stays usable), -ENOMEM, or the negative errno of a broken conversation
+ * (the client is then unusable, see sudoku_client_broken). */
+SUDOKU_CLIENT_API int sudoku_client_explain(struct sudoku_client *c, const char *puzzle, size_t len,
+                                            const struct sudoku_client_explain_opts *opts,
+                                            struct sudoku_client_explanation **out,
+                                            struct sudoku_client_error *err);
+
+/* Free an explanation and everything it points to.  Accepts NULL. */
+SUDOKU_CLIENT_API void sudoku_client_explanation_free(struct sudoku_client_explanation *e);
+
+/* "solved", "partial" or "stuck" (the wire's words). */
+SUDOKU_CLIENT_API const char *
+sudoku_client_explain_status_name(enum sudoku_client_explain_status status);
+
+/* Rate one line-form puzzle for a person (opts: solver and timeout_ms; may
+ * be NULL).  Returns 0 when the daemon answered: res->status then says
+ * rated (SUDOKU_CLIENT_SOLVED), not unique or failed (res->error).  Returns
+ * a negative errno when the conversation itself failed, as
+ * sudoku_client_solve does. */
+SUDOKU_CLIENT_API int sudoku_client_rate(struct sudoku_client *c, const char *puzzle, size_t len,
+                                         const struct sudoku_client_explain_opts *opts,
+                                         struct sudoku_client_rating *res);
+
+/* Called once per puzzle of a rating batch, in the order they were added
+ * (as sudoku_batch_cb).  res is valid only during the call. */
+typedef void (*sudoku_batch_rate_cb)(void *arg, uint64_t seq, uint64_t tag,
+                                     const struct sudoku_client_rating *res);
+
+/* Start a batch that rates instead of solving: the same window, ordering,
+ * failure and memory rules as sudoku_batch_new, and the same add, finish,
+ * pending and free calls; opts (solver and timeout_ms are used, copied; may
+ * be NULL) apply to every puzzle.  Returns 0, -EINVAL or -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_batch_new_rate(struct sudoku_client *c, unsigned window,
+                                            const struct sudoku_client_explain_opts *opts,
+                                            sudoku_batch_rate_cb cb, void *arg,
+                                            struct sudoku_batch **out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,467 @@
+/* hint.c -- the sudoku tool's hint, explain and rate subcommands.
+ *
+ *   sudoku hint [FILE]         the next step of each puzzle, in words
+ *   sudoku explain [FILE]      every step, numbered, then a summary line
+ *   sudoku rate [FILE...]      "rating difficulty hardest", one line a puzzle
+ *
+ * The inputs are read as for solving (proto/input.c: judge grids, one
+ * puzzle a line, ...).  hint and explain ask one puzzle at a time (an
+ * explanation is many lines: there is nothing to gain from pipelining
+ * someone reading them); rate streams every input through one rating batch
+ * (sudoku_batch_new_rate), window requests in flight, answers in input
+ * order (with --local, local.c rates them in this process instead).  With
+ * --progress FILE, the k-th grid of FILE is the player's grid for the k-th
+ * puzzle.  Failures go to stderr as "sudoku: FILE:LINE: CODE:
+ * MESSAGE"; a lost daemon ends the run with exit 3.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/local.h"
+#include "client/tool.h"
+#include "proto/codec.h"
+#include "proto/json.h"
+
+#define RATE_FILE_SHIFT 42 /* a rating's tag: file index above, line number below */
+
+/* ------------------------------------------------------------------------ */
+/* Inputs */
+
+/* The line form of a record: its own text, or its grid formatted. */
+static int record_text(const struct input_record *rec, char *buf, size_t size, const char **text,
+                       size_t *len)
+{
+    if (rec->format == INPUT_LINE) {
+        *text = rec->text;
+        *len = rec->len;
+        return 0;
+    }
+    int n = codec_format_line(rec->n, rec->cells, CODEC_BLANK_DOT, buf, size);
+    if (n < 0)
+        return n;
+    *text = buf;
+    *len = (size_t)n;
+    return 0;
+}
+
+static const char *shown_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* A number as JSON: the shortest form that reads back as the same value. */
+static void json_number(double v)
+{
+    printf("%.15g", v);
+}
+
+static void json_error(uint64_t line, const char *status, const struct sudoku_client_error *e)
+{
+    printf("{\"line\":%llu,\"status\":\"%s\",\"code\":", (unsigned long long)line, status);
+    json_put_string(stdout, e->code);
+    fputs(",\"message\":", stdout);
+    json_put_string(stdout, e->message);
+    puts("}");
+}
+
+/* 1 when e is only the echo of a broken connection (said once, at the end). */
+static int is_connection_error(struct sudoku_client *c, const struct sudoku_client_error *e)
+{
+    struct sudoku_client_error why;
+    return c && sudoku_client_broken(c, &why) < 0 && strcmp(e->code, why.code) == 0 &&
+           strcmp(e->message, why.message) == 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* hint and explain: printing */
+
+static void json_pairs(const struct sudoku_client_cell_value *p, size_t len)
+{
+    putchar('[');
+    for (size_t i = 0; i < len; i++)
+        printf(i ? ",[%u,%u]" : "[%u,%u]", p[i].cell, p[i].value);
+    putchar(']');
+}
+
+static void json_step(const struct sudoku_client_step *s)
+{
+    fputs("{\"technique\":", stdout);
+    json_put_string(stdout, s->technique);
+    fputs(",\"rating\":", stdout);
+    json_number(s->rating);
+    fputs(",\"placements\":", stdout);
+    json_pairs(s->placements, s->placements_len);
+    fputs(",\"eliminations\":", stdout);
+    json_pairs(s->eliminations, s->eliminations_len);
+    fputs(",\"cells\":[", stdout);
+    for (size_t i = 0; i < s->cells_len; i++)
+        printf(i ? ",%u" : "%u", s->cells[i]);
+    fputs("],\"text\":", stdout);
+    json_put_string(stdout, s->text);
+    putchar('}');
+}
+
+static void json_explanation(uint64_t line, const struct sudoku_client_explanation *e)
+{
+    printf("{\"line\":%llu,\"status\":\"%s\",\"rating\":", (unsigned long long)line,
+           sudoku_client_explain_status_name(e->status));
+    json_number(e->rating);
+    fputs(",\"difficulty\":", stdout);
+    json_put_string(stdout, e->difficulty);
+    fputs(",\"hardest\":", stdout);
+    json_put_string(stdout, e->hardest);
+    fputs(",\"solver\":", stdout);
+    json_put_string(stdout, e->solver);
+    printf(",\"elapsed_us\":%llu,\"steps\":[", (unsigned long long)e->elapsed_us);
+    for (size_t i = 0; i < e->steps_len; i++) {
+        if (i)
+            putchar(',');
+        json_step(&e->steps[i]);
+    }
+    puts("]}");
+}
+
+/* sudoku hint: each step's sentence ("already solved" when none is left). */
+static void print_hint(const struct sudoku_client_explanation *e)
+{
+    if (e->steps_len == 0)
+        puts("solved: nothing is left to place");
+    for (size_t i = 0; i < e->steps_len; i++)
+        puts(e->steps[i].text);
+}
+
+/* sudoku explain: "1. text" a step, then the summary line. */
+static void print_explanation(const struct sudoku_client_explanation *e)
+{
+    for (size_t i = 0; i < e->steps_len; i++)
+        printf("%zu. %s\n", i + 1, e->steps[i].text);
+    printf("%s: %zu step%s, rating %.1f, difficulty %s, hardest %s\n",
+           sudoku_client_explain_status_name(e->status), e->steps_len, e->steps_len == 1 ? "" : "s",
+           e->rating, e->difficulty, e->hardest[0] ? e->hardest : "none");
+}
+
+/* ------------------------------------------------------------------------ */
+/* hint and explain: the run */
+
+/* State of one hint or explain run. */
+struct explain_run {
+    const struct tool_opts *o;
+    int is_hint;             /* hint: the next steps only */
+    struct sudoku_client *c; /* the connection */
+    struct input progress;   /* --progress: the players' grids, else f NULL */
+    uint64_t done;           /* puzzles explained (for the blank line between) */
+    int failed;              /* some puzzle failed */
+};
+
+/* The player's grid for the next puzzle, in line form into buf.  Returns 0,
+ * 1 when there is no --progress, or -1 (printed) when it cannot be had. */
+static int next_progress(struct explain_run *r, char *buf, size_t size, const char **text,
+                         size_t *len)
+{
+    static struct input_record rec; /* 625 cells and a message: off the stack */
+    if (!r->progress.f)
+        return 1;
+    int rc = input_next(&r->progress, &rec);
+    if (rc <= 0 || rec.error[0]) {
+        fprintf(stderr, "sudoku: %s: %s\n", input_name(&r->progress),
+                rc < 0    ? "cannot read the progress grid"
+                : rc == 0 ? "no progress grid left for this puzzle"
+                          : rec.error);
+        return -1;
+    }
+    return record_text(&rec, buf, size, text, len) < 0 ? -1 : 0;
+}
+
+static void report(struct explain_run *r, const char *file, uint64_t line,
+                   const struct sudoku_client_error *e)
+{
+    r->failed = 1;
+    fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(file), (unsigned long long)line,
+            e->code, e->message);
+    if (r->o->is_json)
+        json_error(line, strcmp(e->code, "not_unique") == 0 ? "not_unique" : "error", e);
+}
+
+/* Explain one record.  Returns 0, or the negative errno of a lost daemon. */
+static int explain_one(struct explain_run *r, const char *file, const struct input_record *rec)
+{
+    char buf[SUDOKU_CLIENT_MAX_CELLS + 1], pbuf[SUDOKU_CLIENT_MAX_CELLS + 1];
+    struct sudoku_client_explain_opts eo = {.solver = r->o->solve.solver,
+                                            .timeout_ms = r->o->solve.timeout_ms};
+    struct sudoku_client_explanation *e = NULL;
+    struct sudoku_client_error err;
+    const char *text;
+    size_t len;
+
+    eo.steps = r->is_hint && !r->o->steps ? 1 : r->o->steps;
+    if (rec->error[0] || record_text(rec, buf, sizeof(buf), &text, &len) < 0) {
+        struct sudoku_client_error bad = {"bad_puzzle", ""};
+        snprintf(bad.message, sizeof(bad.message), "%s", rec->error);
+        report(r, file, rec->line, &bad);
+        return 0;
+    }
+    int rc = next_progress(r, pbuf, sizeof(pbuf), &eo.progress, &eo.progress_len);
+    if (rc < 0) {
+        r->failed = 1;
+        return 0;
+    }
+    rc = sudoku_client_explain(r->c, text, len, &eo, &e, &err);
+    if (rc < 0) {
+        if (sudoku_client_broken(r->c, NULL) < 0)
+            return rc;
+        report(r, file, rec->line, &err);
+        return 0;
+    }
+    if (!r->o->is_json && !r->is_hint && r->done)
+        putchar('\n');
+    if (r->o->is_json)
+        json_explanation(rec->line, e);
+    else if (r->is_hint)
+        print_hint(e);
+    else
+        print_explanation(e);
+    r->done++;
+    sudoku_client_explanation_free(e);
+    return 0;
+}
+
+/* Every record of one input.  Returns 0, 1 (unreadable) or a lost daemon's errno. */
+static int explain_file(struct explain_run *r, const char *file)
+{
+    static struct input in; /* holds an 8 KiB line: off the stack */
+    static struct input_record rec;
+    int rc = input_open(&in, file, r->o->format);
+    if (rc < 0) {
+        fprintf(stderr, "sudoku: cannot open %s: %s\n", file, strerror(-rc));
+        return 1;
+    }
+    if (isatty(fileno(in.f)))
+        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
+    while ((rc = input_next(&in, &rec)) > 0) {
+        rc = explain_one(r, file, &rec);
+        fflush(stdout);
+        if (rc < 0)
+            break;
+    }
+    if (rc == -EIO) {
+        fprintf(stderr, "sudoku: error reading %s\n", input_name(&in));
+        rc = 1;
+    }
+    input_close(&in);
+    return rc;
+}
+
+int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfiles)
+{
+    struct explain_run r = {.o = o, .is_hint = is_hint};
+    int status = 0, rc = 0;
+
+    if (o->progress) {
+        rc = input_open(&r.progress, o->progress, INPUT_AUTO);
+        if (rc < 0) {
+            fprintf(stderr, "sudoku: cannot open %s: %s\n", o->progress, strerror(-rc));
+            return EXIT_USAGE;
+        }
+    }
+    r.c = tool_connect(o);
+    if (!r.c) {
+        input_close(&r.progress);
+        return EXIT_UNREACHABLE;
+    }
+    rc = tool_check_solver(r.c, NULL, o);
+    if (rc != 0) {
+        sudoku_client_free(r.c);
+        input_close(&r.progress);
+        return rc;
+    }
+    if (o->solve.timeout_ms)
+        sudoku_client_set_io_timeout(r.c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
+    for (int i = 0; i < nfiles && rc >= 0; i++) {
+        rc = explain_file(&r, files[i]);
+        status |= rc > 0;
+    }
+    if (rc < 0) {
+        struct sudoku_client_error why;
+        sudoku_client_broken(r.c, &why);
+        fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(r.c),
+                why.message);
+    }
+    sudoku_client_free(r.c);
+    input_close(&r.progress);
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    return status || r.failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}
+
+/* ------------------------------------------------------------------------ */
+/* rate */
+
+/* State of one rate run. */
+struct rate_run {
+    const struct tool_opts *o;
+    char **files;            /* borrowed from argv */
+    struct sudoku_client *c; /* to tell a broken connection; NULL with --local */
+    struct local *local;     /* --local: the plugins in this process, else NULL */
+    int failed;              /* some puzzle failed */
+};
+
+static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_rating *res)
+{
+    struct rate_run *r = arg;
+    uint64_t line = tag & ((UINT64_C(1) << RATE_FILE_SHIFT) - 1);
+    (void)seq;
+    if (res->status != SUDOKU_CLIENT_SOLVED) {
+        if (is_connection_error(r->c, &res->error))
+            return; /* said once, when the run ends */
+        r->failed = 1;
+        fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(r->files[tag >> RATE_FILE_SHIFT]),
+                (unsigned long long)line, res->error.code, res->error.message);
+        if (r->o->is_json)
+            json_error(line, sudoku_client_status_name(res->status), &res->error);
+        return;
+    }
+    if (!r->o->is_json) {
+        printf("%.1f %s %s\n", res->rating, res->difficulty,
+               res->hardest[0] ? res->hardest : "none");
+        return;
+    }
+    printf("{\"line\":%llu,\"rating\":", (unsigned long long)line);
+    json_number(res->rating);
+    fputs(",\"difficulty\":", stdout);
+    json_put_string(stdout, res->difficulty);
+    fputs(",\"hardest\":", stdout);
+    json_put_string(stdout, res->hardest);
+    printf(",\"steps\":%llu,\"logic\":%s,\"solver\":", (unsigned long long)res->steps,
+           res->is_logic ? "true" : "false");
+    json_put_string(stdout, res->solver);
+    printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
+}
+
+/* --local: rate the record here and now, as the daemon would. */
+static void rate_local(struct rate_run *r, uint64_t tag, const struct input_record *rec)
+{
+    struct sudoku_client_options so = {.solver = r->o->solve.solver,
+                                       .timeout_ms = r->o->solve.timeout_ms};
+    struct sudoku_client_rating res;
+
+    if (rec->error[0]) {
+        memset(&res, 0, sizeof(res));
+        res.status = SUDOKU_CLIENT_FAILED;
+        snprintf(res.error.code, sizeof(res.error.code), "bad_puzzle");
+        snprintf(res.error.message, sizeof(res.error.message), "%s", rec->error);
+    } else {
+        local_rate(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
+                   rec->cells, &so, &res);
+    }
+    on_rating(r, 0, tag, &res);
+}
+
+static int rate_record(struct rate_run *r, struct sudoku_batch *b, uint64_t tag,
+                       const struct input_record *rec, struct sudoku_client_error *err)
+{
+    if (r->local) {
+        rate_local(r, tag, rec);
+        return 0;
+    }
+    if (rec->error[0])
+        return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
+    if (rec->format == INPUT_GRID)
+        return sudoku_batch_add_cells(b, rec->n, rec->cells, tag, err);
+    return sudoku_batch_add(b, rec->text, rec->len, tag, err);
+}
+
+/* Feed one input.  Returns 0, 1 (unreadable) or the batch's negative errno. */
+static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
+                     struct sudoku_client_error *err)
+{
+    static struct input in;
+    static struct input_record rec;
+    int rc = input_open(&in, r->files[idx], r->o->format);
+    if (rc < 0) {
+        fprintf(stderr, "sudoku: cannot open %s: %s\n", r->files[idx], strerror(-rc));
+        return 1;
+    }
+    int is_tty = isatty(fileno(in.f));
+    if (is_tty)
+        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
+    while ((rc = input_next(&in, &rec)) > 0) {
+        uint64_t tag = ((uint64_t)idx << RATE_FILE_SHIFT) |
+                       (rec.line & ((UINT64_C(1) << RATE_FILE_SHIFT) - 1));
+        rc = rate_record(r, b, tag, &rec, err);
+        if (rc == 0 && is_tty && b) /* someone is typing: answer before the next */
+            rc = sudoku_batch_finish(b, err);
+        if (rc < 0)
+            break;
+    }
+    if (rc == -EIO) {
+        fprintf(stderr, "sudoku: error reading %s\n", input_name(&in));
+        rc = 1;
+    }
+    input_close(&in);
+    return rc;
+}
+
+/* sudoku rate --local: every input through the plugins of this process. */
+static int rate_all_local(struct rate_run *r, int nfiles)
+{
+    struct sudoku_client_error err;
+    int status = 0;
+    int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
+
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    rc = tool_check_solver(NULL, r->local, r->o);
+    for (int i = 0; i < nfiles && rc == 0; i++)
+        status |= rate_file(r, NULL, i, &err) != 0;
+    local_free(r->local);
+    if (rc != 0)
+        return rc;
+    return status || r->failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}
+
+int tool_rate(const struct tool_opts *o, char **files, int nfiles)
+{
+    struct rate_run r = {.o = o, .files = files};
+    struct sudoku_client_explain_opts eo = {.solver = o->solve.solver,
+                                            .timeout_ms = o->solve.timeout_ms};
+    struct sudoku_client_error err;
+    struct sudoku_batch *b = NULL;
+    int status = 0;
+    unsigned window = o->window                                                ? o->window
+                      : nfiles == 1 && strcmp(files[0], "-") == 0 && isatty(0) ? 1
+                                                                               : TOOL_WINDOW;
+
+    if (o->is_local)
+        return rate_all_local(&r, nfiles);
+    r.c = tool_connect(o);
+    if (!r.c)
+        return EXIT_UNREACHABLE;
+    int rc = tool_check_solver(r.c, NULL, o);
+    if (rc != 0) {
+        sudoku_client_free(r.c);
+        return rc;
+    }
+    if (o->solve.timeout_ms)
+        sudoku_client_set_io_timeout(r.c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
+    rc = sudoku_batch_new_rate(r.c, window, &eo, on_rating, &r, &b);
+    for (int i = 0; i < nfiles && rc == 0; i++) {
+        rc = rate_file(&r, b, i, &err);
+        status |= rc > 0;
+        rc = rc > 0 ? 0 : rc;
+    }
+    if (rc == 0)
+        rc = sudoku_batch_finish(b, &err);
+    else if (!b)
+        snprintf(err.message, sizeof(err.message), "%s", strerror(-rc));
+    fflush(stdout);
+    if (rc < 0)
+        fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(r.c),
+                err.message);
+    sudoku_batch_free(b);
+    sudoku_client_free(r.c);
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    return status || r.failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}
