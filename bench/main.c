@@ -25,6 +25,7 @@
 #include "bench/generate.h"
 #include "bench/inproc.h"
 #include "bench/rate.h"
+#include "bench/rated.h"
 #include "core/host.h"
 #include "proto/opts.h"
 #include "proto/protocol.h"
@@ -52,6 +53,7 @@ struct bench_cfg {
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
     int rate;                               /* --rate: rate with explain() */
+    unsigned steps;                         /* --steps: explain that many steps (hint: 1) */
     int verbose;                            /* -v: show info log lines */
     char **files;                           /* FILE... (points into argv) */
     int files_len;
@@ -181,8 +183,13 @@ static const struct opts_spec option_table[] = {
      OPTS_FLAG_AT(struct bench_cfg, verbose)},
     {"rate", 0, NULL,
      "rate the puzzles (explain without text, every step\n"
-     "checked) with each plugin that can explain",
+     "checked) with each plugin that can explain; with\n"
+     "--socket, through the daemon's rate method",
      OPTS_FLAG_AT(struct bench_cfg, rate)},
+    {"steps", 0, "N",
+     "with --rate --socket: explain at most N steps instead\n"
+     "(1 = a hint), one request at a time: the round trip",
+     OPTS_NUMBER_AT(struct bench_cfg, steps, 1, 1000000)},
     OPTS_SECTION_ROW("Through the daemon (every answer is checked by the rules):"),
     {"socket", 's', "PATH", "send the puzzles to the sudokud listening on PATH",
      OPTS_STRING_AT(struct bench_cfg, socket)},
@@ -270,8 +277,16 @@ static int check_args(int argc, int first, struct bench_cfg *c)
         opts_help(&option_prog, stderr);
         return 2;
     }
-    if (c->rate && c->socket) {
-        opts_usage_error(&option_prog, "--rate runs in process: no --socket");
+    if (c->steps && !c->rate) {
+        opts_usage_error(&option_prog, "--steps needs --rate");
+        return 2;
+    }
+    if (c->rate && c->socket && (c->connections || c->repeat)) {
+        opts_usage_error(&option_prog, "--rate through the daemon takes one connection");
+        return 2;
+    }
+    if (c->rate && c->socket && c->steps && c->depth) {
+        opts_usage_error(&option_prog, "--steps sends one request at a time: no --depth");
         return 2;
     }
     if (!c->socket && (c->connections || c->depth || c->repeat)) {
@@ -442,6 +457,37 @@ static int run_rate(const struct bench_cfg *c, const struct host *h)
     return status;
 }
 
+/* --rate --socket: every file through the daemon, rated in a pipelined
+ * batch or, with --steps, explained one request at a time.  Returns 0, 1
+ * (wrong or refused answers, a bad file) or 3 (the daemon unreachable). */
+static int run_rate_daemon(const struct bench_cfg *c)
+{
+    int header_done = 0, status = 0;
+    struct rated_result r;
+    char err[512];
+
+    for (int f = 0; f < c->files_len; f++) {
+        int rc = rated_run_file(c->socket, c->files[f], c->steps, c->depth ? c->depth : 64, &r, err,
+                                sizeof(err));
+        if (rc < 0) {
+            fprintf(stderr, "sudoku-bench: %s\n", err);
+            if (rc == -ENOTCONN)
+                return 3;
+            status = 1;
+            continue;
+        }
+        if (!c->json && !header_done++)
+            rated_report_header(stdout);
+        if (c->json)
+            rated_report_json(stdout, &r);
+        else
+            rated_report_row(stdout, &r);
+        fflush(stdout);
+        status |= r.wrong != 0 || r.refused != 0;
+    }
+    return status;
+}
+
 static int run_inproc(const struct bench_cfg *c, const struct host *h)
 {
     size_t len = c->solvers_len ? c->solvers_len : host_count(h);
@@ -595,7 +641,7 @@ int main(int argc, char **argv)
     if (status)
         goto done;
     if (cfg.socket) {
-        status = run_daemon(&cfg);
+        status = cfg.rate ? run_rate_daemon(&cfg) : run_daemon(&cfg);
         goto done;
     }
     status = 1;

@@ -108,6 +108,27 @@ if(MODE STREQUAL "daemon")
   endif()
   message(STATUS "daemon run: ${val_requests}/${want} requests, all right")
 
+  # Rating pipelined, and hints one at a time, through the daemon: every
+  # puzzle of DATA (17-clue puzzles, each unique) answered and none wrong.
+  foreach(args "--rate" "--rate;--steps;1")
+    execute_process(COMMAND ${BENCH} --socket ${sock} ${args} --json ${DATA}
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      daemon_fail("sudoku-bench --socket ${args} exited ${rc}: ${err}")
+    endif()
+    string(STRIP "${out}" out)
+    foreach(key method puzzles answered refused wrong per_s us_p50 us_p99 rating_avg)
+      json_get(val_${key} "${out}" ${key})
+    endforeach()
+    if(NOT val_answered EQUAL want OR NOT val_wrong EQUAL 0 OR NOT val_refused EQUAL 0
+        OR NOT val_per_s GREATER 0 OR NOT val_rating_avg GREATER 1.0)
+      daemon_fail("sudoku-bench --socket ${args}: want ${want} answered, none wrong: ${out}")
+    endif()
+  endforeach()
+  if(NOT val_method STREQUAL "explain" OR NOT val_us_p99 GREATER 0)
+    daemon_fail("hints: want method explain with latencies: ${out}")
+  endif()
+
   # Footprint with 32 idle connections (-s is --socket).
   execute_process(COMMAND ${BENCH} -s ${sock} --idle-connections 32 --json
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

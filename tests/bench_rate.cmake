@@ -1,6 +1,6 @@
 # bench_rate.cmake -- sudoku-bench --rate (cmake -P): one JSON line per
 # explaining plugin and file, every key present, every puzzle of DATA rated
-# with no refused answer; --rate with --socket is a usage error (status 2).
+# with no refused answer; --rate --socket with no daemon there exits 3.
 execute_process(COMMAND ${BENCH} -P ${PLUGIN_DIR} --rate --json ${DATA}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -25,6 +25,6 @@ if(NOT v_wrong EQUAL 0 OR NOT v_errors EQUAL 0 OR NOT v_solved EQUAL v_puzzles
 endif()
 execute_process(COMMAND ${BENCH} --rate --socket /nonexistent ${DATA}
   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "--rate")
-  message(FATAL_ERROR "--rate --socket: want status 2 naming --rate, got ${rc}: ${err}")
+if(NOT rc EQUAL 3 OR NOT err MATCHES "nonexistent")
+  message(FATAL_ERROR "--rate --socket without a daemon: want status 3, got ${rc}: ${err}")
 endif()
