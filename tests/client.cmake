@@ -29,3 +29,8 @@ if(TARGET sudoku_client_static)
     endif()
   endif()
 endif()
+# test_client_generate: the generate calls against a scripted fake daemon.
+if(TARGET sudoku_client_static AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_generate.c)
+  sudoku_add_test(NAME test_client_generate SOURCES test_client_generate.c
+    LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+endif()
