@@ -50,4 +50,8 @@ struct sudoku_client *tool_connect(const struct tool_opts *o);
  * answers.  Returns an exit code. */
 int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 
+/* sudoku generate: argv[0] is "generate", the rest its own options
+ * (generate.c).  Returns an exit code. */
+int tool_generate(int argc, char **argv);
+
 #endif /* SUDOKU_TOOL_H */
