@@ -1,4 +1,9 @@
-/* dispatch.c -- protocol v1 methods and solve jobs.
+/* dispatch.c -- protocol v1 methods and the life of a job.
+ *
+ * What runs on the pool is a job of some kind (job.h): solve here, explain
+ * and rate in explain.c, generate in generate.c.  Everything below about
+ * queueing, deadlines, cancel and stuck workers holds for every kind; the
+ * kind only says what the work is and what its answer looks like.
  *
  * Every connection has a session (its jobs, its inline back-off), created
  * by dispatch_accept() and freed by on_closed(), the connection's last call.
@@ -58,6 +63,7 @@
 #include "core/host.h"
 #include "core/request.h"
 #include "daemon/conn.h"
+#include "daemon/job.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/stats.h"
@@ -74,32 +80,6 @@ struct session {
     struct list link;             /* d->sessions, until on_closed */
     struct list jobs;             /* solves in flight, newest first */
     uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() */
-};
-
-struct solve_job {
-    struct pool_job pj;                  /* first: the pool hands this back */
-    struct dispatch *d;                  /* shared state */
-    struct conn *c;                      /* owner, referenced */
-    struct session *ss;                  /* c's session, NULL once orphaned */
-    struct list link;                    /* ss->jobs */
-    uint32_t msgid;                      /* request id */
-    atomic_int cancel;                   /* sdk_job.cancel */
-    enum rpc_code reason;                /* why it was stopped, RPC_OK if not */
-    int is_orphan;                       /* connection gone: send nothing */
-    const struct host_plugin *plugin;    /* solver */
-    unsigned n;                          /* side */
-    enum rpc_form form;                  /* answer in the question's form */
-    uint64_t limit;                      /* solutions wanted */
-    uint64_t timeout_ms;                 /* effective timeout, for the message */
-    uint64_t deadline_ns;                /* counts from arrival, queue included */
-    uint64_t due_ns;                     /* heap key: deadline, or when it counts as stuck */
-    size_t heap_at;                      /* index in d->heap, or NOT_IN_HEAP */
-    int is_answered;                     /* answered before the plugin returned */
-    int is_stuck;                        /* its worker was written off */
-    uint8_t cells[SDK_MAX_CELLS];        /* puzzle */
-    uint8_t solution[SDK_MAX_CELLS];     /* first solution (worker writes) */
-    int rc;                              /* host_solve result (worker writes) */
-    uint64_t count, guesses, elapsed_us; /* worker writes */
 };
 
 /* ---------------------------------------------------------------- answers */
@@ -138,8 +118,10 @@ static void packed(struct dispatch *d, struct conn *c, uint32_t msgid, int rc)
     conn_mark_dirty(c);
 }
 
-static void answer_result(struct solve_job *job)
+/* The solve kind's result: rpc_result_fn, arg the job. */
+static int solve_pack(msgpack_packer *pk, const void *arg)
 {
+    const struct job *job = arg;
     struct rpc_solve_result r = {
         .solved = job->rc == SDK_SOLVED,
         .n = job->n,
@@ -150,47 +132,75 @@ static void answer_result(struct solve_job *job)
         .elapsed_us = job->elapsed_us,
         .guesses = job->guesses,
     };
-    struct conn *c = job->c;
 
-    packed(job->d, c, job->msgid, rpc_pack_solve_result(&c->out, job->msgid, &r));
-    log_msg(SDK_LOG_DEBUG, "conn %llu: solve %" PRIu32 " %s by %s in %" PRIu64 " us",
-            (unsigned long long)c->id, job->msgid, r.solved ? "solved" : "unsolvable", r.solver,
-            r.elapsed_us);
+    return rpc_pack_solve_map(pk, &r);
 }
 
-static void answer_job(struct solve_job *job)
+static enum rpc_code solve_outcome(const struct job *job, char *msg, size_t msg_size)
+{
+    return request_outcome(job->rc, job->plugin, job->n, job->timeout_ms, "the daemon log", msg,
+                           msg_size);
+}
+
+static void solve_run(struct job *job, uint64_t deadline_ns);
+
+static const struct job_kind solve_kind = {
+    .method = "solve",
+    .run = solve_run,
+    .outcome = solve_outcome,
+    .pack = solve_pack,
+};
+
+/* The job's answer: why it was stopped, or what its work says. */
+static void answer_job(struct job *job)
 {
     char msg[RPC_ERR_SIZE];
-    const char *name = job->plugin->desc->name;
+    const char *method = job->kind->method;
+    struct conn *c = job->c;
+    enum rpc_code code;
 
     if (job->reason == RPC_CANCELLED)
-        answer_error(job->d, job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled by the client");
+        answer_error(job->d, c, job->msgid, method, RPC_CANCELLED, "cancelled by the client");
     else if (job->reason == RPC_TIMEOUT) {
-        snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms", name,
-                 job->timeout_ms);
-        answer_error(job->d, job->c, job->msgid, "solve", RPC_TIMEOUT, msg);
+        snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms",
+                 job->plugin->desc->name, job->timeout_ms);
+        answer_error(job->d, c, job->msgid, method, RPC_TIMEOUT, msg);
     } else if (job->reason != RPC_OK)
-        answer_error(job->d, job->c, job->msgid, "solve", job->reason, "sudokud is shutting down");
-    else if (job->rc == SDK_SOLVED || job->rc == SDK_UNSOLVABLE)
-        answer_result(job);
-    else if (job->rc == SDK_TIMEDOUT) {
-        snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms", name,
-                 job->timeout_ms);
-        answer_error(job->d, job->c, job->msgid, "solve", RPC_TIMEOUT, msg);
-    } else if (job->rc == SDK_CANCELLED)
-        answer_error(job->d, job->c, job->msgid, "solve", RPC_CANCELLED, "cancelled");
-    else if (job->rc == -ENOTSUP) {
-        snprintf(msg, sizeof(msg), "solver %s cannot take %ux%u puzzles", name, job->n, job->n);
-        answer_error(job->d, job->c, job->msgid, "solve", RPC_UNSUPPORTED, msg);
-    } else {
-        /* The host already logged what the plugin did wrong. */
-        snprintf(msg, sizeof(msg), "solver %s failed or gave a wrong answer (see the daemon log)",
-                 name);
-        answer_error(job->d, job->c, job->msgid, "solve", RPC_INTERNAL, msg);
+        answer_error(job->d, c, job->msgid, method, job->reason, "sudokud is shutting down");
+    else if ((code = job->kind->outcome(job, msg, sizeof(msg))) != RPC_OK)
+        answer_error(job->d, c, job->msgid, method, code, msg);
+    else {
+        packed(job->d, c, job->msgid,
+               rpc_pack_answer(&c->out, NULL, job->msgid, job->kind->pack, job));
+        log_msg(SDK_LOG_DEBUG, "conn %llu: %s %" PRIu32 " answered by %s in %" PRIu64 " us",
+                (unsigned long long)c->id, method, job->msgid, job->plugin->desc->name,
+                job->elapsed_us);
     }
 }
 
-static void count_job(struct dispatch *d, const struct solve_job *job)
+/* Free job and the kind's part of it. */
+static void job_free(struct job *job)
+{
+    if (job->kind->destroy)
+        job->kind->destroy(job);
+    free(job);
+}
+
+/* Explain, rate, generate: counted by what they answer. */
+static void count_outcome(struct solver_stats *ss, const struct job *job)
+{
+    char msg[RPC_ERR_SIZE];
+    enum rpc_code code = job->kind->outcome(job, msg, sizeof(msg));
+
+    if (code == RPC_OK)
+        ss->solved++;
+    else if (code == RPC_TIMEOUT)
+        ss->timeouts++;
+    else
+        ss->errors++;
+}
+
+static void count_job(struct dispatch *d, const struct job *job)
 {
     struct solver_stats *ss = stats_solver(d->stats, job->plugin);
 
@@ -202,6 +212,8 @@ static void count_job(struct dispatch *d, const struct solve_job *job)
         ss->timeouts++;
     else if (job->reason != RPC_OK || job->is_orphan)
         ss->errors++;
+    else if (job->kind != &solve_kind)
+        count_outcome(ss, job);
     else if (job->rc == SDK_SOLVED)
         ss->solved++;
     else if (job->rc == SDK_UNSOLVABLE)
@@ -214,7 +226,7 @@ static void count_job(struct dispatch *d, const struct solve_job *job)
 
 /* -------------------------------------------------------- deadline heap */
 
-static void heap_set(struct dispatch *d, size_t i, struct solve_job *job)
+static void heap_set(struct dispatch *d, size_t i, struct job *job)
 {
     d->heap[i] = job;
     job->heap_at = i;
@@ -222,7 +234,7 @@ static void heap_set(struct dispatch *d, size_t i, struct solve_job *job)
 
 static void heap_up(struct dispatch *d, size_t i)
 {
-    struct solve_job *job = d->heap[i];
+    struct job *job = d->heap[i];
 
     while (i > 0 && d->heap[(i - 1) / 2]->due_ns > job->due_ns) {
         heap_set(d, i, d->heap[(i - 1) / 2]);
@@ -233,7 +245,7 @@ static void heap_up(struct dispatch *d, size_t i)
 
 static void heap_down(struct dispatch *d, size_t i)
 {
-    struct solve_job *job = d->heap[i];
+    struct job *job = d->heap[i];
 
     for (;;) {
         size_t k = 2 * i + 1;
@@ -250,11 +262,11 @@ static void heap_down(struct dispatch *d, size_t i)
 }
 
 /* Returns 0 or -ENOMEM (job not added). */
-static int heap_push(struct dispatch *d, struct solve_job *job)
+static int heap_push(struct dispatch *d, struct job *job)
 {
     if (d->heap_len == d->heap_cap) {
         size_t cap = d->heap_cap ? 2 * d->heap_cap : HEAP_MIN;
-        struct solve_job **h = realloc(d->heap, cap * sizeof(*h));
+        struct job **h = realloc(d->heap, cap * sizeof(*h));
         if (!h)
             return -ENOMEM;
         d->heap = h;
@@ -265,10 +277,10 @@ static int heap_push(struct dispatch *d, struct solve_job *job)
     return 0;
 }
 
-static void heap_remove(struct dispatch *d, struct solve_job *job)
+static void heap_remove(struct dispatch *d, struct job *job)
 {
     size_t i = job->heap_at;
-    struct solve_job *last;
+    struct job *last;
 
     if (i == NOT_IN_HEAP)
         return;
@@ -303,7 +315,7 @@ static void arm_deadline(struct dispatch *d)
 /* --------------------------------------------------------------- finish */
 
 /* A job answered early came back from its worker: only its memory is left. */
-static void release_answered(struct dispatch *d, struct solve_job *job)
+static void release_answered(struct dispatch *d, struct job *job)
 {
     struct solver_stats *ss = stats_solver(d->stats, job->plugin);
 
@@ -315,11 +327,11 @@ static void release_answered(struct dispatch *d, struct solve_job *job)
         log_msg(LOG_LVL_NOTICE, "solver %s returned %" PRIu64 " ms past its deadline",
                 job->plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u);
     }
-    free(job);
+    job_free(job);
 }
 
 /* Runs on the loop thread once the job left the pool (done or removed). */
-static void finish(struct solve_job *job)
+static void finish(struct job *job)
 {
     struct dispatch *d = job->d;
     struct conn *c = job->c;
@@ -340,15 +352,16 @@ static void finish(struct solve_job *job)
     count_job(d, job);
     if (!job->is_orphan)
         answer_job(job);
-    free(job);
+    job_free(job);
     conn_complete(c);
     conn_unref(c);
 }
 
 /* ------------------------------------------------------------------ jobs */
 
-/* Run the solver on job until deadline_ns; the caller's thread. */
-static void run_job(struct solve_job *job, uint64_t deadline_ns)
+/* The solve kind's work: the solver on job until deadline_ns, on the
+ * caller's thread (a worker, or the loop for a prompt solve). */
+static void solve_run(struct job *job, uint64_t deadline_ns)
 {
     struct sdk_job sj = {
         .size = sizeof(sj),
@@ -369,14 +382,43 @@ static void run_job(struct solve_job *job, uint64_t deadline_ns)
 
 static void job_work(struct pool_job *pj)
 {
-    struct solve_job *job = (struct solve_job *)pj;
+    struct job *job = (struct job *)pj;
 
-    run_job(job, job->deadline_ns);
+    job->kind->run(job, job->deadline_ns);
 }
 
 static void job_done(struct pool_job *pj)
 {
-    finish((struct solve_job *)pj);
+    finish((struct job *)pj);
+}
+
+/* A job of no kind yet for request msgid on c, its deadline timeout_ms
+ * (0: the daemon's) from now, capped by the daemon's.  The caller sets the
+ * kind and what the kind needs; the cell arrays are left unwritten (they
+ * are most of the struct and are written before they are read).  Returns
+ * NULL when out of memory; job_free() frees it. */
+static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid, uint64_t timeout_ms)
+{
+    struct job *job = malloc(sizeof(*job));
+    uint64_t t = ss->d->timeout_ms;
+
+    if (!job)
+        return NULL;
+    memset(job, 0, offsetof(struct job, cells));
+    if (timeout_ms && timeout_ms < t)
+        t = timeout_ms;
+    job->pj.work = job_work;
+    job->pj.done = job_done;
+    job->d = ss->d;
+    job->c = c;
+    job->ss = ss;
+    job->msgid = msgid;
+    atomic_init(&job->cancel, 0);
+    job->timeout_ms = t;
+    job->deadline_ns = clock_now_ns() + t * 1000000u;
+    job->due_ns = job->deadline_ns;
+    job->heap_at = NOT_IN_HEAP;
+    return job;
 }
 
 /* Checks a request can run; returns RPC_OK and the plugin, else the error. */
@@ -386,36 +428,19 @@ static enum rpc_code check_solve(struct dispatch *d, const struct rpc_solve_para
     return request_check(d->host, p->n, p->cells, p->solver, p->limit, out, msg, msg_size);
 }
 
-static struct solve_job *new_job(struct session *ss, struct conn *c, uint32_t msgid,
-                                 const struct rpc_solve_params *p, const struct host_plugin *plugin)
+/* A solve job for p on plugin, or NULL (out of memory). */
+static struct job *new_solve(struct session *ss, struct conn *c, uint32_t msgid,
+                             const struct rpc_solve_params *p, const struct host_plugin *plugin)
 {
-    struct solve_job *job = malloc(sizeof(*job));
-    uint64_t t = ss->d->timeout_ms;
+    struct job *job = new_job(ss, c, msgid, p->timeout_ms);
 
     if (!job)
         return NULL;
-    /* Not calloc: the two cell arrays are most of the struct and are
-     * written before they are read. */
-    memset(job, 0, offsetof(struct solve_job, cells));
-    job->rc = 0;
-    job->count = job->guesses = job->elapsed_us = 0;
-    if (p->timeout_ms && p->timeout_ms < t)
-        t = p->timeout_ms;
-    job->pj.work = job_work;
-    job->pj.done = job_done;
-    job->d = ss->d;
-    job->c = c;
-    job->ss = ss;
-    job->msgid = msgid;
-    atomic_init(&job->cancel, 0);
+    job->kind = &solve_kind;
     job->plugin = plugin;
     job->n = p->n;
     job->form = p->form;
     job->limit = p->limit;
-    job->timeout_ms = t;
-    job->deadline_ns = clock_now_ns() + t * 1000000u;
-    job->due_ns = job->deadline_ns;
-    job->heap_at = NOT_IN_HEAP;
     memcpy(job->cells, p->cells, (size_t)p->n * p->n);
     return job;
 }
@@ -430,7 +455,7 @@ static struct solve_job *new_job(struct session *ss, struct conn *c, uint32_t ms
  * smaller puzzles are tried.  Returns 1 when the job is finished, 0 when it
  * must go to the pool (its work so far is counted in elapsed_us and
  * guesses). */
-static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
+static int try_inline(struct session *ss, struct conn *c, struct job *job)
 {
     struct dispatch *d = ss->d;
     uint64_t budget = (uint64_t)d->inline_us * 1000u;
@@ -442,7 +467,7 @@ static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
         return 0;
     t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;
-    run_job(job, cap);
+    solve_run(job, cap);
     took = clock_now_ns() - t0;
     d->inline_spent_ns += took;
     if (took > 2 * budget) /* hard puzzles: the solver polls its deadline too rarely */
@@ -456,7 +481,7 @@ static int try_inline(struct session *ss, struct conn *c, struct solve_job *job)
 
 /* Hand job to the pool under the deadline timer.  Returns 0, or -EAGAIN
  * (queue full) / -ENOMEM with nothing kept. */
-static int submit(struct dispatch *d, struct solve_job *job)
+static int submit(struct dispatch *d, struct job *job)
 {
     int rc = heap_push(d, job);
 
@@ -471,27 +496,19 @@ static int submit(struct dispatch *d, struct solve_job *job)
     return 0;
 }
 
-static void start_solve(struct session *ss, struct conn *c, uint32_t msgid,
-                        const struct rpc_solve_params *p)
+/* Put job in flight: tried on the loop when is_done says it finished
+ * there, else handed to the pool.  A full queue is answered `overloaded`
+ * and the job freed. */
+static void launch(struct session *ss, struct conn *c, struct job *job, int is_done)
 {
     struct dispatch *d = ss->d;
-    const struct host_plugin *plugin = NULL;
-    struct solve_job *job;
-    char msg[RPC_ERR_SIZE];
-    enum rpc_code code = check_solve(d, p, &plugin, msg, sizeof(msg));
-    int is_done = 0;
 
-    if (code != RPC_OK) {
-        answer_error(d, c, msgid, "solve", code, msg);
-        return;
-    }
-    job = new_job(ss, c, msgid, p, plugin);
-    if (job)
-        is_done = try_inline(ss, c, job);
-    if (!job || (!is_done && submit(d, job) < 0)) {
-        free(job);
-        snprintf(msg, sizeof(msg), "solve queue is full (%zu waiting)", d->max_queue);
-        answer_error(d, c, msgid, "solve", RPC_OVERLOADED, msg);
+    if (!is_done && submit(d, job) < 0) {
+        char msg[RPC_ERR_SIZE];
+        snprintf(msg, sizeof(msg), "%s queue is full (%zu waiting)", job->kind->method,
+                 d->max_queue);
+        answer_error(d, c, job->msgid, job->kind->method, RPC_OVERLOADED, msg);
+        job_free(job);
         return;
     }
     list_insert_head(&ss->jobs, &job->link);
@@ -502,9 +519,61 @@ static void start_solve(struct session *ss, struct conn *c, uint32_t msgid,
         finish(job);
 }
 
+static void answer_no_memory(struct dispatch *d, struct conn *c, uint32_t msgid, const char *method)
+{
+    answer_error(d, c, msgid, method, RPC_OVERLOADED, "out of memory: try again later");
+}
+
+static void start_solve(struct session *ss, struct conn *c, uint32_t msgid,
+                        const struct rpc_solve_params *p)
+{
+    struct dispatch *d = ss->d;
+    const struct host_plugin *plugin = NULL;
+    struct job *job;
+    char msg[RPC_ERR_SIZE];
+    enum rpc_code code = check_solve(d, p, &plugin, msg, sizeof(msg));
+
+    if (code != RPC_OK) {
+        answer_error(d, c, msgid, "solve", code, msg);
+        return;
+    }
+    job = new_solve(ss, c, msgid, p, plugin);
+    if (!job) {
+        answer_no_memory(d, c, msgid, "solve");
+        return;
+    }
+    launch(ss, c, job, try_inline(ss, c, job));
+}
+
+/* explain, rate, generate: the kind's start function fills the job. */
+typedef enum rpc_code start_fn(const struct host *h, const struct rpc_request *req, struct job *job,
+                               char *msg, size_t msg_size);
+
+static void start_work(struct session *ss, struct conn *c, const struct rpc_request *req,
+                       uint64_t timeout_ms, start_fn *start)
+{
+    struct dispatch *d = ss->d;
+    char msg[RPC_ERR_SIZE];
+    struct job *job = new_job(ss, c, req->msgid, timeout_ms);
+    enum rpc_code code;
+
+    if (!job) {
+        answer_no_memory(d, c, req->msgid, req->method_name);
+        return;
+    }
+    code = start(d->host, req, job, msg, sizeof(msg));
+    if (code != RPC_OK) {
+        answer_error(d, c, req->msgid, req->method_name, code, msg);
+        free(job); /* the kind kept nothing */
+        return;
+    }
+    job->due_ns += job->kind->grace_ms * 1000000u;
+    launch(ss, c, job, 0);
+}
+
 /* Take a job back from the queue for reason and finish it now.  Returns 1,
  * or 0 when a worker already has it. */
-static int take_back(struct solve_job *job, enum rpc_code reason)
+static int take_back(struct job *job, enum rpc_code reason)
 {
     if (pool_remove(job->d->pool, &job->pj) < 0)
         return 0;
@@ -518,7 +587,7 @@ static int take_back(struct solve_job *job, enum rpc_code reason)
 /* Answer a job its worker still runs for reason, now, and let the worker
  * keep its memory: ask the plugin to stop, and watch for it to return
  * (the heap, STUCK_GRACE_MS past its deadline or now, whichever is later). */
-static void answer_early(struct solve_job *job, enum rpc_code reason)
+static void answer_early(struct job *job, enum rpc_code reason)
 {
     struct dispatch *d = job->d;
     struct conn *c = job->c;
@@ -549,7 +618,7 @@ static void answer_early(struct solve_job *job, enum rpc_code reason)
 
 /* Stop one job for reason: finish it now when still queued, else answer it
  * now and let the solver return when it will. */
-static void stop_job(struct solve_job *job, enum rpc_code reason)
+static void stop_job(struct job *job, enum rpc_code reason)
 {
     if (take_back(job, reason))
         return;
@@ -557,7 +626,7 @@ static void stop_job(struct solve_job *job, enum rpc_code reason)
 }
 
 /* An answered job still out STUCK_GRACE_MS past its deadline. */
-static void write_off(struct dispatch *d, struct solve_job *job)
+static void write_off(struct dispatch *d, struct job *job)
 {
     int rc;
 
@@ -599,11 +668,11 @@ static void on_deadline(uv_timer_t *t)
     }
 
     while (d->heap_len > 0 && d->heap[0]->due_ns <= now) {
-        struct solve_job *job = d->heap[0];
+        struct job *job = d->heap[0];
         if (job->is_answered)
             write_off(d, job);
         else if (pool_remove(d->pool, &job->pj) == 0) {
-            job->rc = SDK_TIMEDOUT;
+            job->reason = RPC_TIMEOUT;
             finish(job);
         } else
             answer_early(job, RPC_TIMEOUT);
@@ -611,9 +680,9 @@ static void on_deadline(uv_timer_t *t)
     arm_deadline(d);
 }
 
-static struct solve_job *job_of(struct list *link)
+static struct job *job_of(struct list *link)
 {
-    return LIST_CONTAINER_OF(link, struct solve_job, link);
+    return LIST_CONTAINER_OF(link, struct job, link);
 }
 
 static void cancel_request(struct session *ss, struct conn *c, uint32_t msgid)
@@ -622,7 +691,7 @@ static void cancel_request(struct session *ss, struct conn *c, uint32_t msgid)
 
     LIST_FOREACH_SAFE(l, tmp, &ss->jobs)
     {
-        struct solve_job *job = job_of(l);
+        struct job *job = job_of(l);
         if (job->msgid == msgid && job->reason == RPC_OK) {
             log_msg(SDK_LOG_DEBUG, "conn %llu: cancel %" PRIu32, (unsigned long long)c->id, msgid);
             stop_job(job, RPC_CANCELLED);
@@ -643,7 +712,7 @@ static void on_closed(void *user, struct conn *c)
     (void)c;
     LIST_FOREACH_SAFE(l, tmp, &ss->jobs)
     {
-        struct solve_job *job = job_of(l);
+        struct job *job = job_of(l);
         list_remove(&job->link);
         job->ss = NULL;
         job->is_orphan = 1;
@@ -661,7 +730,7 @@ static void stop_session_jobs(struct session *ss, int cancel_running)
 
     LIST_FOREACH_SAFE(l, tmp, &ss->jobs)
     {
-        struct solve_job *job = job_of(l);
+        struct job *job = job_of(l);
         if (job->reason != RPC_OK)
             continue;
         if (cancel_running)
@@ -713,10 +782,10 @@ static int is_default_for(const struct host *h, const struct host_plugin *p, uns
 }
 
 /* One entry of the solvers list: {name, version, description, sizes,
- * default, default_sizes}. */
+ * default, default_sizes, explain}. */
 static int pack_solver(msgpack_packer *pk, const struct host *h, const struct host_plugin *p)
 {
-    if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_NAME) < 0 ||
+    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_NAME) < 0 ||
         rpc_pack_cstr(pk, p->desc->name) < 0 || proto_pack_key(pk, PROTO_K_VERSION) < 0 ||
         rpc_pack_cstr(pk, p->desc->version ? p->desc->version : "") < 0 ||
         proto_pack_key(pk, PROTO_K_DESCRIPTION) < 0 ||
@@ -724,7 +793,9 @@ static int pack_solver(msgpack_packer *pk, const struct host *h, const struct ho
         proto_pack_key(pk, PROTO_K_SIZES) < 0 || pack_sides(pk, h, p, takes_side) < 0 ||
         proto_pack_key(pk, PROTO_K_DEFAULT) < 0 ||
         (p == host_default(h) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
-        proto_pack_key(pk, PROTO_K_DEFAULT_SIZES) < 0 || pack_sides(pk, h, p, is_default_for) < 0)
+        proto_pack_key(pk, PROTO_K_DEFAULT_SIZES) < 0 || pack_sides(pk, h, p, is_default_for) < 0 ||
+        proto_pack_key(pk, PROTO_K_EXPLAIN) < 0 ||
+        (host_plugin_has_explain(p) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0)
         return -ENOMEM;
     return 0;
 }
@@ -775,6 +846,12 @@ static void handle_notification(struct session *ss, struct conn *c, const struct
     cancel_request(ss, c, req->cancel_msgid);
 }
 
+/* The methods that become jobs. */
+static int is_work(enum rpc_method m)
+{
+    return m == RPC_M_SOLVE || m == RPC_M_EXPLAIN || m == RPC_M_RATE || m == RPC_M_GENERATE;
+}
+
 static void on_message(void *user, struct conn *c, const struct rpc_request *req, const char *err)
 {
     struct session *ss = user;
@@ -792,11 +869,15 @@ static void on_message(void *user, struct conn *c, const struct rpc_request *req
     }
     /* During the shutdown grace everything is served as usual; after it
      * nothing new is started, but quick answers still go out. */
-    if (req->method == RPC_M_SOLVE && d->is_stopping)
+    if (is_work(req->method) && d->is_stopping)
         answer_error(d, c, req->msgid, req->method_name, RPC_OVERLOADED,
                      "sudokud is shutting down");
     else if (req->method == RPC_M_SOLVE)
         start_solve(ss, c, req->msgid, &req->solve);
+    else if (req->method == RPC_M_EXPLAIN || req->method == RPC_M_RATE)
+        start_work(ss, c, req, req->solve.timeout_ms, explain_start);
+    else if (req->method == RPC_M_GENERATE)
+        start_work(ss, c, req, req->generate.timeout_ms, generate_start);
     else
         answer_simple(d, c, req);
 }

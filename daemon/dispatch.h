@@ -20,7 +20,7 @@
 
 struct conn_set;
 struct host;
-struct solve_job;
+struct job;
 struct pool;
 struct stats;
 
@@ -40,7 +40,7 @@ struct dispatch {
     uv_idle_t kick;           /* after it answered: the loop must not sleep before its check */
     unsigned kick_runs;       /* kick's calls since it started */
     uint64_t timer_at_ns;     /* the due time it was armed for */
-    struct solve_job **heap;  /* jobs given to the pool, min-heap by due time */
+    struct job **heap;        /* jobs given to the pool, min-heap by due time */
     size_t heap_len;          /* jobs in it */
     size_t heap_cap;          /* room in it */
 };

@@ -5,6 +5,8 @@
  */
 #include "proto/protocol.h"
 
+#include <errno.h>
+#include <float.h>
 #include <string.h>
 
 struct name {
@@ -35,13 +37,27 @@ static const struct name code_names[RPC_CODE_COUNT] = {
     [RPC_OVERLOADED] = NAME("overloaded"),
     [RPC_TOO_LARGE] = NAME("too_large"),
     [RPC_INTERNAL] = NAME("internal"),
+    [RPC_NOT_UNIQUE] = NAME("not_unique"),
 };
 
 static const struct name method_names[RPC_M_COUNT] = {
-    [RPC_M_UNKNOWN] = {NULL, 0},   [RPC_M_SOLVE] = NAME("solve"), [RPC_M_SOLVERS] = NAME("solvers"),
-    [RPC_M_STATS] = NAME("stats"), [RPC_M_PING] = NAME("ping"),   [RPC_M_CANCEL] = NAME("cancel"),
-    [RPC_M_ERROR] = NAME("error"),
+    [RPC_M_UNKNOWN] = {NULL, 0},       [RPC_M_SOLVE] = NAME("solve"),
+    [RPC_M_SOLVERS] = NAME("solvers"), [RPC_M_STATS] = NAME("stats"),
+    [RPC_M_PING] = NAME("ping"),       [RPC_M_CANCEL] = NAME("cancel"),
+    [RPC_M_ERROR] = NAME("error"),     [RPC_M_EXPLAIN] = NAME("explain"),
+    [RPC_M_RATE] = NAME("rate"),       [RPC_M_GENERATE] = NAME("generate"),
 };
+
+/* Upper ends of the bands, inclusive; the last has none. */
+static const struct band {
+    struct name name;
+    double top;
+} bands[] = {
+    {NAME("easy"), 2.3},   {NAME("medium"), 3.4},      {NAME("hard"), 5.4},
+    {NAME("expert"), 7.0}, {NAME("extreme"), DBL_MAX},
+};
+
+#define BANDS (sizeof(bands) / sizeof(bands[0]))
 
 static int name_is(const struct name *n, const char *s, size_t len)
 {
@@ -117,4 +133,25 @@ enum rpc_method proto_method_of(const msgpack_object *o)
         if (name_is(&method_names[m], o->via.str.ptr, o->via.str.size))
             return (enum rpc_method)m;
     return RPC_M_UNKNOWN;
+}
+
+const char *proto_difficulty_of(double rating)
+{
+    size_t b = 0;
+
+    while (b + 1 < BANDS && rating > bands[b].top)
+        b++;
+    return bands[b].name.str;
+}
+
+int proto_difficulty_band(const char *s, size_t len, double *lo, double *hi)
+{
+    for (size_t b = 0; b < BANDS; b++)
+        if (name_is(&bands[b].name, s, len)) {
+            /* Ratings step by tenths: just above the band below is its floor. */
+            *lo = b == 0 ? 0.0 : bands[b - 1].top + 1e-9;
+            *hi = bands[b].top;
+            return 0;
+        }
+    return -EINVAL;
 }

@@ -30,6 +30,7 @@ enum rpc_code {
     RPC_OVERLOADED,     /* shutting down, or queues full */
     RPC_TOO_LARGE,      /* message over the size limit */
     RPC_INTERNAL,       /* a solver failed or was wrong */
+    RPC_NOT_UNIQUE,     /* explain, rate: no solution or more than one */
     RPC_CODE_COUNT      /* not a code: how many there are */
 };
 
@@ -42,6 +43,9 @@ enum rpc_method {
     RPC_M_PING,        /* request */
     RPC_M_CANCEL,      /* notification, client to daemon */
     RPC_M_ERROR,       /* notification, daemon to client */
+    RPC_M_EXPLAIN,     /* request */
+    RPC_M_RATE,        /* request */
+    RPC_M_GENERATE,    /* request */
     RPC_M_COUNT        /* not a method: how many there are */
 };
 
@@ -82,7 +86,31 @@ enum rpc_method {
     X(STUCK_WORKERS, "stuck_workers")                                                              \
     X(SOLVERS, "solvers")                                                                          \
     X(TIMEOUTS, "timeouts")                                                                        \
-    X(BUSY_US, "busy_us")
+    X(BUSY_US, "busy_us")                                                                          \
+    /* explain and rate options and results */                                                     \
+    X(STEPS, "steps")                                                                              \
+    X(PROGRESS, "progress")                                                                        \
+    X(TECHNIQUE, "technique")                                                                      \
+    X(RATING, "rating")                                                                            \
+    X(PLACEMENTS, "placements")                                                                    \
+    X(ELIMINATIONS, "eliminations")                                                                \
+    X(CELLS, "cells")                                                                              \
+    X(TEXT, "text")                                                                                \
+    X(DIFFICULTY, "difficulty")                                                                    \
+    X(HARDEST, "hardest")                                                                          \
+    X(LOGIC, "logic")                                                                              \
+    X(PARTIAL, "partial")                                                                          \
+    X(STUCK, "stuck")                                                                              \
+    X(EXPLAIN, "explain")                                                                          \
+    /* generate options and results */                                                             \
+    X(SIZE, "size")                                                                                \
+    X(SEED, "seed")                                                                                \
+    X(SYMMETRY, "symmetry")                                                                        \
+    X(MINIMAL, "minimal")                                                                          \
+    X(MIN_RATING, "min_rating")                                                                    \
+    X(MAX_RATING, "max_rating")                                                                    \
+    X(PUZZLE, "puzzle")                                                                            \
+    X(GIVENS, "givens")
 
 enum proto_key {
 #define PROTO_KEY_ENUM(id, str) PROTO_K_##id,
@@ -114,6 +142,17 @@ const char *proto_code_name(enum rpc_code code);
 
 /* The code named by s[0..len), or RPC_CODE_COUNT when none is. */
 enum rpc_code proto_code_of(const char *s, size_t len);
+
+/* Difficulty bands on a rating (docs/techniques.md): easy up to 2.3,
+ * medium up to 3.4, hard up to 5.4, expert up to 7.0, extreme above. */
+#define PROTO_DIFFICULTIES "easy, medium, hard, expert, extreme"
+
+/* The band rating lies in ("easy" ... "extreme"), static storage. */
+const char *proto_difficulty_of(double rating);
+
+/* The inclusive rating range of the band named s[0..len): 0 with *lo and
+ * *hi set, or -EINVAL for a name that is none of PROTO_DIFFICULTIES. */
+int proto_difficulty_band(const char *s, size_t len, double *lo, double *hi);
 
 /* The wire name of a method ("solve" ...), NULL for RPC_M_UNKNOWN. */
 const char *proto_method_name(enum rpc_method m);

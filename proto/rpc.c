@@ -135,13 +135,16 @@ static enum rpc_code decode_solver(const msgpack_object *v, struct rpc_solve_par
     return RPC_OK;
 }
 
-static enum rpc_code decode_options(const msgpack_object *o, struct rpc_solve_params *s, char *err,
-                                    size_t err_size)
+enum rpc_code rpc_decode_options(const msgpack_object *o, const char *method, int takes_limit,
+                                 struct rpc_solve_params *s, char *err, size_t err_size)
 {
     if (o->type == MSGPACK_OBJECT_NIL)
         return RPC_OK;
-    if (o->type != MSGPACK_OBJECT_MAP)
-        return fail(err, err_size, RPC_BAD_REQUEST, "solve options must be a map");
+    if (o->type != MSGPACK_OBJECT_MAP) {
+        char msg[RPC_ERR_SIZE];
+        snprintf(msg, sizeof(msg), "%s options must be a map", method);
+        return fail(err, err_size, RPC_BAD_REQUEST, msg);
+    }
     for (uint32_t i = 0; i < o->via.map.size; i++) {
         const msgpack_object *k = &o->via.map.ptr[i].key;
         const msgpack_object *v = &o->via.map.ptr[i].val;
@@ -151,7 +154,8 @@ static enum rpc_code decode_options(const msgpack_object *o, struct rpc_solve_pa
             code = decode_solver(v, s, err, err_size);
             break;
         case PROTO_K_LIMIT:
-            code = decode_limit(v, s, err, err_size);
+            if (takes_limit)
+                code = decode_limit(v, s, err, err_size);
             break;
         case PROTO_K_TIMEOUT_MS:
             code = decode_timeout(v, s, err, err_size);
@@ -165,6 +169,18 @@ static enum rpc_code decode_options(const msgpack_object *o, struct rpc_solve_pa
     return RPC_OK;
 }
 
+enum rpc_code rpc_decode_puzzle(const msgpack_object *o, struct rpc_solve_params *s, char *err,
+                                size_t err_size)
+{
+    if (o->type == MSGPACK_OBJECT_STR)
+        return decode_puzzle_string(o->via.str.ptr, o->via.str.size, s, err, err_size);
+    if (o->type == MSGPACK_OBJECT_BIN)
+        return decode_puzzle_string(o->via.bin.ptr, o->via.bin.size, s, err, err_size);
+    if (o->type == MSGPACK_OBJECT_ARRAY)
+        return decode_puzzle_array(o, s, err, err_size);
+    return fail(err, err_size, RPC_BAD_REQUEST, "puzzle must be a string or an array of integers");
+}
+
 static enum rpc_code decode_solve(const msgpack_object_array *params, struct rpc_solve_params *s,
                                   char *err, size_t err_size)
 {
@@ -174,19 +190,11 @@ static enum rpc_code decode_solve(const msgpack_object_array *params, struct rpc
         return fail(err, err_size, RPC_BAD_REQUEST, "solve takes [puzzle] or [puzzle, options]");
     /* Options first: a bad option is a bad request whatever the puzzle. */
     if (params->size == 2) {
-        enum rpc_code code = decode_options(&params->ptr[1], s, err, err_size);
+        enum rpc_code code = rpc_decode_options(&params->ptr[1], "solve", 1, s, err, err_size);
         if (code != RPC_OK)
             return code;
     }
-    if (params->ptr[0].type == MSGPACK_OBJECT_STR)
-        return decode_puzzle_string(params->ptr[0].via.str.ptr, params->ptr[0].via.str.size, s, err,
-                                    err_size);
-    if (params->ptr[0].type == MSGPACK_OBJECT_BIN)
-        return decode_puzzle_string(params->ptr[0].via.bin.ptr, params->ptr[0].via.bin.size, s, err,
-                                    err_size);
-    if (params->ptr[0].type == MSGPACK_OBJECT_ARRAY)
-        return decode_puzzle_array(&params->ptr[0], s, err, err_size);
-    return fail(err, err_size, RPC_BAD_REQUEST, "puzzle must be a string or an array of integers");
+    return rpc_decode_puzzle(&params->ptr[0], s, err, err_size);
 }
 
 static enum rpc_code decode_params(const msgpack_object *params, struct rpc_request *req, char *err,
@@ -200,6 +208,11 @@ static enum rpc_code decode_params(const msgpack_object *params, struct rpc_requ
     switch (req->method) {
     case RPC_M_SOLVE:
         return decode_solve(a, &req->solve, err, err_size);
+    case RPC_M_EXPLAIN:
+    case RPC_M_RATE:
+        return rpc_decode_explain(a, req, err, err_size);
+    case RPC_M_GENERATE:
+        return rpc_decode_generate(a, &req->generate, err, err_size);
     case RPC_M_CANCEL: {
         int64_t id = a->size == 1 ? uint_of(&a->ptr[0], UINT32_MAX) : -1;
         if (id < 0)

@@ -45,16 +45,47 @@ struct rpc_solve_params {
     uint64_t timeout_ms;          /* 0 = the daemon's default */
 };
 
+/* The rest of a validated explain or rate request; the puzzle and the
+ * options they share with solve (solver, timeout_ms) are in the request's
+ * solve params (limit unused). */
+struct rpc_explain_params {
+    uint32_t max_steps;              /* explain: stop after this many steps; 0 = until solved */
+    int has_progress;                /* explain: progress holds the player's grid */
+    unsigned progress_n;             /* its side: the caller checks it against the puzzle's */
+    uint8_t progress[SDK_MAX_CELLS]; /* progress_n^2 cells, 0 = blank */
+};
+
+#define RPC_GENERATE_MAX 1000 /* puzzles one generate request may ask for */
+#define RPC_WORD_SIZE    16   /* room for a symmetry or difficulty name */
+
+/* A validated generate request.  The symmetry name is only bounded here
+ * (the generator knows the names); the band is checked: difficulty is one
+ * of the protocol's names, or min/max ratings form a range. */
+struct rpc_generate_params {
+    unsigned n;                    /* side: 4, 9, 16 or 25 */
+    uint32_t count;                /* 1..RPC_GENERATE_MAX */
+    int has_seed;                  /* else the daemon picks one */
+    uint64_t seed;                 /* seed of the first puzzle */
+    char symmetry[RPC_WORD_SIZE];  /* as sent, "" = absent (none) */
+    int is_minimal;                /* default 1 */
+    int has_band;                  /* difficulty, min_rating or max_rating given */
+    double min_rating, max_rating; /* the band, inclusive */
+    char solver[RPC_SOLVER_SIZE];  /* counting plugin, "" = the default */
+    uint64_t timeout_ms;           /* 0 = the daemon's default */
+};
+
 /* One decoded message.  When code != RPC_OK the message was not valid and
  * must be answered with that error (requests) or ignored (notifications). */
 struct rpc_request {
-    int type;                      /* RPC_MSG_REQUEST or RPC_MSG_NOTIFY */
-    uint32_t msgid;                /* requests: the id, 0 when unreadable */
-    enum rpc_method method;        /* what was asked */
-    char method_name[32];          /* the name as sent (truncated), for logs */
-    enum rpc_code code;            /* RPC_OK or the error to answer */
-    struct rpc_solve_params solve; /* RPC_M_SOLVE only */
-    uint32_t cancel_msgid;         /* RPC_M_CANCEL only */
+    int type;                            /* RPC_MSG_REQUEST or RPC_MSG_NOTIFY */
+    uint32_t msgid;                      /* requests: the id, 0 when unreadable */
+    enum rpc_method method;              /* what was asked */
+    char method_name[32];                /* the name as sent (truncated), for logs */
+    enum rpc_code code;                  /* RPC_OK or the error to answer */
+    struct rpc_solve_params solve;       /* RPC_M_SOLVE, and the puzzle of RPC_M_EXPLAIN, _RATE */
+    struct rpc_explain_params explain;   /* RPC_M_EXPLAIN, RPC_M_RATE */
+    struct rpc_generate_params generate; /* RPC_M_GENERATE */
+    uint32_t cancel_msgid;               /* RPC_M_CANCEL only */
 };
 
 /* Read one message from buf[0..len).  Returns:
@@ -72,6 +103,24 @@ ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_req
  * for an error goes into err. */
 enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, char *err,
                          size_t err_size);
+
+/* Decode a puzzle (str, bin or array, as solve takes it) into s's n, cells
+ * and form.  Returns RPC_OK or the code, the reason in err. */
+enum rpc_code rpc_decode_puzzle(const msgpack_object *o, struct rpc_solve_params *s, char *err,
+                                size_t err_size);
+
+/* Decode the options solve shares with the later methods (solver,
+ * timeout_ms, and limit when takes_limit) from map or nil o into s; other
+ * keys are left alone.  method names the request in messages. */
+enum rpc_code rpc_decode_options(const msgpack_object *o, const char *method, int takes_limit,
+                                 struct rpc_solve_params *s, char *err, size_t err_size);
+
+/* The params of explain, rate and generate (proto/params.c): the methods
+ * that came after solve.  Return req->code's value, the reason in err. */
+enum rpc_code rpc_decode_explain(const msgpack_object_array *params, struct rpc_request *req,
+                                 char *err, size_t err_size);
+enum rpc_code rpc_decode_generate(const msgpack_object_array *params, struct rpc_generate_params *g,
+                                  char *err, size_t err_size);
 
 /* What a finished solve sends back. */
 struct rpc_solve_result {
