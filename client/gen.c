@@ -20,6 +20,7 @@
 
 #include "client/client_impl.h"
 #include "proto/codec.h"
+#include "proto/protocol.h"
 
 /* ------------------------------------------------------------------------ */
 /* Encoding */
@@ -60,43 +61,43 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate
 {
     msgpack_pack_map(pk, options_len(o));
     if (o->size) {
-        put_str(pk, "size");
+        proto_pack_key(pk, PROTO_K_SIZE);
         msgpack_pack_unsigned_int(pk, o->size);
     }
     if (o->count) {
-        put_str(pk, "count");
+        proto_pack_key(pk, PROTO_K_COUNT);
         msgpack_pack_unsigned_int(pk, o->count);
     }
     if (o->has_seed) {
-        put_str(pk, "seed");
+        proto_pack_key(pk, PROTO_K_SEED);
         msgpack_pack_uint64(pk, o->seed);
     }
     if (o->symmetry) {
-        put_str(pk, "symmetry");
+        proto_pack_key(pk, PROTO_K_SYMMETRY);
         put_str(pk, o->symmetry);
     }
     if (o->is_not_minimal) {
-        put_str(pk, "minimal");
+        proto_pack_key(pk, PROTO_K_MINIMAL);
         msgpack_pack_false(pk);
     }
     if (o->difficulty) {
-        put_str(pk, "difficulty");
+        proto_pack_key(pk, PROTO_K_DIFFICULTY);
         put_str(pk, o->difficulty);
     }
     if (o->has_min_rating) {
-        put_str(pk, "min_rating");
+        proto_pack_key(pk, PROTO_K_MIN_RATING);
         msgpack_pack_double(pk, o->min_rating);
     }
     if (o->has_max_rating) {
-        put_str(pk, "max_rating");
+        proto_pack_key(pk, PROTO_K_MAX_RATING);
         msgpack_pack_double(pk, o->max_rating);
     }
     if (o->solver) {
-        put_str(pk, "solver");
+        proto_pack_key(pk, PROTO_K_SOLVER);
         put_str(pk, o->solver);
     }
     if (o->timeout_ms) {
-        put_str(pk, "timeout_ms");
+        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
         msgpack_pack_unsigned_int(pk, o->timeout_ms);
     }
 }
@@ -114,7 +115,7 @@ static int pack_generate(struct cbuf *b, uint32_t msgid,
     msgpack_pack_array(&pk, 4);
     msgpack_pack_uint8(&pk, 0);
     msgpack_pack_uint32(&pk, msgid);
-    put_str(&pk, "generate");
+    put_str(&pk, proto_method_name(RPC_M_GENERATE));
     msgpack_pack_array(&pk, nopts ? 1 : 0);
     if (nopts)
         pack_options(&pk, o);
@@ -125,23 +126,6 @@ static int pack_generate(struct cbuf *b, uint32_t msgid,
 
 /* ------------------------------------------------------------------------ */
 /* Decoding */
-
-/* 1 when o is the str s. */
-static int str_is(const msgpack_object *o, const char *s)
-{
-    size_t len = strlen(s);
-    return o->type == MSGPACK_OBJECT_STR && o->via.str.size == len &&
-           memcmp(o->via.str.ptr, s, len) == 0;
-}
-
-/* The value of key in map m (the first), or NULL. */
-static const msgpack_object *map_get(const msgpack_object *m, const char *key)
-{
-    for (uint32_t i = 0; i < m->via.map.size; i++)
-        if (str_is(&m->via.map.ptr[i].key, key))
-            return &m->via.map.ptr[i].val;
-    return NULL;
-}
 
 /* Copy an optional str (absent: "").  Returns 0 or -EPROTO. */
 static int copy_word(const msgpack_object *o, char *out, size_t size)
@@ -172,12 +156,12 @@ static int parse_grid(const msgpack_object *o, unsigned *n, uint8_t *cells)
 static const char *decode_grids(const msgpack_object *m, struct sudoku_client_puzzle *p)
 {
     uint8_t given[SUDOKU_CLIENT_MAX_CELLS], sol[SUDOKU_CLIENT_MAX_CELLS];
-    const msgpack_object *g = map_get(m, "givens");
+    const msgpack_object *g = proto_map_get(m, PROTO_K_GIVENS);
     unsigned n2 = 0, count = 0;
 
-    if (parse_grid(map_get(m, "puzzle"), &p->n, given) < 0)
+    if (parse_grid(proto_map_get(m, PROTO_K_PUZZLE), &p->n, given) < 0)
         return "no puzzle in the line form";
-    if (parse_grid(map_get(m, "solution"), &n2, sol) < 0 || n2 != p->n)
+    if (parse_grid(proto_map_get(m, PROTO_K_SOLUTION), &n2, sol) < 0 || n2 != p->n)
         return "no solution of the puzzle's size";
     for (unsigned i = 0; i < p->n * p->n; i++) {
         if (sol[i] == 0)
@@ -206,11 +190,11 @@ static const char *decode_puzzle(const msgpack_object *m, struct sudoku_client_p
     why = decode_grids(m, p);
     if (why)
         return why;
-    seed = map_get(m, "seed");
+    seed = proto_map_get(m, PROTO_K_SEED);
     if (!seed || seed->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
         return "no seed";
     p->seed = seed->via.u64;
-    rating = map_get(m, "rating");
+    rating = proto_map_get(m, PROTO_K_RATING);
     if (rating && rating->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
         p->rating = (double)rating->via.u64;
     else if (rating &&
@@ -218,8 +202,8 @@ static const char *decode_puzzle(const msgpack_object *m, struct sudoku_client_p
         p->rating = rating->via.f64;
     else if (rating)
         return "rating is not a number";
-    if (copy_word(map_get(m, "difficulty"), p->difficulty, sizeof(p->difficulty)) < 0 ||
-        copy_word(map_get(m, "symmetry"), p->symmetry, sizeof(p->symmetry)) < 0)
+    if (copy_word(proto_map_get(m, PROTO_K_DIFFICULTY), p->difficulty, sizeof(p->difficulty)) < 0 ||
+        copy_word(proto_map_get(m, PROTO_K_SYMMETRY), p->symmetry, sizeof(p->symmetry)) < 0)
         return "difficulty or symmetry is not a short string";
     return NULL;
 }
