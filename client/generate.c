@@ -240,11 +240,14 @@ static int parse(int argc, char **argv, struct gen_cli *o)
 /* ------------------------------------------------------------------------ */
 /* Printing */
 
-/* A rating as a JSON number that reads back the same ("4.5", "0.0"). */
+/* A rating as a JSON number that reads back the same, in the fewest
+ * digits that do ("3.4", not 3.3999999999999999; "0.0"). */
 static void put_rating(double v)
 {
     char buf[40];
-    snprintf(buf, sizeof(buf), "%.17g", v);
+    snprintf(buf, sizeof(buf), "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof(buf), "%.17g", v);
     fputs(buf, stdout);
     if (!strpbrk(buf, ".eEn"))
         fputs(".0", stdout);
