@@ -183,7 +183,7 @@ static const struct opts_spec option_table[] = {
     {"chunk", 0, "K",
      "with --socket: puzzles a generate request, 1..1000\n"
      "(default 16, as sudoku generate; --depth: requests\n"
-     "in flight, default 8)",
+     "in flight, default 32)",
      OPTS_NUMBER_AT(struct bench_cfg, chunk, 1, 1000)},
     {"help", 'h', NULL, "show this help and exit", .kind = OPTS_HELP},
     {"version", 'V', NULL, "show the version and exit", .kind = OPTS_VERSION},
@@ -460,7 +460,7 @@ static int run_generate_daemon(const struct bench_cfg *c, const char *solver,
     struct genbench_daemon_opts d = {.socket = c->socket,
                                      .solver = solver,
                                      .chunk = c->chunk ? c->chunk : 16,
-                                     .depth = c->depth ? c->depth : 8};
+                                     .depth = c->depth ? c->depth : 32};
     struct genbench_result r;
     char err[512];
     int rc = genbench_run_daemon(&c->gen, &d, checker, &r, err, sizeof(err));

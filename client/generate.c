@@ -34,7 +34,7 @@
 #ifndef GEN_CHUNK
 #define GEN_CHUNK 16u /* puzzles a request: fixed, --seed's output depends on it */
 #endif
-#define GEN_WINDOW         8u         /* requests in flight by default */
+#define GEN_WINDOW         32u        /* requests in flight by default: 32 workers busy */
 #define GEN_MAX_COUNT      1000000000 /* -n at most */
 #define GEN_PROGRESS_AFTER 1000000u   /* us before the progress line first shows */
 #define GEN_PROGRESS_EVERY 200000u    /* us between redraws */
@@ -187,7 +187,7 @@ static const struct opts_spec gen_table[] = {
      OPTS_STRING_AT(struct gen_cli, solver)},
     {"timeout", 0, "MS", "deadline of each request (of at most 16 puzzles)",
      OPTS_NUMBER_AT(struct gen_cli, timeout_ms, 1, 86400000)},
-    {"window", 'w', "N", "requests in flight (default 8)",
+    {"window", 'w', "N", "requests in flight (default 32)",
      OPTS_NUMBER_AT(struct gen_cli, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
     {"socket", 's', "PATH", "daemon socket (as for sudoku)",
      OPTS_STRING_AT(struct gen_cli, socket)},
