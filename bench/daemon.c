@@ -374,6 +374,37 @@ static void daemon_memory(const char *path, long long *rss, long long *hwm)
         *hwm = -1;
 }
 
+/* The CPU time (user + system, all threads) of the daemon on path, from
+ * /proc/PID/stat.  Returns 0 or a negative errno. */
+int daemon_cpu_ns(const char *path, uint64_t *ns)
+{
+    char file[64], buf[1024], *p;
+    unsigned long long utime, stime;
+    long long pid;
+    long hz = sysconf(_SC_CLK_TCK);
+    size_t n;
+    FILE *f;
+    int rc = peer_pid(path, &pid);
+
+    if (rc < 0)
+        return rc;
+    snprintf(file, sizeof(file), "/proc/%lld/stat", pid);
+    f = fopen(file, "r");
+    if (!f)
+        return -errno;
+    n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* fields 14 and 15, counted after the ")" that closes the name */
+    p = strrchr(buf, ')');
+    if (!p || hz <= 0 ||
+        sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) !=
+            2)
+        return -EINVAL;
+    *ns = (utime + stime) * (1000000000ull / (unsigned long long)hz);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- the run */
 
 /* Percentiles of every answered request.  Returns 0 or -ENOMEM. */

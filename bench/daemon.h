@@ -46,4 +46,8 @@ int daemon_run_file(const struct daemon_opts *o, const char *file, struct bench_
 int daemon_idle(const char *socket, unsigned k, struct bench_idle_result *out, char *err,
                 size_t err_size);
 
+/* CPU time (user + system, every thread) the daemon at socket has used so
+ * far, in *ns (clock-tick resolution).  Returns 0 or a negative errno. */
+int daemon_cpu_ns(const char *socket, uint64_t *ns);
+
 #endif /* SUDOKU_BENCH_DAEMON_H */

@@ -1,4 +1,5 @@
-/* generate.h -- time puzzle generation (core/generate.h) in this process.
+/* generate.h -- time puzzle generation (core/generate.h) in this process,
+ * or through a running sudokud (gendaemon.c).
  *
  * The --generate runner of sudoku-bench: puzzles k = 0 .. count-1 of the
  * batch that starts at the seed, one at a time on the calling thread, with
@@ -61,6 +62,27 @@ struct genbench_result {
  * when p cannot count or does not take o->n, -ENOMEM. */
 int genbench_run(const struct host_plugin *p, const struct genbench_opts *o,
                  struct genbench_result *out, char *err, size_t err_size);
+
+/* How to ask a running daemon (genbench_run_daemon). */
+struct genbench_daemon_opts {
+    const char *socket; /* socket path (NULL: the client library's default rule) */
+    const char *solver; /* counting plugin, NULL: the daemon's default */
+    unsigned chunk;     /* puzzles a request, 1..1000 */
+    unsigned depth;     /* requests in flight, 1..4096 */
+};
+
+/* Ask the daemon at d->socket for puzzles k = 0 .. o->count-1 in requests
+ * of d->chunk (request j seeded gen_batch_seed(o->seed, j * d->chunk), as
+ * `sudoku generate --seed` does), d->depth in flight, and fill *out (zeroed
+ * first): wall time of the whole run, the daemon's CPU time, per-puzzle
+ * times from the requests' latencies; solves_avg is 0 (not on the wire).
+ * Afterwards every puzzle is checked by the rules and, when checker is
+ * non-NULL, for uniqueness with it.  Returns 0 (error answers are counted
+ * in out), DAEMON_UNREACHABLE (bench/daemon.h) when the daemon cannot be
+ * reached or the connection broke, or -ENOMEM; err then says why. */
+int genbench_run_daemon(const struct genbench_opts *o, const struct genbench_daemon_opts *d,
+                        const struct host_plugin *checker, struct genbench_result *out, char *err,
+                        size_t err_size);
 
 /* Print the table header (once), one row per result, or one JSON line. */
 void genbench_report_header(FILE *out);

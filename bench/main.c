@@ -5,7 +5,8 @@
  * with --socket, send every file through a running sudokud (daemon.c), or,
  * with --idle-connections, measure the daemon's memory with K connections
  * open, or, with --rate, rate the files with every plugin that can explain
- * (rate.c), or, with --generate N, time puzzle generation (generate.c).
+ * (rate.c), or, with --generate N, time puzzle generation (generate.c; with
+ * --socket, through the daemon: gendaemon.c).
  * Every runner checks every answer.
  *
  * Exit status: 0 when every answer was right, 1 when an answer was wrong or
@@ -49,6 +50,7 @@ struct bench_cfg {
     unsigned idle;                          /* --idle-connections, 0 = off */
     struct genbench_opts gen;               /* --generate N (count 0 = off), --size, ... */
     int is_no_minimal;                      /* --no-minimal */
+    unsigned chunk;                         /* --chunk: puzzles a generate request */
     unsigned repeat;                        /* --repeat (default 1) */
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
@@ -207,7 +209,8 @@ static const struct opts_spec option_table[] = {
      "open K connections, ping each, and report the daemon's\n"
      "resident memory (VmRSS, VmHWM); takes no FILE",
      OPTS_NUMBER_AT(struct bench_cfg, idle, 1, BENCH_MAX_IDLE)},
-    OPTS_SECTION_ROW("Generating puzzles (in this process, one thread; every puzzle checked):"),
+    OPTS_SECTION_ROW("Generating puzzles (in this process, one thread, or with --socket through\n"
+                     "the daemon; every puzzle checked):"),
     {"generate", 0, "N",
      "time the generation of N unique puzzles with the\n"
      "counting plugin --solver (default: the default solver)",
@@ -227,6 +230,11 @@ static const struct opts_spec option_table[] = {
      "easy, medium, hard, expert, extreme",
      OPTS_CALL_TO(on_difficulty)},
     {"rating", 0, "MIN-MAX", "only puzzles rated in MIN..MAX", OPTS_CALL_TO(on_rating)},
+    {"chunk", 0, "K",
+     "with --socket: puzzles a generate request, 1..1000\n"
+     "(default 16, as sudoku generate; --depth: requests\n"
+     "in flight, default 32)",
+     OPTS_NUMBER_AT(struct bench_cfg, chunk, 1, 1000)},
     {"help", 'h', NULL, "show this help and exit", .kind = OPTS_HELP},
     {"version", 'V', NULL, "show the version and exit", .kind = OPTS_VERSION},
 };
@@ -237,6 +245,7 @@ static const struct opts_prog option_prog = {
              "       sudoku-bench --socket PATH [--connections C] [--depth D] [options] FILE...\n"
              "       sudoku-bench --idle-connections K [--socket PATH] [--json]\n"
              "       sudoku-bench --generate N [--size N] [--symmetry NAME] [--solver A,B]\n"
+             "       sudoku-bench --generate N --socket PATH [--chunk K] [--depth D] [...]\n"
              "Time solver plugins over puzzle files (one puzzle a line, '#' comments):\n"
              "in this process, on one thread, or through a running sudokud.\n"
              "\n",
@@ -253,16 +262,21 @@ static const struct opts_prog option_prog = {
 static int check_args(int argc, int first, struct bench_cfg *c)
 {
     if (c->gen.count) {
-        if (first < argc || c->socket || c->idle || c->rate) {
-            opts_usage_error(&option_prog,
-                             "--generate takes no FILE, --socket, --idle-connections or --rate");
+        if (first < argc || c->idle || c->rate || c->connections || c->repeat) {
+            opts_usage_error(&option_prog, "--generate takes no FILE, --idle-connections, "
+                                           "--rate, --connections or --repeat");
+            return 2;
+        }
+        if (!c->socket && (c->chunk || c->depth)) {
+            opts_usage_error(&option_prog, "--chunk and --depth need --socket");
             return 2;
         }
         return -1;
     }
-    if (c->gen.n || c->is_no_minimal || c->gen.has_band) {
-        opts_usage_error(&option_prog,
-                         "--size, --no-minimal, --difficulty and --rating need --generate");
+    if (c->gen.n || c->is_no_minimal || c->gen.has_band || c->chunk) {
+        opts_usage_error(
+            &option_prog,
+            "--size, --no-minimal, --difficulty, --rating and --chunk need --generate");
         return 2;
     }
     if (c->idle) {
@@ -528,6 +542,36 @@ static int run_generate_solver(const struct bench_cfg *c, const struct host_plug
     return r.wrong || r.errors || !r.puzzles ? 1 : 0;
 }
 
+/* Time generation through the daemon with one counting plugin (NULL: the
+ * daemon's default); checker (may be NULL) checks uniqueness afterwards.
+ * Returns 0, 1 or 3. */
+static int run_generate_daemon(const struct bench_cfg *c, const char *solver,
+                               const struct host_plugin *checker, int *header_done)
+{
+    struct genbench_daemon_opts d = {.socket = c->socket,
+                                     .solver = solver,
+                                     .chunk = c->chunk ? c->chunk : 16,
+                                     .depth = c->depth ? c->depth : 32};
+    struct genbench_result r;
+    char err[512];
+    int rc = genbench_run_daemon(&c->gen, &d, checker, &r, err, sizeof(err));
+
+    if (rc < 0) {
+        fprintf(stderr, "sudoku-bench: %s\n", err);
+        return rc == DAEMON_UNREACHABLE ? 3 : 1;
+    }
+    if (c->json) {
+        genbench_report_json(stdout, &r);
+    } else {
+        if (!*header_done)
+            genbench_report_header(stdout);
+        *header_done = 1;
+        genbench_report_row(stdout, &r);
+    }
+    fflush(stdout);
+    return r.wrong || r.errors || !r.puzzles ? 1 : 0;
+}
+
 static int run_generate(struct bench_cfg *c, const struct host *h)
 {
     int header_done = 0, status = 0;
@@ -536,12 +580,22 @@ static int run_generate(struct bench_cfg *c, const struct host *h)
     c->gen.is_minimal = !c->is_no_minimal;
     c->gen.timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0;
     c->gen.progress = c->run.progress;
-    for (size_t i = 0; c->gen.has_band && !c->gen.rater && i < host_count(h); i++)
+    for (size_t i = 0; !c->socket && c->gen.has_band && !c->gen.rater && i < host_count(h); i++)
         if (host_plugin_has_explain(host_plugin_at(h, i)))
             c->gen.rater = host_plugin_at(h, i);
-    if (c->gen.has_band && !c->gen.rater) {
+    if (!c->socket && c->gen.has_band && !c->gen.rater) {
         fprintf(stderr, "sudoku-bench: a band needs the logic plugin, and none can explain\n");
         return 1;
+    }
+    if (c->socket) {
+        const struct host_plugin *checker = h ? host_default(h) : NULL;
+        if (c->solvers_len == 0)
+            return run_generate_daemon(c, NULL, checker, &header_done);
+        for (size_t i = 0; i < c->solvers_len && status != 3; i++) {
+            int rc = run_generate_daemon(c, c->solvers[i], checker, &header_done);
+            status = rc > status ? rc : status;
+        }
+        return status;
     }
     if (c->solvers_len == 0)
         return run_generate_solver(c, host_default(h), &header_done);
@@ -640,15 +694,15 @@ int main(int argc, char **argv)
     status = cfg.gen.count ? 0 : check_files(&cfg);
     if (status)
         goto done;
-    if (cfg.socket) {
+    if (cfg.socket && !cfg.gen.count) {
         status = cfg.rate ? run_rate_daemon(&cfg) : run_daemon(&cfg);
         goto done;
     }
     status = 1;
     h = load_plugins(&cfg);
-    if (!h)
+    if (!h && !cfg.socket) /* through the daemon the plugins only check uniqueness */
         goto done;
-    status = check_solvers(h, &cfg);
+    status = cfg.socket ? 0 : check_solvers(h, &cfg); /* --socket: the daemon's names */
     if (status)
         goto done;
     status = cfg.rate        ? run_rate(&cfg, h)

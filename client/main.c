@@ -3,6 +3,7 @@
  *   sudoku [options] [FILE...]     solve (run.c)
  *   sudoku solvers | stats | ping  ask the daemon
  *   sudoku hint | explain | rate   human-style steps and ratings (hint.c)
+ *   sudoku generate [options]      new puzzles (generate.c)
  *
  * main() is the table of contents: parse the command line, pick the
  * subcommand, return its exit code.  Everything that talks to the daemon
@@ -33,6 +34,7 @@ static const char usage_head[] =
     "       sudoku solvers|stats|ping [options]\n"
     "       sudoku hint|explain [options] [FILE]\n"
     "       sudoku rate [options] [FILE...]\n"
+    "       sudoku generate [options]   (see: sudoku generate --help)\n"
     "\n"
     "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
     "the solutions in input order.\n"
@@ -371,6 +373,8 @@ int main(int argc, char **argv)
 {
     struct tool_opts o = {.format = INPUT_AUTO};
     int first = argc;
+    if (argc > 1 && strcmp(argv[1], "generate") == 0)
+        return tool_generate(argc - 1, argv + 1);
     int action = parse_args(argc, argv, &o, &first);
     if (action < 0)
         return EXIT_USAGE;

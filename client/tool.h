@@ -67,5 +67,8 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
 /* sudoku rate: one line a puzzle, in input order, through a rating batch.
  * Returns an exit code. */
 int tool_rate(const struct tool_opts *o, char **files, int nfiles);
+/* sudoku generate: argv[0] is "generate", the rest its own options
+ * (generate.c).  Returns an exit code. */
+int tool_generate(int argc, char **argv);
 
 #endif /* SUDOKU_TOOL_H */

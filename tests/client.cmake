@@ -46,3 +46,15 @@ if(TARGET sudoku_client_static)
     endif()
   endif()
 endif()
+# test_client_generate: the generate calls against a scripted fake daemon.
+if(TARGET sudoku_client_static AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_generate.c)
+  sudoku_add_test(NAME test_client_generate SOURCES test_client_generate.c
+    LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+endif()
+# test_generate_e2e: sudoku generate and the library against two real daemons
+# (--threads 2 and 1), every puzzle checked by dlx through solve.
+if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generate_e2e.c)
+  sudoku_add_test(NAME test_generate_e2e SOURCES test_generate_e2e.c
+    LIBS daemon_harness sudoku_client_static sudoku_core LABELS client TIMEOUT 120)
+  add_dependencies(test_generate_e2e sudoku sudokud sudoku-bench)
+endif()

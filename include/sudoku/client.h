@@ -346,6 +346,105 @@ SUDOKU_CLIENT_API int sudoku_batch_new_rate(struct sudoku_client *c, unsigned wi
                                             const struct sudoku_client_explain_opts *opts,
                                             sudoku_batch_rate_cb cb, void *arg,
                                             struct sudoku_batch **out);
+/* Generating puzzles (the generate method) */
+
+#define SUDOKU_CLIENT_GENERATE_MAX 1000 /* puzzles one generate request may ask for */
+#define SUDOKU_CLIENT_WORD_SIZE    16   /* room for a difficulty or symmetry name, with NUL */
+
+/* Options of one generate request; zero-initialise for the daemon's
+ * defaults (9x9, one puzzle, a random seed, no symmetry, minimal, no band).
+ * Strings are copied into the request as they are: the daemon checks them
+ * and answers bad_request naming the allowed values. */
+struct sudoku_client_generate_opts {
+    unsigned size;          /* side 4, 9, 16 or 25; 0: the daemon's default (9) */
+    unsigned count;         /* puzzles, 1..SUDOKU_CLIENT_GENERATE_MAX; 0: 1 */
+    uint64_t seed;          /* the batch seed, sent when has_seed */
+    int has_seed;           /* 0: the daemon picks a seed (getrandom) */
+    const char *symmetry;   /* none, rotate180, rotate90, mirror, flip, diagonal; NULL: none */
+    int is_not_minimal;     /* 1: sends minimal false (stop at the first given that stays) */
+    const char *difficulty; /* easy, medium, hard, expert, extreme; NULL: no band */
+    double min_rating;      /* lower end of the band, sent when has_min_rating */
+    int has_min_rating;     /* (not together with difficulty) */
+    double max_rating;      /* upper end of the band, sent when has_max_rating */
+    int has_max_rating;     /* (not together with difficulty) */
+    const char *solver;     /* counting plugin, NULL: the daemon's default for the size */
+    unsigned timeout_ms;    /* whole-request deadline, 0: the daemon's default */
+};
+
+/* One generated puzzle.  Self-contained: no pointers. */
+struct sudoku_client_puzzle {
+    unsigned n;                                 /* side */
+    char puzzle[SUDOKU_CLIENT_MAX_CELLS + 1];   /* line form, '.' blanks */
+    char solution[SUDOKU_CLIENT_MAX_CELLS + 1]; /* its unique solution, line form */
+    unsigned givens;                            /* non-blank cells of puzzle */
+    uint64_t seed;                              /* count 1 with this seed makes it again */
+    double rating;                              /* the daemon's rating, 0.0 when unrated */
+    char difficulty[SUDOKU_CLIENT_WORD_SIZE];   /* band of rating, "" when unrated */
+    char symmetry[SUDOKU_CLIENT_WORD_SIZE];     /* symmetry of the givens */
+};
+
+/* Ask the daemon for puzzles.  opts may be NULL (one 9x9 puzzle).  On
+ * success stores a malloc'ed array in *out (free it with
+ * sudoku_client_puzzles_free) and its length in *len, 1..opts->count (fewer
+ * than asked only when the request's deadline passed first), and returns 0.
+ * Every answer is checked before it is returned: puzzle and solution of the
+ * same size, the solution complete and keeping every given, givens matching.
+ * On failure *out is NULL, *len 0, and it returns -EPROTO with err->code the
+ * daemon's code (bad_request, unknown_solver, unsupported, timeout,
+ * cancelled, overloaded, ...) or "protocol" for a malformed answer (the
+ * connection stays usable), or, when the connection itself failed (see
+ * sudoku_client_broken), its negative errno. */
+SUDOKU_CLIENT_API int sudoku_client_generate(struct sudoku_client *c,
+                                             const struct sudoku_client_generate_opts *opts,
+                                             struct sudoku_client_puzzle **out, size_t *len,
+                                             struct sudoku_client_error *err);
+
+/* Free an array from sudoku_client_generate.  Accepts NULL. */
+SUDOKU_CLIENT_API void sudoku_client_puzzles_free(struct sudoku_client_puzzle *p);
+
+/* Pipelined generate requests on one connection, answered in the order they
+ * were added, so that several requests keep the daemon's workers busy. */
+struct sudoku_client_genbatch;
+
+/* Called once per added request, in the order they were added.  seq counts
+ * requests from 0; tag is the caller's value.  On success err is NULL and
+ * puzzles[0..len) holds the answer (len >= 1); on failure puzzles is NULL,
+ * len 0 and err says why (codes as sudoku_client_generate; a broken
+ * connection fails every undelivered request with its error).  Everything
+ * is valid only during the call. */
+typedef void (*sudoku_client_genbatch_cb)(void *arg, uint64_t seq, uint64_t tag,
+                                          const struct sudoku_client_puzzle *puzzles, size_t len,
+                                          const struct sudoku_client_error *err);
+
+/* Start a batch on c with up to window (1..SUDOKU_CLIENT_MAX_WINDOW)
+ * requests in flight.  While it exists, use c only through it.  Stores the
+ * batch in *out (free with sudoku_client_genbatch_free) and returns 0,
+ * -EINVAL or -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_client_genbatch_new(struct sudoku_client *c, unsigned window,
+                                                 sudoku_client_genbatch_cb cb, void *arg,
+                                                 struct sudoku_client_genbatch **out);
+
+/* Queue one generate request (opts is encoded at once: nothing of it is kept).
+ * When window requests are already in flight, first waits for answers and
+ * delivers them.  Returns 0; -EINVAL (err code "usage") for a count over
+ * SUDOKU_CLIENT_GENERATE_MAX or options that cannot be encoded, then nothing
+ * is queued; or the connection's negative errno (every earlier request has
+ * had its callback, and this one is not queued). */
+SUDOKU_CLIENT_API int sudoku_client_genbatch_add(struct sudoku_client_genbatch *b,
+                                                 const struct sudoku_client_generate_opts *opts,
+                                                 uint64_t tag, struct sudoku_client_error *err);
+
+/* Wait for every queued request and deliver the remaining callbacks.
+ * Returns 0 or the connection's negative errno. */
+SUDOKU_CLIENT_API int sudoku_client_genbatch_finish(struct sudoku_client_genbatch *b,
+                                                    struct sudoku_client_error *err);
+
+/* Number of requests added and not yet delivered. */
+SUDOKU_CLIENT_API size_t sudoku_client_genbatch_pending(const struct sudoku_client_genbatch *b);
+
+/* Free the batch (accepts NULL).  Answers not yet delivered are dropped; the
+ * connection then still has requests in flight, so free the client too. */
+SUDOKU_CLIENT_API void sudoku_client_genbatch_free(struct sudoku_client_genbatch *b);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,493 @@
+/* gen.c -- the generate method for libsudoku-client: one call and pipelined.
+ *
+ * A generate request is [0, msgid, "generate", [options]] (no options: []);
+ * its answer is an array of 1..count puzzle maps (docs/protocol.md).  Every
+ * map is checked before a caller sees it: puzzle and solution parse in the
+ * line form with the same side, the solution is complete and keeps every
+ * given, and "givens" counts the puzzle's non-blank cells; one bad map makes
+ * the whole answer a "protocol" error, so a caller never gets half an answer.
+ *
+ * The pipelined form (sudoku_client_genbatch) works as batch.c does for
+ * solves: request seq gets msgid msgid_base + seq, requests [head, tail) sit
+ * in a ring of window slots, and callbacks run from head while answered, so
+ * answers come out in the order the requests went in.  A slot owns the
+ * decoded array of its answer until its callback has run.  The one-shot call
+ * is a batch of window 1.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/client_impl.h"
+#include "proto/codec.h"
+#include "proto/protocol.h"
+
+/* ------------------------------------------------------------------------ */
+/* Encoding */
+
+/* A packer target that remembers the first failed append, so that a request
+ * is encoded whole or not at all. */
+struct gen_target {
+    struct cbuf *buf;
+    int rc;
+};
+
+static int gen_write(void *data, const char *buf, size_t len)
+{
+    struct gen_target *t = data;
+    int rc = t->rc ? t->rc : cbuf_append(t->buf, buf, len);
+    if (rc < 0)
+        t->rc = rc;
+    return rc < 0 ? -1 : 0;
+}
+
+static void put_str(msgpack_packer *pk, const char *s)
+{
+    size_t len = strlen(s);
+    msgpack_pack_str(pk, len);
+    msgpack_pack_str_body(pk, s, len);
+}
+
+static size_t options_len(const struct sudoku_client_generate_opts *o)
+{
+    if (!o)
+        return 0;
+    return (o->size != 0) + (o->count != 0) + (o->has_seed != 0) + (o->symmetry != NULL) +
+           (o->is_not_minimal != 0) + (o->difficulty != NULL) + (o->has_min_rating != 0) +
+           (o->has_max_rating != 0) + (o->solver != NULL) + (o->timeout_ms != 0);
+}
+
+static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate_opts *o)
+{
+    msgpack_pack_map(pk, options_len(o));
+    if (o->size) {
+        proto_pack_key(pk, PROTO_K_SIZE);
+        msgpack_pack_unsigned_int(pk, o->size);
+    }
+    if (o->count) {
+        proto_pack_key(pk, PROTO_K_COUNT);
+        msgpack_pack_unsigned_int(pk, o->count);
+    }
+    if (o->has_seed) {
+        proto_pack_key(pk, PROTO_K_SEED);
+        msgpack_pack_uint64(pk, o->seed);
+    }
+    if (o->symmetry) {
+        proto_pack_key(pk, PROTO_K_SYMMETRY);
+        put_str(pk, o->symmetry);
+    }
+    if (o->is_not_minimal) {
+        proto_pack_key(pk, PROTO_K_MINIMAL);
+        msgpack_pack_false(pk);
+    }
+    if (o->difficulty) {
+        proto_pack_key(pk, PROTO_K_DIFFICULTY);
+        put_str(pk, o->difficulty);
+    }
+    if (o->has_min_rating) {
+        proto_pack_key(pk, PROTO_K_MIN_RATING);
+        msgpack_pack_double(pk, o->min_rating);
+    }
+    if (o->has_max_rating) {
+        proto_pack_key(pk, PROTO_K_MAX_RATING);
+        msgpack_pack_double(pk, o->max_rating);
+    }
+    if (o->solver) {
+        proto_pack_key(pk, PROTO_K_SOLVER);
+        put_str(pk, o->solver);
+    }
+    if (o->timeout_ms) {
+        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
+        msgpack_pack_unsigned_int(pk, o->timeout_ms);
+    }
+}
+
+/* Append the request to b.  Returns 0 or a negative errno (nothing appended). */
+static int pack_generate(struct cbuf *b, uint32_t msgid,
+                         const struct sudoku_client_generate_opts *o)
+{
+    struct gen_target t = {b, 0};
+    size_t start = b->len;
+    size_t nopts = options_len(o);
+    msgpack_packer pk;
+
+    msgpack_packer_init(&pk, &t, gen_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_uint8(&pk, 0);
+    msgpack_pack_uint32(&pk, msgid);
+    put_str(&pk, proto_method_name(RPC_M_GENERATE));
+    msgpack_pack_array(&pk, nopts ? 1 : 0);
+    if (nopts)
+        pack_options(&pk, o);
+    if (t.rc < 0)
+        b->len = start;
+    return t.rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Decoding */
+
+/* Copy an optional str (absent: "").  Returns 0 or -EPROTO. */
+static int copy_word(const msgpack_object *o, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (!o)
+        return 0;
+    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size)
+        return -EPROTO;
+    memcpy(out, o->via.str.ptr, o->via.str.size);
+    out[o->via.str.size] = '\0';
+    return 0;
+}
+
+/* Parse a line-form grid of exactly n*n symbols into cells.  Returns 0 or -EPROTO. */
+static int parse_grid(const msgpack_object *o, unsigned *n, uint8_t *cells)
+{
+    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size > SUDOKU_CLIENT_MAX_CELLS)
+        return -EPROTO;
+    if (codec_parse_line(o->via.str.ptr, o->via.str.size, n, cells, NULL, 0) < 0 ||
+        o->via.str.size != (size_t)*n * *n)
+        return -EPROTO;
+    return 0;
+}
+
+/* The puzzle and its solution: same side, solution complete and keeping
+ * every given, givens matching.  Returns NULL or what is wrong. */
+static const char *decode_grids(const msgpack_object *m, struct sudoku_client_puzzle *p)
+{
+    uint8_t given[SUDOKU_CLIENT_MAX_CELLS], sol[SUDOKU_CLIENT_MAX_CELLS];
+    const msgpack_object *g = proto_map_get(m, PROTO_K_GIVENS);
+    unsigned n2 = 0, count = 0;
+
+    if (parse_grid(proto_map_get(m, PROTO_K_PUZZLE), &p->n, given) < 0)
+        return "no puzzle in the line form";
+    if (parse_grid(proto_map_get(m, PROTO_K_SOLUTION), &n2, sol) < 0 || n2 != p->n)
+        return "no solution of the puzzle's size";
+    for (unsigned i = 0; i < p->n * p->n; i++) {
+        if (sol[i] == 0)
+            return "the solution has blanks";
+        if (given[i] && given[i] != sol[i])
+            return "the solution changes a given";
+        count += given[i] != 0;
+    }
+    if (!g || g->type != MSGPACK_OBJECT_POSITIVE_INTEGER || g->via.u64 != count)
+        return "givens does not count the puzzle's givens";
+    p->givens = count;
+    codec_format_line(p->n, given, CODEC_BLANK_DOT, p->puzzle, sizeof(p->puzzle));
+    codec_format_line(p->n, sol, CODEC_BLANK_DOT, p->solution, sizeof(p->solution));
+    return NULL;
+}
+
+/* One puzzle map into *p.  Returns NULL or what is wrong. */
+static const char *decode_puzzle(const msgpack_object *m, struct sudoku_client_puzzle *p)
+{
+    const msgpack_object *seed, *rating;
+    const char *why;
+
+    memset(p, 0, sizeof(*p));
+    if (m->type != MSGPACK_OBJECT_MAP)
+        return "not a map";
+    why = decode_grids(m, p);
+    if (why)
+        return why;
+    seed = proto_map_get(m, PROTO_K_SEED);
+    if (!seed || seed->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return "no seed";
+    p->seed = seed->via.u64;
+    rating = proto_map_get(m, PROTO_K_RATING);
+    if (rating && rating->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        p->rating = (double)rating->via.u64;
+    else if (rating &&
+             (rating->type == MSGPACK_OBJECT_FLOAT64 || rating->type == MSGPACK_OBJECT_FLOAT32))
+        p->rating = rating->via.f64;
+    else if (rating)
+        return "rating is not a number";
+    if (copy_word(proto_map_get(m, PROTO_K_DIFFICULTY), p->difficulty, sizeof(p->difficulty)) < 0 ||
+        copy_word(proto_map_get(m, PROTO_K_SYMMETRY), p->symmetry, sizeof(p->symmetry)) < 0)
+        return "difficulty or symmetry is not a short string";
+    return NULL;
+}
+
+/* Decode an answer to a request for count puzzles.  On success *out is a
+ * malloc'ed array of *len (1..count).  Returns 0, or -EPROTO with err set
+ * (the daemon's error, or a "protocol" error), or -ENOMEM. */
+static int decode_answer(const msgpack_object *error, const msgpack_object *result, unsigned count,
+                         struct sudoku_client_puzzle **out, size_t *len,
+                         struct sudoku_client_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    if (error->type != MSGPACK_OBJECT_NIL) {
+        if (wire_decode_error(error, err) < 0)
+            client__set_error(err, "protocol", "malformed error in a generate response");
+        return -EPROTO;
+    }
+    if (result->type != MSGPACK_OBJECT_ARRAY || result->via.array.size == 0 ||
+        result->via.array.size > count) {
+        client__set_error(err, "protocol",
+                          "malformed generate answer from the daemon: not an array of "
+                          "1..%u puzzles",
+                          count);
+        return -EPROTO;
+    }
+    struct sudoku_client_puzzle *p = malloc(result->via.array.size * sizeof(*p));
+    if (!p) {
+        client__set_error(err, "io", "out of memory for %u puzzles", result->via.array.size);
+        return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < result->via.array.size; i++) {
+        const char *why = decode_puzzle(&result->via.array.ptr[i], &p[i]);
+        if (why) {
+            client__set_error(err, "protocol",
+                              "malformed generate answer from the daemon: puzzle %u: %s", i, why);
+            free(p);
+            return -EPROTO;
+        }
+    }
+    *out = p;
+    *len = result->via.array.size;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pipelined requests */
+
+/* One request in flight or waiting for its turn to be delivered. */
+struct gen_slot {
+    uint64_t tag;                        /* the caller's value */
+    unsigned count;                      /* puzzles asked for */
+    int is_done;                         /* answered (or failed) */
+    int rc;                              /* 0, or why it failed (err) */
+    struct sudoku_client_puzzle *puzzle; /* the answer, owned; NULL on failure */
+    size_t len;                          /* puzzles in it */
+    struct sudoku_client_error err;      /* when rc < 0 */
+};
+
+struct sudoku_client_genbatch {
+    struct sudoku_client *c;      /* borrowed */
+    unsigned window;              /* slots, max requests in flight */
+    sudoku_client_genbatch_cb cb; /* called in the order of the adds */
+    void *arg;                    /* for cb */
+    uint64_t head;                /* next seq to deliver */
+    uint64_t tail;                /* next seq to add */
+    uint32_t msgid_base;          /* msgid of seq 0 */
+    struct gen_slot *slots;       /* window of them, owned */
+};
+
+static struct gen_slot *slot_of(struct sudoku_client_genbatch *b, uint64_t seq)
+{
+    return &b->slots[seq % b->window];
+}
+
+static void on_response(void *arg, const struct wire_msg *m)
+{
+    struct sudoku_client_genbatch *b = arg;
+    uint64_t seq = b->head + (uint32_t)(m->msgid - (uint32_t)(b->msgid_base + b->head));
+    if (seq >= b->tail)
+        return; /* not ours: a stale answer from an earlier call */
+    struct gen_slot *s = slot_of(b, seq);
+    if (s->is_done)
+        return; /* a duplicate answer; the first one stands */
+    memset(&s->err, 0, sizeof(s->err));
+    s->rc = decode_answer(m->error, m->result, s->count, &s->puzzle, &s->len, &s->err);
+    s->is_done = 1;
+}
+
+/* Run the callbacks of every answered request at the front. */
+static void deliver_ready(struct sudoku_client_genbatch *b)
+{
+    while (b->head < b->tail && slot_of(b, b->head)->is_done) {
+        struct gen_slot *s = slot_of(b, b->head);
+        if (s->rc < 0)
+            b->cb(b->arg, b->head, s->tag, NULL, 0, &s->err);
+        else
+            b->cb(b->arg, b->head, s->tag, s->puzzle, s->len, NULL);
+        free(s->puzzle);
+        s->puzzle = NULL;
+        s->is_done = 0;
+        b->head++;
+    }
+}
+
+/* The connection broke: deliver everything left as failed with its error. */
+static int fail_all(struct sudoku_client_genbatch *b, struct sudoku_client_error *err)
+{
+    for (uint64_t seq = b->head; seq < b->tail; seq++) {
+        struct gen_slot *s = slot_of(b, seq);
+        if (!s->is_done) {
+            s->rc = b->c->failed;
+            s->err = b->c->fail_error;
+            s->is_done = 1;
+        }
+    }
+    deliver_ready(b);
+    if (err)
+        *err = b->c->fail_error;
+    return b->c->failed;
+}
+
+/* Pump once and deliver; on a broken connection, fail the rest. */
+static int step(struct sudoku_client_genbatch *b, int block, struct sudoku_client_error *err)
+{
+    int rc = client__pump(b->c, block, 0);
+    deliver_ready(b);
+    return rc < 0 ? fail_all(b, err) : 0;
+}
+
+int sudoku_client_genbatch_new(struct sudoku_client *c, unsigned window,
+                               sudoku_client_genbatch_cb cb, void *arg,
+                               struct sudoku_client_genbatch **out)
+{
+    *out = NULL;
+    if (!c || !cb || window == 0 || window > SUDOKU_CLIENT_MAX_WINDOW)
+        return -EINVAL;
+    struct sudoku_client_genbatch *b = calloc(1, sizeof(*b));
+    if (!b)
+        return -ENOMEM;
+    b->slots = calloc(window, sizeof(*b->slots));
+    if (!b->slots) {
+        free(b);
+        return -ENOMEM;
+    }
+    b->c = c;
+    b->window = window;
+    b->cb = cb;
+    b->arg = arg;
+    b->msgid_base = c->next_msgid;
+    c->on_response = on_response;
+    c->on_response_arg = b;
+    *out = b;
+    return 0;
+}
+
+void sudoku_client_genbatch_free(struct sudoku_client_genbatch *b)
+{
+    if (!b)
+        return;
+    if (b->c->on_response_arg == b) {
+        b->c->on_response = NULL;
+        b->c->on_response_arg = NULL;
+    }
+    b->c->next_msgid = b->msgid_base + (uint32_t)b->tail;
+    for (unsigned i = 0; i < b->window; i++)
+        free(b->slots[i].puzzle);
+    free(b->slots);
+    free(b);
+}
+
+size_t sudoku_client_genbatch_pending(const struct sudoku_client_genbatch *b)
+{
+    return (size_t)(b->tail - b->head);
+}
+
+int sudoku_client_genbatch_add(struct sudoku_client_genbatch *b,
+                               const struct sudoku_client_generate_opts *opts, uint64_t tag,
+                               struct sudoku_client_error *err)
+{
+    unsigned count = opts && opts->count ? opts->count : 1;
+
+    if (count > SUDOKU_CLIENT_GENERATE_MAX) {
+        client__set_error(err, "usage", "count %u is over %u", count, SUDOKU_CLIENT_GENERATE_MAX);
+        return -EINVAL;
+    }
+    if (b->c->failed)
+        return fail_all(b, err);
+    while (b->tail - b->head >= b->window) {
+        int rc = step(b, 1, err);
+        if (rc < 0)
+            return rc;
+    }
+    int rc = pack_generate(&b->c->wbuf, b->msgid_base + (uint32_t)b->tail, opts);
+    if (rc < 0) {
+        client__set_error(err, "usage", "cannot encode the request");
+        return -EINVAL;
+    }
+    struct gen_slot *s = slot_of(b, b->tail);
+    s->tag = tag;
+    s->count = count;
+    s->is_done = 0;
+    b->tail++;
+    return step(b, 0, err);
+}
+
+int sudoku_client_genbatch_finish(struct sudoku_client_genbatch *b, struct sudoku_client_error *err)
+{
+    if (b->c->failed)
+        return fail_all(b, err);
+    while (b->head < b->tail) {
+        int rc = step(b, 1, err);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One request at a time */
+
+/* Where the one-shot call wants its answer. */
+struct gen_one {
+    struct sudoku_client_puzzle *puzzle; /* malloc'ed copy, handed to the caller */
+    size_t len;
+    struct sudoku_client_error err;
+    int rc;
+};
+
+static void one_cb(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_puzzle *p,
+                   size_t len, const struct sudoku_client_error *err)
+{
+    struct gen_one *g = arg;
+    (void)seq;
+    (void)tag;
+    if (err) {
+        g->err = *err;
+        g->rc = -EPROTO;
+        return;
+    }
+    g->puzzle = malloc(len * sizeof(*p));
+    if (!g->puzzle) {
+        client__set_error(&g->err, "io", "out of memory for %zu puzzles", len);
+        g->rc = -ENOMEM;
+        return;
+    }
+    memcpy(g->puzzle, p, len * sizeof(*p));
+    g->len = len;
+}
+
+int sudoku_client_generate(struct sudoku_client *c, const struct sudoku_client_generate_opts *opts,
+                           struct sudoku_client_puzzle **out, size_t *len,
+                           struct sudoku_client_error *err)
+{
+    struct gen_one g = {0};
+    struct sudoku_client_genbatch *b = NULL;
+    int rc;
+
+    *out = NULL;
+    *len = 0;
+    rc = sudoku_client_genbatch_new(c, 1, one_cb, &g, &b);
+    if (rc < 0) {
+        client__set_error(err, "usage", "cannot start the request: %s", strerror(-rc));
+        return rc;
+    }
+    rc = sudoku_client_genbatch_add(b, opts, 0, err);
+    if (rc == 0)
+        rc = sudoku_client_genbatch_finish(b, err);
+    sudoku_client_genbatch_free(b);
+    if (rc == 0 && g.rc < 0) {
+        rc = g.rc;
+        if (err)
+            *err = g.err;
+    }
+    if (rc < 0) {
+        free(g.puzzle);
+        return rc;
+    }
+    *out = g.puzzle;
+    *len = g.len;
+    return 0;
+}
+
+void sudoku_client_puzzles_free(struct sudoku_client_puzzle *p)
+{
+    free(p);
+}

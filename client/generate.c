@@ -1,0 +1,420 @@
+/* generate.c -- sudoku generate: new puzzles from sudokud, one a line or JSON.
+ *
+ *   sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]
+ *                   [--symmetry NAME] [--seed S] [--no-minimal] [--solution] [--json]
+ *
+ * COUNT puzzles are asked for in requests ("chunks") of at most GEN_CHUNK
+ * puzzles, GEN_WINDOW of them in flight on one connection, so the daemon's
+ * workers share the work while the answers come back (and are printed) in
+ * order.  With --seed S the output is reproducible: puzzle k of the output
+ * is puzzle k mod GEN_CHUNK of the request with seed
+ * gen_batch_seed(S, k - k mod GEN_CHUNK), i.e. chunk j starts at the seed
+ * that puzzle j*GEN_CHUNK would have in one big batch.  The chunk size is
+ * therefore part of the contract (sudoku(1)) and never depends on the
+ * daemon, the window or the load; -n K prints a prefix of -n K+1.
+ *
+ * The first failed chunk (an error answer, or fewer puzzles than asked
+ * because its deadline passed) stops the run: nothing after it is printed,
+ * so the output never has a hole.  Exit status as the solve front: 0 all
+ * made, 1 the daemon refused or fell short, 2 usage, 3 unreachable.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/tool.h"
+#include "core/generate.h"
+#include "proto/clock.h"
+#include "proto/json.h"
+#include "proto/opts.h"
+
+#ifndef GEN_CHUNK
+#define GEN_CHUNK 16u /* puzzles a request: fixed, --seed's output depends on it */
+#endif
+#define GEN_WINDOW         32u        /* requests in flight by default: 32 workers busy */
+#define GEN_MAX_COUNT      1000000000 /* -n at most */
+#define GEN_PROGRESS_AFTER 1000000u   /* us before the progress line first shows */
+#define GEN_PROGRESS_EVERY 200000u    /* us between redraws */
+
+/* The command line of sudoku generate. */
+struct gen_cli {
+    const char *socket;     /* -s */
+    uint64_t count;         /* -n (default 1) */
+    unsigned size;          /* --size, 0: the daemon's default (9) */
+    const char *difficulty; /* --difficulty */
+    const char *rating;     /* --rating MIN-MAX, as given */
+    double min_rating;      /* parsed from rating */
+    double max_rating;
+    int has_min, has_max;
+    const char *symmetry; /* --symmetry */
+    uint64_t seed;        /* --seed */
+    int has_seed;
+    int is_no_minimal; /* --no-minimal */
+    int is_solution;   /* --solution */
+    int is_json;       /* --json */
+    int is_verbose;    /* -v */
+    const char *solver;
+    unsigned timeout_ms;
+    unsigned window; /* -w, 0: GEN_WINDOW */
+};
+
+/* One run: what has been printed, and the first failure. */
+struct gen_run {
+    const struct gen_cli *o;
+    uint64_t printed;               /* puzzles printed */
+    int is_failed;                  /* a chunk failed: print nothing more */
+    int is_short;                   /* ... because it came back short */
+    struct sudoku_client_error err; /* the first failure */
+    int has_bar;                    /* stderr is a terminal and COUNT is large */
+    int is_bar_shown;
+    uint64_t t0_us, drawn_us;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Command line */
+
+static const char *const difficulties[] = {"easy", "medium", "hard", "expert", "extreme"};
+
+static int on_size(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct gen_cli *o = cfg;
+    if (strcmp(arg, "4") && strcmp(arg, "9") && strcmp(arg, "16") && strcmp(arg, "25")) {
+        snprintf(err, err_size, "want 4, 9, 16 or 25");
+        return -EINVAL;
+    }
+    o->size = (unsigned)atoi(arg);
+    return 0;
+}
+
+static int on_difficulty(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct gen_cli *o = cfg;
+    for (size_t i = 0; i < sizeof(difficulties) / sizeof(difficulties[0]); i++) {
+        if (strcmp(arg, difficulties[i]) == 0) {
+            o->difficulty = difficulties[i];
+            return 0;
+        }
+    }
+    snprintf(err, err_size, "want easy, medium, hard, expert or extreme");
+    return -EINVAL;
+}
+
+static int on_symmetry(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct gen_cli *o = cfg;
+    enum gen_symmetry s;
+    if (gen_symmetry_parse(arg, &s) < 0) {
+        snprintf(err, err_size, "want none, rotate180, rotate90, mirror, flip or diagonal");
+        return -EINVAL;
+    }
+    o->symmetry = gen_symmetry_name(s);
+    return 0;
+}
+
+static int on_seed(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct gen_cli *o = cfg;
+    unsigned long long v;
+    if (opts_number(arg, 10, 0, UINT64_MAX, &v, err, err_size) < 0)
+        return -EINVAL;
+    o->seed = v;
+    o->has_seed = 1;
+    return 0;
+}
+
+/* One end of --rating: empty (absent) or a finite number >= 0. */
+static int parse_rating(const char *s, size_t len, double *out, int *has)
+{
+    char buf[32], *end;
+    if (len == 0)
+        return 0;
+    if (len >= sizeof(buf))
+        return -EINVAL;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    *out = strtod(buf, &end);
+    if (*end || end == buf || !(*out >= 0 && *out <= 1e6))
+        return -EINVAL;
+    *has = 1;
+    return 0;
+}
+
+static int on_rating(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct gen_cli *o = cfg;
+    const char *dash = strchr(arg, '-');
+    o->has_min = o->has_max = 0;
+    if (!dash || parse_rating(arg, (size_t)(dash - arg), &o->min_rating, &o->has_min) < 0 ||
+        parse_rating(dash + 1, strlen(dash + 1), &o->max_rating, &o->has_max) < 0 ||
+        (!o->has_min && !o->has_max) ||
+        (o->has_min && o->has_max && o->min_rating > o->max_rating)) {
+        snprintf(err, err_size, "want MIN-MAX, MIN- or -MAX: ratings >= 0, MIN <= MAX");
+        return -EINVAL;
+    }
+    o->rating = arg;
+    return 0;
+}
+
+/* The command line, in --help order; sudoku(1) describes each. */
+static const struct opts_spec gen_table[] = {
+    {"count", 'n', "COUNT", "puzzles to make (default 1)",
+     OPTS_NUMBER_AT(struct gen_cli, count, 1, GEN_MAX_COUNT)},
+    {"size", 0, "N", "side: 4, 9, 16 or 25 (default 9)", OPTS_CALL_TO(on_size)},
+    {"difficulty", 0, "NAME",
+     "easy, medium, hard, expert or extreme (each puzzle\n"
+     "rated by the daemon's logic plugin)",
+     OPTS_CALL_TO(on_difficulty)},
+    {"rating", 0, "MIN-MAX", "a band of ratings instead (MIN- or -MAX: one end)",
+     OPTS_CALL_TO(on_rating)},
+    {"symmetry", 0, "NAME", "none (default), rotate180, rotate90, mirror, flip,\nor diagonal",
+     OPTS_CALL_TO(on_symmetry)},
+    {"seed", 0, "S",
+     "reproducible output: the same command gives the same\n"
+     "bytes (default: the daemon picks seeds)",
+     OPTS_CALL_TO(on_seed)},
+    {"no-minimal", 0, NULL, "unique but not minimal puzzles",
+     OPTS_FLAG_AT(struct gen_cli, is_no_minimal)},
+    {"solution", 0, NULL, "print each solution after its puzzle, after a space",
+     OPTS_FLAG_AT(struct gen_cli, is_solution)},
+    {"json", 0, NULL,
+     "one JSON object a puzzle (puzzle, solution, givens,\nseed, rating, "
+     "difficulty, symmetry)",
+     OPTS_FLAG_AT(struct gen_cli, is_json)},
+    {"solver", 0, "NAME", "counting plugin (default: the daemon's for the size)",
+     OPTS_STRING_AT(struct gen_cli, solver)},
+    {"timeout", 0, "MS", "deadline of each request (of at most 16 puzzles)",
+     OPTS_NUMBER_AT(struct gen_cli, timeout_ms, 1, 86400000)},
+    {"window", 'w', "N", "requests in flight (default 32)",
+     OPTS_NUMBER_AT(struct gen_cli, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
+    {"socket", 's', "PATH", "daemon socket (as for sudoku)",
+     OPTS_STRING_AT(struct gen_cli, socket)},
+    {"verbose", 'v', NULL, "print a summary line at the end",
+     OPTS_FLAG_AT(struct gen_cli, is_verbose)},
+    {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
+};
+
+static const struct opts_prog gen_prog = {
+    .name = "sudoku generate",
+    .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
+             "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
+             "                       [--json] [-s PATH]\n"
+             "\n"
+             "Ask sudokud for COUNT new puzzles, each with a unique solution, and print\n"
+             "them one a line ('.' blanks), in order.\n"
+             "\n",
+    .footer = "\n"
+              "Exit status: 0 all made, 1 the daemon refused or fell short, 2 usage error,\n"
+              "3 cannot reach the daemon.\n",
+    .specs = gen_table,
+    .specs_len = sizeof(gen_table) / sizeof(gen_table[0]),
+    .help_column = 22,
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct gen_cli *o)
+{
+    int first = argc;
+    int action = opts_parse(&gen_prog, argc, argv, o, &first);
+    if (action < 0)
+        return EXIT_USAGE;
+    if (action == OPTS_SHOW_HELP) {
+        opts_help(&gen_prog, stdout);
+        return 0;
+    }
+    if (first < argc) {
+        opts_usage_error(&gen_prog, "unexpected argument '%s'", argv[first]);
+        return EXIT_USAGE;
+    }
+    if (o->difficulty && o->rating) {
+        opts_usage_error(&gen_prog, "--difficulty and --rating: one or the other");
+        return EXIT_USAGE;
+    }
+    if (!o->count)
+        o->count = 1;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Printing */
+
+/* A rating as a JSON number that reads back the same, in the fewest
+ * digits that do ("3.4", not 3.3999999999999999; "0.0"). */
+static void put_rating(double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof(buf), "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, sizeof(buf), "%.17g", v);
+    fputs(buf, stdout);
+    if (!strpbrk(buf, ".eEn"))
+        fputs(".0", stdout);
+}
+
+static void print_puzzle(const struct gen_cli *o, const struct sudoku_client_puzzle *p)
+{
+    if (!o->is_json) {
+        fputs(p->puzzle, stdout);
+        if (o->is_solution) {
+            putchar(' ');
+            fputs(p->solution, stdout);
+        }
+        putchar('\n');
+        return;
+    }
+    printf("{\"puzzle\":\"%s\",\"solution\":\"%s\",\"givens\":%u,\"seed\":%llu,\"rating\":",
+           p->puzzle, p->solution, p->givens, (unsigned long long)p->seed);
+    put_rating(p->rating);
+    fputs(",\"difficulty\":", stdout);
+    json_put_string(stdout, p->difficulty);
+    fputs(",\"symmetry\":", stdout);
+    json_put_string(stdout, p->symmetry);
+    puts("}");
+}
+
+static void draw_bar(struct gen_run *r, uint64_t now)
+{
+    double frac = (double)r->printed / (double)r->o->count;
+    double secs = (double)(now - r->t0_us) / 1e6;
+    double rate = secs > 0 ? (double)r->printed / secs : 0;
+    int fill = (int)(frac * 30);
+    fprintf(stderr, "\r[%.*s%*s] %3d%% %llu/%llu puzzles, %.0f/s\033[K", fill,
+            "##############################", 30 - fill, "", (int)(frac * 100),
+            (unsigned long long)r->printed, (unsigned long long)r->o->count, rate);
+    r->is_bar_shown = 1;
+    r->drawn_us = now;
+}
+
+static void maybe_progress(struct gen_run *r)
+{
+    if (!r->has_bar)
+        return;
+    uint64_t now = clock_now_us();
+    if (now - r->t0_us >= GEN_PROGRESS_AFTER && now - r->drawn_us >= GEN_PROGRESS_EVERY) {
+        fflush(stdout);
+        draw_bar(r, now);
+    }
+}
+
+static void clear_bar(struct gen_run *r)
+{
+    if (r->is_bar_shown)
+        fputs("\r\033[K", stderr);
+    r->is_bar_shown = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running */
+
+/* One chunk answered; tag is how many puzzles it asked for. */
+static void on_chunk(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_puzzle *p,
+                     size_t len, const struct sudoku_client_error *err)
+{
+    struct gen_run *r = arg;
+    (void)seq;
+    if (r->is_failed)
+        return; /* after a failed chunk nothing is printed */
+    if (err) {
+        r->is_failed = 1;
+        r->err = *err;
+        return;
+    }
+    for (size_t i = 0; i < len; i++)
+        print_puzzle(r->o, &p[i]);
+    r->printed += len;
+    if (len < tag) {
+        r->is_failed = r->is_short = 1;
+        snprintf(r->err.code, sizeof(r->err.code), "timeout");
+        snprintf(r->err.message, sizeof(r->err.message),
+                 "the deadline passed after %zu of %llu puzzles of a request", len,
+                 (unsigned long long)tag);
+    }
+    maybe_progress(r);
+}
+
+/* The options of chunk starting at puzzle k of the output. */
+static void chunk_opts(const struct gen_cli *o, uint64_t k, struct sudoku_client_generate_opts *g)
+{
+    uint64_t left = o->count - k;
+    memset(g, 0, sizeof(*g));
+    g->size = o->size;
+    g->count = left < GEN_CHUNK ? (unsigned)left : GEN_CHUNK;
+    g->has_seed = o->has_seed;
+    g->seed = o->has_seed ? gen_batch_seed(o->seed, k) : 0;
+    g->symmetry = o->symmetry;
+    g->is_not_minimal = o->is_no_minimal;
+    g->difficulty = o->difficulty;
+    g->min_rating = o->min_rating;
+    g->has_min_rating = o->has_min;
+    g->max_rating = o->max_rating;
+    g->has_max_rating = o->has_max;
+    g->solver = o->solver;
+    g->timeout_ms = o->timeout_ms;
+}
+
+/* Send every chunk and wait for the answers.  Returns 0 or the
+ * connection's negative errno (err says why). */
+static int run_chunks(struct gen_run *r, struct sudoku_client_genbatch *b,
+                      struct sudoku_client_error *err)
+{
+    struct sudoku_client_generate_opts g;
+    for (uint64_t k = 0; k < r->o->count && !r->is_failed; k += g.count) {
+        chunk_opts(r->o, k, &g);
+        int rc = sudoku_client_genbatch_add(b, &g, g.count, err);
+        if (rc < 0)
+            return rc;
+    }
+    return sudoku_client_genbatch_finish(b, err);
+}
+
+static void summary(const struct gen_run *r)
+{
+    double secs = (double)(clock_now_us() - r->t0_us) / 1e6;
+    fprintf(stderr, "sudoku: generate: %llu of %llu puzzles in %.3f s (%.0f/s)\n",
+            (unsigned long long)r->printed, (unsigned long long)r->o->count, secs,
+            secs > 0 ? (double)r->printed / secs : 0.0);
+}
+
+/* Connect, run, report.  Returns the exit status. */
+static int generate(const struct gen_cli *o)
+{
+    struct tool_opts to = {.socket = o->socket};
+    struct gen_run r = {.o = o, .t0_us = clock_now_us()};
+    struct sudoku_client_genbatch *b = NULL;
+    struct sudoku_client_error err = {{0}, {0}};
+    struct sudoku_client *c = tool_connect(&to);
+    int rc;
+
+    if (!c)
+        return EXIT_UNREACHABLE;
+    r.has_bar = isatty(2) && o->count > GEN_CHUNK;
+    if (o->timeout_ms)
+        sudoku_client_set_io_timeout(c, o->timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
+    rc = sudoku_client_genbatch_new(c, o->window ? o->window : GEN_WINDOW, on_chunk, &r, &b);
+    if (rc == 0)
+        rc = run_chunks(&r, b, &err);
+    else
+        snprintf(err.message, sizeof(err.message), "%s", strerror(-rc));
+    fflush(stdout);
+    clear_bar(&r);
+    if (rc < 0)
+        fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
+    else if (r.is_failed)
+        fprintf(stderr, "sudoku: generate: %s: %s\n", r.err.code, r.err.message);
+    sudoku_client_genbatch_free(b);
+    sudoku_client_free(c);
+    if (o->is_verbose || r.is_short)
+        summary(&r);
+    if (rc < 0)
+        return EXIT_UNREACHABLE;
+    return r.is_failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}
+
+int tool_generate(int argc, char **argv)
+{
+    struct gen_cli o = {0};
+    int rc = parse(argc, argv, &o);
+    return rc >= 0 ? rc : generate(&o);
+}
