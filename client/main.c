@@ -369,12 +369,44 @@ static void print_help(const char *cmd)
               stdout);
 }
 
+/* `sudoku [options] generate [options]`: generate has its own parser, so
+ * the options before the word move behind it.  Returns the index of the
+ * word "generate" when only options (and their values) come before it,
+ * else 0. */
+static int generate_at(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "generate") == 0)
+            return i;
+        if (argv[i][0] != '-')
+            return 0;
+        /* -s PATH, --socket PATH ...: the next word is the value. */
+        if ((argv[i][1] != '-' && argv[i][2] == '\0') ||
+            (argv[i][1] == '-' && !strchr(argv[i], '=')))
+            if (i + 1 < argc && strcmp(argv[i + 1], "generate") != 0 && argv[i + 1][0] != '-')
+                i++;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct tool_opts o = {.format = INPUT_AUTO};
     int first = argc;
-    if (argc > 1 && strcmp(argv[1], "generate") == 0)
-        return tool_generate(argc - 1, argv + 1);
+    int gen = generate_at(argc, argv);
+    if (gen) {
+        char *args[256];
+        int len = 0;
+        if (argc > (int)(sizeof(args) / sizeof(args[0]))) {
+            opts_usage_error(&option_prog, "too many arguments");
+            return EXIT_USAGE;
+        }
+        args[len++] = argv[gen];
+        for (int i = 1; i < argc; i++)
+            if (i != gen)
+                args[len++] = argv[i];
+        return tool_generate(len, args);
+    }
     int action = parse_args(argc, argv, &o, &first);
     if (action < 0)
         return EXIT_USAGE;

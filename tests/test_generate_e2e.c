@@ -308,6 +308,12 @@ static void test_reproducible(void **state)
     generate(b, d2.sock, (const char *const[]){"-n", "40", "--seed", "123456788", "--json", NULL});
     assert_int_equal(b->status, 0);
     assert_string_not_equal(a->out, b->out);
+    /* The tool's options may also come before the word generate. */
+    run_prog(b, "sudoku",
+             (const char *const[]){"sudoku", "-s", d2.sock, "--json", "generate", "-n", "40",
+                                   "--seed", "123456789", NULL});
+    assert_int_equal(b->status, 0);
+    assert_string_equal(a->out, b->out);
     free(a);
     free(b);
 }
