@@ -52,6 +52,7 @@ struct bench_cfg {
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
     int rate;                               /* --rate: rate with explain() */
+    unsigned steps;                         /* --steps N with --rate, 0 = every step */
     int verbose;                            /* -v: show info log lines */
     char **files;                           /* FILE... (points into argv) */
     int files_len;
@@ -183,6 +184,10 @@ static const struct opts_spec option_table[] = {
      "rate the puzzles (explain without text, every step\n"
      "checked) with each plugin that can explain",
      OPTS_FLAG_AT(struct bench_cfg, rate)},
+    {"steps", 0, "N",
+     "with --rate: stop each explanation after N steps\n"
+     "(1 = a hint), 0 = every step (default)",
+     OPTS_NUMBER_AT(struct bench_cfg, steps, 0, UINT32_MAX)},
     OPTS_SECTION_ROW("Through the daemon (every answer is checked by the rules):"),
     {"socket", 's', "PATH", "send the puzzles to the sudokud listening on PATH",
      OPTS_STRING_AT(struct bench_cfg, socket)},
@@ -268,6 +273,10 @@ static int check_args(int argc, int first, struct bench_cfg *c)
     if (first >= argc) {
         fprintf(stderr, "sudoku-bench: no puzzle file given\n");
         opts_help(&option_prog, stderr);
+        return 2;
+    }
+    if (c->steps && !c->rate) {
+        opts_usage_error(&option_prog, "--steps needs --rate");
         return 2;
     }
     if (c->rate && c->socket) {
@@ -424,7 +433,8 @@ static int run_rate(const struct bench_cfg *c, const struct host *h)
         if (!host_plugin_has_explain(p))
             continue;
         for (int f = 0; f < c->files_len; f++) {
-            if (rate_run_file(p, host_default(h), c->files[f], &r, err, sizeof(err)) < 0) {
+            if (rate_run_steps(p, host_default(h), c->files[f], c->steps, &r, err, sizeof(err)) <
+                0) {
                 fprintf(stderr, "sudoku-bench: %s\n", err);
                 status = 1;
                 continue;
