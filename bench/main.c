@@ -55,7 +55,7 @@ struct bench_cfg {
     int is_timeout_set;                     /* --timeout-ms given */
     int json;                               /* --json */
     int rate;                               /* --rate: rate with explain() */
-    unsigned steps;                         /* --steps: explain that many steps (hint: 1) */
+    unsigned steps;                         /* --steps N with --rate (hint: 1), 0 = every step */
     int verbose;                            /* -v: show info log lines */
     char **files;                           /* FILE... (points into argv) */
     int files_len;
@@ -189,9 +189,10 @@ static const struct opts_spec option_table[] = {
      "--socket, through the daemon's rate method",
      OPTS_FLAG_AT(struct bench_cfg, rate)},
     {"steps", 0, "N",
-     "with --rate --socket: explain at most N steps instead\n"
-     "(1 = a hint), one request at a time: the round trip",
-     OPTS_NUMBER_AT(struct bench_cfg, steps, 1, 1000000)},
+     "with --rate: stop each explanation after N steps\n"
+     "(1 = a hint), 0 = every step (default); with\n"
+     "--socket, one explain request at a time: the round trip",
+     OPTS_NUMBER_AT(struct bench_cfg, steps, 0, UINT32_MAX)},
     OPTS_SECTION_ROW("Through the daemon (every answer is checked by the rules):"),
     {"socket", 's', "PATH", "send the puzzles to the sudokud listening on PATH",
      OPTS_STRING_AT(struct bench_cfg, socket)},
@@ -453,7 +454,8 @@ static int run_rate(const struct bench_cfg *c, const struct host *h)
         if (!host_plugin_has_explain(p))
             continue;
         for (int f = 0; f < c->files_len; f++) {
-            if (rate_run_file(p, host_default(h), c->files[f], &r, err, sizeof(err)) < 0) {
+            if (rate_run_steps(p, host_default(h), c->files[f], c->steps, &r, err, sizeof(err)) <
+                0) {
                 fprintf(stderr, "sudoku-bench: %s\n", err);
                 status = 1;
                 continue;

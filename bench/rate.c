@@ -5,7 +5,9 @@
  * default solver, every step replayed and checked: what the daemon's `rate`
  * costs) and through the plugin's explain() alone (the engine's own speed).
  * The step arrays are allocated once per file, sized so that they never run
- * out for a 16x16 grid; no text is asked for.
+ * out for a 16x16 grid; no text is asked for.  With a step limit (--steps,
+ * 1 = a hint) each explanation stops there, as the daemon's `explain` with
+ * `steps` does; a partial explanation counts as solved.
  */
 #include "bench/rate.h"
 
@@ -76,7 +78,8 @@ static int push_us(struct rate_bufs *b, double us)
     return 0;
 }
 
-static void job_init(struct sdk_explain *j, struct rate_bufs *b, unsigned n, const uint8_t *cells)
+static void job_init(struct sdk_explain *j, struct rate_bufs *b, unsigned n, const uint8_t *cells,
+                     uint32_t max_steps)
 {
     const uint32_t nc = RATE_MAX_N * RATE_MAX_N;
 
@@ -90,6 +93,7 @@ static void job_init(struct sdk_explain *j, struct rate_bufs *b, unsigned n, con
     j->placements_cap = nc;
     j->eliminations = b->elims;
     j->eliminations_cap = nc * RATE_MAX_N;
+    j->max_steps = max_steps;
 }
 
 /* Rate one parsed puzzle and account for it. */
@@ -105,12 +109,12 @@ static int rate_one(const struct host_plugin *p, const struct host_plugin *solve
         r->errors++;
         return 0;
     }
-    job_init(&j, b, n, cells);
+    job_init(&j, b, n, cells, r->max_steps);
     t0 = clock_now_ns();
     /* The engine alone: its answer is judged by the host_explain() below. */
     (void)p->desc->explain(p->state, &quiet_host, &j);
     b->plugin_s += (double)(clock_now_ns() - t0) / 1e9;
-    job_init(&j, b, n, cells);
+    job_init(&j, b, n, cells, r->max_steps);
     t0 = clock_now_ns();
     rc = host_explain(p, solver, &j, solution);
     t0 = clock_now_ns() - t0;
@@ -172,6 +176,12 @@ static void finish(struct rate_result *r, struct rate_bufs *b)
 int rate_run_file(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
                   struct rate_result *out, char *err, size_t err_size)
 {
+    return rate_run_steps(p, solver, file, 0, out, err, err_size);
+}
+
+int rate_run_steps(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
+                   uint32_t max_steps, struct rate_result *out, char *err, size_t err_size)
+{
     struct rate_bufs b;
     struct input_record rec;
     struct input in;
@@ -180,6 +190,7 @@ int rate_run_file(const struct host_plugin *p, const struct host_plugin *solver,
     memset(out, 0, sizeof(*out));
     snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
     out->file = file;
+    out->max_steps = max_steps;
     rc = bufs_init(&b);
     if (rc == 0)
         rc = input_open(&in, file, INPUT_AUTO);
@@ -228,9 +239,10 @@ void rate_report_json(FILE *out, const struct rate_result *r)
             ",\"puzzles\":%llu,\"solved\":%llu,\"stuck\":%llu,\"not_unique\":%llu"
             ",\"errors\":%llu,\"wrong\":%llu,\"seconds\":%.6f,\"puzzles_per_s\":%.1f"
             ",\"engine_per_s\":%.1f,\"us_p50\":%.2f,\"us_p99\":%.2f,\"mean_rating\":%.3f"
-            ",\"mean_steps\":%.2f}\n",
+            ",\"mean_steps\":%.2f,\"max_steps\":%u}\n",
             (unsigned long long)r->puzzles, (unsigned long long)r->solved,
             (unsigned long long)r->stuck, (unsigned long long)r->not_unique,
             (unsigned long long)r->errors, (unsigned long long)r->wrong, r->seconds,
-            r->puzzles_per_s, r->plugin_per_s, r->us_p50, r->us_p99, r->mean_rating, r->mean_steps);
+            r->puzzles_per_s, r->plugin_per_s, r->us_p50, r->us_p99, r->mean_rating, r->mean_steps,
+            r->max_steps);
 }

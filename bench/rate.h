@@ -29,12 +29,19 @@ struct rate_result {
     double us_p99;        /* 99th percentile */
     double mean_rating;   /* over the puzzles rated */
     double mean_steps;    /* steps per puzzle rated */
+    uint32_t max_steps;   /* steps asked for per puzzle, 0 = all (1 = a hint) */
 };
 
 /* Rate every puzzle of file with p (solver finds the solutions) into *out.
  * Returns 0, or a negative errno with the message in err. */
 int rate_run_file(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
                   struct rate_result *out, char *err, size_t err_size);
+
+/* The same, each explanation stopped after max_steps steps (0 = none; 1 =
+ * what a hint costs).  The step counts and the p50/p99 are then those of
+ * the shortened explanations; "stuck" counts puzzles stuck within them. */
+int rate_run_steps(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
+                   uint32_t max_steps, struct rate_result *out, char *err, size_t err_size);
 
 /* Print the table header, a row, or r as one JSON line. */
 void rate_report_header(FILE *out);

@@ -1,6 +1,7 @@
 # bench_rate.cmake -- sudoku-bench --rate (cmake -P): one JSON line per
 # explaining plugin and file, every key present, every puzzle of DATA rated
-# with no refused answer; --rate --socket with no daemon there exits 3.
+# with no refused answer; --rate --socket with no daemon there exits 3;
+# --steps 1 times hints.
 execute_process(COMMAND ${BENCH} -P ${PLUGIN_DIR} --rate --json ${DATA}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -27,4 +28,28 @@ execute_process(COMMAND ${BENCH} --rate --socket /nonexistent ${DATA}
   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(NOT rc EQUAL 3 OR NOT err MATCHES "nonexistent")
   message(FATAL_ERROR "--rate --socket without a daemon: want status 3, got ${rc}: ${err}")
+endif()
+# --steps 1 (a hint): at most one step per puzzle, said in max_steps, every
+# answer still checked; --steps without --rate is a usage error.
+execute_process(COMMAND ${BENCH} -P ${PLUGIN_DIR} --rate --steps 1 --json ${DATA}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "sudoku-bench --rate --steps 1 exited ${rc}: ${err}")
+endif()
+string(STRIP "${out}" out)
+foreach(key max_steps mean_steps wrong errors puzzles solved stuck)
+  string(JSON h_${key} ERROR_VARIABLE jerr GET "${out}" ${key})
+  if(jerr)
+    message(FATAL_ERROR "key ${key} missing in: ${out}")
+  endif()
+endforeach()
+math(EXPR h_rated "${h_solved} + ${h_stuck}")
+if(NOT h_max_steps EQUAL 1 OR h_mean_steps GREATER 1 OR NOT h_wrong EQUAL 0
+    OR NOT h_errors EQUAL 0 OR NOT h_rated EQUAL h_puzzles)
+  message(FATAL_ERROR "--steps 1: want one checked step a puzzle, got: ${out}")
+endif()
+execute_process(COMMAND ${BENCH} --steps 1 ${DATA}
+  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--steps")
+  message(FATAL_ERROR "--steps without --rate: want status 2 naming --steps, got ${rc}: ${err}")
 endif()

@@ -2,65 +2,209 @@
  *
  * A source with exactly two possibilities (a bivalue cell's two values, or
  * the two places of a value in a unit) is split into two branches.  Each
- * branch places its choice on a copy of the grid and applies singles until
- * none is left (lg_grid_propagate).  One of the branches is true, so:
+ * branch places its choice on a compact copy of the grid (struct branch)
+ * and applies singles until none is left, incrementally: a cell left with
+ * one candidate is stacked, a unit that lost a candidate is marked for a
+ * hidden-single scan, and the first empty cell or value without a place
+ * ends the branch.  One of the branches is true, so:
  *   - a branch that breaks the grid is false: the other choice is placed;
  *   - a cell both branches solve with the same value takes that value;
  *   - a candidate both branches remove goes.
  * The dynamic kind also applies locked candidates inside each branch, and
  * takes single candidates as sources: one whose branch breaks the grid goes
- * (a contradiction).  The copies live in one struct on the caller's stack;
- * nothing allocates.
+ * (a contradiction).  What a branch deduces is the closure of its start
+ * under those rules, whatever the order, so the steps are those of a full
+ * rescan.  A position the easier rungs left closed (the ladder's case) is
+ * checked once, and its branches start from their placement's work only.
+ * A candidate whose branch stood as half of a source is not run again as a
+ * contradiction source.  The copies live in one struct on the caller's
+ * stack (about 4 KB); nothing allocates.
  */
 #include <string.h>
 
 #include "lg.h"
 
-/* The two branches of one source. */
-struct forcing {
-    bool dynamic;         /* branches also use locked candidates */
-    struct lg_grid br[2]; /* the branch positions */
-    uint16_t cell[2];     /* where each branch places */
-    uint8_t val[2];       /* what it places */
-    int rc[2];            /* lg_grid_propagate's answer */
+/* One branch position, compact: the candidates of every cell (a solved
+ * cell keeps its value's bit alone), which cells are solved, and the work
+ * still to do: cells left with one candidate (a stack) and units that lost
+ * a candidate since their last hidden-single scan (a bit per unit). */
+struct branch {
+    uint32_t unsolved;            /* cells without a value */
+    uint32_t sp;                  /* entries in stack */
+    uint64_t dirty;               /* units to scan for hidden singles */
+    uint16_t m[LG_MAX_CELLS];     /* candidates; a solved cell: its value */
+    uint8_t done[LG_MAX_CELLS];   /* 1 = solved */
+    uint16_t stack[LG_MAX_CELLS]; /* cells down to one candidate */
 };
 
-/* What candidates cell has in branch g: its value's bit when solved. */
-static uint32_t branch_mask(const struct lg_grid *g, uint32_t cell)
+/* The two branches of one source. */
+struct forcing {
+    bool dynamic;                               /* branches also use locked candidates */
+    bool closed;                                /* the position has no single (and no lock) left */
+    struct branch base;                         /* the position, as a branch */
+    struct branch br[2];                        /* the branch positions */
+    uint16_t cell[2];                           /* where each branch places */
+    uint8_t val[2];                             /* what it places */
+    int rc[2];                                  /* deduce's answer */
+    uint64_t ran[LG_MAX_CELLS * LG_MAX_N / 64]; /* bit cell * n + v - 1: branch run, stood */
+};
+
+static uint64_t units_of(const struct lg_geom *geo, uint32_t cell)
 {
-    return g->val[cell] ? 1u << (g->val[cell] - 1) : g->cand[cell];
+    return (uint64_t)1 << geo->row[cell] | (uint64_t)1 << (geo->n + geo->col[cell]) |
+           (uint64_t)1 << (2 * geo->n + geo->bx[cell]);
+}
+
+/* Take mask from unsolved cell p of b.  Returns -1 when p is left empty. */
+static int branch_remove(struct branch *b, const struct lg_geom *geo, uint32_t p, uint32_t mask)
+{
+    uint32_t m = b->m[p];
+
+    if (!(m & mask) || b->done[p])
+        return 0;
+    m &= ~mask;
+    b->m[p] = (uint16_t)m;
+    if (!m)
+        return -1;
+    if (!(m & (m - 1)))
+        b->stack[b->sp++] = (uint16_t)p;
+    b->dirty |= units_of(geo, p);
+    return 0;
+}
+
+/* Solve cell with the value of bit and take it from the peers.  Returns -1
+ * when a peer is left empty. */
+static int branch_place(struct branch *b, const struct lg_geom *geo, uint32_t cell, uint32_t bit)
+{
+    const uint8_t *peer = geo->peer_list[cell];
+
+    b->m[cell] = (uint16_t)bit;
+    b->done[cell] = 1;
+    b->unsolved--;
+    b->dirty |= units_of(geo, cell);
+    for (uint32_t k = 0; k < geo->npeers; k++)
+        if (branch_remove(b, geo, peer[k], bit) != 0)
+            return -1;
+    return 0;
+}
+
+/* Load position g as a branch with nothing to do. */
+static void branch_load(struct branch *b, const struct lg_grid *g, const struct lg_geom *geo)
+{
+    b->unsolved = g->unsolved;
+    b->sp = 0;
+    b->dirty = 0;
+    for (uint32_t i = 0; i < geo->ncells; i++) {
+        b->done[i] = g->val[i] != 0;
+        b->m[i] = (uint16_t)(g->val[i] ? 1u << (g->val[i] - 1) : g->cand[i]);
+    }
+}
+
+/* Copy the position part of a (the work lists start empty). */
+static void branch_copy(struct branch *b, const struct branch *a, const struct lg_geom *geo)
+{
+    b->unsolved = a->unsolved;
+    b->sp = 0;
+    b->dirty = 0;
+    memcpy(b->m, a->m, geo->ncells * sizeof(b->m[0]));
+    memcpy(b->done, a->done, geo->ncells);
+}
+
+/* Queue everything: every unit to scan, every cell with one candidate.
+ * Returns -1 when a cell is empty. */
+static int branch_touch_all(struct branch *b, const struct lg_geom *geo)
+{
+    b->dirty = geo->nunits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << geo->nunits) - 1;
+    for (uint32_t i = 0; i < geo->ncells; i++) {
+        uint32_t m = b->m[i];
+        if (b->done[i])
+            continue;
+        if (!m)
+            return -1;
+        if (!(m & (m - 1)))
+            b->stack[b->sp++] = (uint16_t)i;
+    }
+    return 0;
+}
+
+/* The hidden singles of unit u.  Returns -1 when a value has no place
+ * left, or two values only one cell. */
+static int branch_unit(struct branch *b, const struct lg_geom *geo, uint32_t u, uint32_t all)
+{
+    const uint16_t *cells = geo->unit[u];
+    uint32_t once = 0, twice = 0;
+
+    for (uint32_t k = 0; k < geo->n; k++) {
+        uint32_t m = b->m[cells[k]];
+        twice |= once & m;
+        once |= m;
+    }
+    if (once != all)
+        return -1;
+    uint32_t single = once & ~twice;
+    for (uint32_t k = 0; k < geo->n && single; k++) {
+        uint32_t cell = cells[k], m = b->m[cell] & single;
+        if (!m || b->done[cell])
+            continue;
+        if (m & (m - 1))
+            return -1;
+        if (branch_place(b, geo, cell, m) != 0)
+            return -1;
+        single &= ~m;
+    }
+    return 0;
+}
+
+/* Naked and hidden singles until none is left.  Returns 0 or -1. */
+static int branch_singles(struct branch *b, const struct lg_geom *geo, uint32_t all)
+{
+    while (b->unsolved) {
+        if (b->sp) {
+            uint32_t cell = b->stack[--b->sp];
+            if (!b->done[cell] && branch_place(b, geo, cell, b->m[cell]) != 0)
+                return -1;
+        } else if (b->dirty) {
+            uint32_t u = (uint32_t)__builtin_ctzll(b->dirty);
+            b->dirty &= b->dirty - 1;
+            if (branch_unit(b, geo, u, all) != 0)
+                return -1;
+        } else {
+            break;
+        }
+    }
+    return 0;
 }
 
 /* Take mask from the b cells of segment j of line (a row when rows, else a
- * column).  Returns candidates removed. */
-static int seg_remove(struct lg_grid *g, const struct lg_geom *geo, bool rows, uint32_t line,
+ * column).  Returns -1 when a cell is left empty. */
+static int seg_remove(struct branch *br, const struct lg_geom *geo, bool rows, uint32_t line,
                       uint32_t j, uint32_t mask)
 {
     const uint32_t n = geo->n, b = geo->box;
-    int removed = 0;
 
-    for (uint32_t k = 0; mask && k < b; k++) {
+    for (uint32_t k = 0; k < b; k++) {
         uint32_t cell = rows ? line * n + j * b + k : (j * b + k) * n + line;
-        removed += (int)lg_popcount(g->cand[cell] & mask);
-        g->cand[cell] &= ~mask;
+        if (branch_remove(br, geo, cell, mask) != 0)
+            return -1;
     }
-    return removed;
+    return 0;
 }
 
-/* Locked candidates on g, every one at once, on segments (a line's cells in
- * one box): seg[l][j] is what line l holds in its j-th box.  A value that a
- * box has in one segment only leaves the line's other segments (pointing);
- * one that a line has in one segment only leaves the box's other segments
- * (claiming).  O(n * n) a pass.  Returns candidates removed. */
-static int lock_lines(struct lg_grid *g, const struct lg_geom *geo, bool rows)
+/* Locked candidates on br, every one at once, on segments (a line's cells
+ * in one box): seg[l][j] is what line l holds in its j-th box (solved cells
+ * count with their value, which changes nothing: their peers lack it).  A
+ * value that a box has in one segment only leaves the line's other segments
+ * (pointing); one that a line has in one segment only leaves the box's other
+ * segments (claiming).  O(n * n) a pass.  Returns -1 when a cell is left
+ * empty; what it removes is queued in br. */
+static int lock_lines(struct branch *br, const struct lg_geom *geo, bool rows)
 {
     const uint32_t n = geo->n, b = geo->box;
     uint32_t seg[LG_MAX_N][4] = {{0}};
-    int removed = 0;
 
     for (uint32_t l = 0; l < n; l++)
         for (uint32_t i = 0; i < n; i++)
-            seg[l][i / b] |= g->cand[rows ? l * n + i : i * n + l];
+            seg[l][i / b] |= br->m[rows ? l * n + i : i * n + l];
     for (uint32_t l = 0; l < n; l++) {
         const uint32_t band = l / b * b;
         for (uint32_t j = 0; j < b; j++) {
@@ -75,42 +219,82 @@ static int lock_lines(struct lg_grid *g, const struct lg_geom *geo, bool rows)
             /* Usually there is nothing left to remove: look at the
              * segment masks before touching cells. */
             for (uint32_t k = 0; pointing && k < b; k++)
-                if (k != j && (seg[l][k] & pointing))
-                    removed += seg_remove(g, geo, rows, l, k, pointing);
+                if (k != j && (seg[l][k] & pointing) &&
+                    seg_remove(br, geo, rows, l, k, pointing) != 0)
+                    return -1;
             for (uint32_t k = 0; claiming && k < b; k++)
-                if (band + k != l && (seg[band + k][j] & claiming))
-                    removed += seg_remove(g, geo, rows, band + k, j, claiming);
+                if (band + k != l && (seg[band + k][j] & claiming) &&
+                    seg_remove(br, geo, rows, band + k, j, claiming) != 0)
+                    return -1;
         }
     }
-    return removed;
+    return 0;
 }
 
 /* What a branch deduces: singles, and (dynamic) locked candidates, until
- * nothing changes.  Returns 0, or -1 when the branch breaks the grid. */
-static int deduce(struct lg_grid *g, const struct lg_geom *geo, bool dynamic)
+ * nothing changes.  The result is the closure of the branch's start under
+ * those rules, whatever the order.  Returns 0, or -1 when the branch breaks
+ * the grid. */
+static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, bool dynamic)
 {
     for (;;) {
-        if (lg_grid_propagate(g, geo) != 0)
+        if (branch_singles(b, geo, all) != 0)
             return -1;
-        int removed = 0;
-        if (dynamic && g->unsolved)
-            removed = lock_lines(g, geo, true) + lock_lines(g, geo, false);
-        /* propagate's last pass found every cell with a candidate and
-         * every value of every unit with a place (or the grid full and
-         * valid), and nothing was removed since: the branch stands. */
-        if (!removed)
+        if (!dynamic || !b->unsolved)
             return 0;
+        if (lock_lines(b, geo, true) != 0 || lock_lines(b, geo, false) != 0)
+            return -1;
+        if (!b->sp && !b->dirty)
+            return 0; /* nothing removed: the branch stands */
     }
+}
+
+/* Start branch b from f's position with cell = v, and deduce. */
+static int branch_run(struct forcing *f, struct branch *b, const struct lg_ctx *c, uint32_t cell,
+                      uint32_t v)
+{
+    const uint32_t bit = cell * c->geo->n + v - 1;
+
+    branch_copy(b, &f->base, c->geo);
+    if (!f->closed && branch_touch_all(b, c->geo) != 0)
+        return -1;
+    if (branch_place(b, c->geo, cell, 1u << (v - 1)) != 0)
+        return -1;
+    if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
+        return -1;
+    f->ran[bit / 64] |= (uint64_t)1 << (bit % 64);
+    return 0;
+}
+
+/* Did a branch placing v in cell already run, and stand? */
+static bool branch_stood(const struct forcing *f, const struct lg_ctx *c, uint32_t cell, uint32_t v)
+{
+    const uint32_t bit = cell * c->geo->n + v - 1;
+
+    return (f->ran[bit / 64] >> (bit % 64)) & 1u;
+}
+
+/* Load c's position into f, and see whether it is closed: nothing for
+ * deduce to do (the ladder's easier rungs found nothing).  Branches from a
+ * closed position start with their placement's work only. */
+static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic)
+{
+    struct branch *t = &f->br[0];
+
+    f->dynamic = dynamic;
+    memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
+    branch_load(&f->base, c->g, c->geo);
+    branch_copy(t, &f->base, c->geo);
+    f->closed = branch_touch_all(t, c->geo) == 0 && t->sp == 0 &&
+                deduce(t, c->geo, c->g->all, dynamic) == 0 && t->unsolved == f->base.unsolved &&
+                memcmp(t->m, f->base.m, c->geo->ncells * sizeof(t->m[0])) == 0;
 }
 
 /* Run both branches of f from position g. */
 static void forcing_run(struct forcing *f, const struct lg_ctx *c)
 {
-    for (int b = 0; b < 2; b++) {
-        memcpy(&f->br[b], c->g, sizeof(f->br[b]));
-        lg_grid_place(&f->br[b], c->geo, f->cell[b], f->val[b]);
-        f->rc[b] = deduce(&f->br[b], c->geo, f->dynamic);
-    }
+    for (int b = 0; b < 2; b++)
+        f->rc[b] = branch_run(f, &f->br[b], c, f->cell[b], f->val[b]);
 }
 
 /* Collect what both branches agree on into s. */
@@ -119,9 +303,9 @@ static void forcing_agree(const struct forcing *f, const struct lg_ctx *c, struc
     for (uint32_t i = 0; i < c->geo->ncells; i++) {
         if (c->g->val[i])
             continue;
-        uint32_t m0 = branch_mask(&f->br[0], i), m1 = branch_mask(&f->br[1], i);
-        if (f->br[0].val[i] && f->br[0].val[i] == f->br[1].val[i])
-            lg_step_place(s, i, f->br[0].val[i]);
+        uint32_t m0 = f->br[0].m[i], m1 = f->br[1].m[i];
+        if (f->br[0].done[i] && f->br[1].done[i] && m0 == m1)
+            lg_step_place(s, i, lg_lowest(m0) + 1);
         else
             lg_step_elim_mask(s, c->g, i, ~(m0 | m1));
     }
@@ -219,9 +403,9 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
             return false;
         for (uint32_t m = c->g->cand[i]; m; m &= m - 1) {
             uint32_t v = lg_lowest(m) + 1;
-            memcpy(&f->br[0], c->g, sizeof(f->br[0]));
-            lg_grid_place(&f->br[0], c->geo, i, v);
-            if (deduce(&f->br[0], c->geo, f->dynamic) == 0)
+            /* The same position, the same deduction: a branch that stood
+             * as half of a source stands again. */
+            if (branch_stood(f, c, i, v) || branch_run(f, &f->br[0], c, i, v) == 0)
                 continue;
             lg_step_elim(s, i, v);
             lg_step_cell(s, i);
@@ -237,8 +421,9 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
  * deduce by singles. */
 bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
-    struct forcing f = {.dynamic = false};
+    struct forcing f;
 
+    forcing_init(&f, c, false);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s);
 }
 
@@ -246,7 +431,8 @@ bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
  * single candidate leading to a contradiction is a source too. */
 bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
-    struct forcing f = {.dynamic = true};
+    struct forcing f;
 
+    forcing_init(&f, c, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
 }

@@ -35,10 +35,15 @@ int lg_geom_init(struct lg_geom *geo, uint32_t n, bool with_peers)
     if (!with_peers)
         return 0;
     for (uint32_t i = 0; i < n * n; i++) {
+        uint32_t len = 0;
         memset(&geo->peers[i], 0, sizeof(geo->peers[i]));
-        for (uint32_t j = 0; j < n * n; j++)
-            if (j != i && lg_sees(geo, i, j))
-                lg_set_add(&geo->peers[i], j);
+        for (uint32_t j = 0; j < n * n; j++) {
+            if (j == i || !lg_sees(geo, i, j))
+                continue;
+            lg_set_add(&geo->peers[i], j);
+            geo->peer_list[i][len++] = (uint8_t)j;
+        }
+        geo->npeers = (uint8_t)len; /* the same for every cell */
     }
     return 0;
 }

@@ -23,12 +23,13 @@
 #define LG_MAX_CELLS     (LG_MAX_N * LG_MAX_N)
 #define LG_EXPLAIN_MAX_N LG_MAX_N
 #define LG_MAX_UNITS     (3 * LG_MAX_N)
-#define LG_STEP_ELIMS    256  /* eliminations one step records at most */
-#define LG_STEP_PLACES   8    /* placements one step records at most */
-#define LG_STEP_CELLS    64   /* pattern cells one step records at most */
-#define LG_TEXT_MAX      512  /* bytes of one step's sentence, NUL included */
-#define LG_SET_WORDS     4    /* 64-bit words in a cell set (n <= 16) */
-#define LG_STUCK_RATING  10.0 /* rating of a stuck explanation: above all */
+#define LG_STEP_ELIMS    256            /* eliminations one step records at most */
+#define LG_STEP_PLACES   8              /* placements one step records at most */
+#define LG_STEP_CELLS    64             /* pattern cells one step records at most */
+#define LG_TEXT_MAX      512            /* bytes of one step's sentence, NUL included */
+#define LG_SET_WORDS     4              /* 64-bit words in a cell set (n <= 16) */
+#define LG_STUCK_RATING  10.0           /* rating of a stuck explanation: above all */
+#define LG_MAX_PEERS     (3 * LG_MAX_N) /* peers of one cell: 3n - 2b - 1 < 3n */
 
 /* A set of cells, bit i = cell i (n <= 16 only). */
 struct lg_set {
@@ -46,6 +47,8 @@ struct lg_geom {
     uint8_t col[LG_MAX_CELLS];             /* column of each cell */
     uint8_t bx[LG_MAX_CELLS];              /* box of each cell */
     struct lg_set peers[256];              /* peers of each cell (n <= 16 only) */
+    uint8_t npeers;                        /* peers of every cell (with_peers) */
+    uint8_t peer_list[256][LG_MAX_PEERS];  /* the peers of each cell, in order */
 };
 
 /* One position. */
