@@ -323,8 +323,11 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         return;
     }
     if (!r->o->is_json) {
+        /* No step at all: "stuck" when the techniques could not start. */
         printf("%.1f %s %s\n", res->rating, res->difficulty,
-               res->hardest[0] ? res->hardest : "none");
+               res->hardest[0] ? res->hardest
+               : res->is_logic ? "none"
+                               : "stuck");
         return;
     }
     printf("{\"line\":%llu,\"rating\":", (unsigned long long)line);

@@ -497,7 +497,9 @@ static void test_rate_order(void **state)
         assert_int_equal(rating.status, SUDOKU_CLIENT_SOLVED);
         assert_true(rating.is_logic || rating.rating == 10.0);
         snprintf(want, sizeof(want), "%.1f %s %s", rating.rating, rating.difficulty,
-                 rating.hardest[0] ? rating.hardest : "none");
+                 rating.hardest[0] ? rating.hardest
+                 : rating.is_logic ? "none"
+                                   : "stuck");
         char *line = next_line(&out);
         assert_non_null(line);
         assert_string_equal(line, want);
