@@ -9,7 +9,7 @@
 #                   (scripts/tsan.sh);
 #   4. build-valgrind/  the integration tests with the daemon under valgrind
 #                   memcheck: zero errors, zero leaks (scripts/valgrind.sh);
-#   5. build-fuzz/  each libFuzzer target for FUZZ_SECONDS (default 30 here) under
+#   5. build-fuzz/  each libFuzzer target for FUZZ_SECONDS (default 15 here) under
 #                   ASan+UBSan (scripts/fuzz.sh).
 # SUDOKU_QUICK=1 runs stages 1 and 2 only.
 set -eu
@@ -35,6 +35,6 @@ CC=gcc run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSUDOKU_SANITIZE=ON
 if [ "${SUDOKU_QUICK:-0}" != 1 ]; then
     TSAN_LABELS="daemon load" sh scripts/tsan.sh
     sh scripts/valgrind.sh
-    FUZZ_SECONDS=${FUZZ_SECONDS:-30} sh scripts/fuzz.sh # the suite's share; fuzz.sh alone: 60
+    FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh scripts/fuzz.sh # the suite's share; fuzz.sh alone: 60
 fi
 echo "== all suites passed"
