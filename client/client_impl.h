@@ -64,6 +64,12 @@ int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint
 /* Split o into *m.  Returns 0 or -EPROTO when o is no response or
  * notification of protocol v1. */
 int wire_classify(const msgpack_object *o, struct wire_msg *m);
+/* Copy str object o (NULL: -EPROTO) into out, truncating.  Returns 0 or
+ * -EPROTO. */
+int wire_copy_str(const msgpack_object *o, char *out, size_t out_size);
+/* Read the unsigned integer at key of map; a missing key reads as 0 when
+ * optional.  Returns 0 or -EPROTO. */
+int wire_get_u64(const msgpack_object *map, enum proto_key key, int optional, uint64_t *out);
 /* Read an error map {code, message} into err.  Returns 0 or -EPROTO. */
 int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err);
 /* Fill res from a solve response's error and result.  Returns 0 (res->status

@@ -153,24 +153,7 @@ static int get_str(const msgpack_object *m, enum proto_key key, int optional, ch
     out[0] = '\0';
     if (!v)
         return optional ? 0 : -EPROTO;
-    if (v->type != MSGPACK_OBJECT_STR)
-        return -EPROTO;
-    size_t len = v->via.str.size < size - 1 ? v->via.str.size : size - 1;
-    memcpy(out, v->via.str.ptr, len);
-    out[len] = '\0';
-    return 0;
-}
-
-static int get_u64(const msgpack_object *m, enum proto_key key, int optional, uint64_t *out)
-{
-    const msgpack_object *v = proto_map_get(m, key);
-    *out = 0;
-    if (!v)
-        return optional ? 0 : -EPROTO;
-    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-        return -EPROTO;
-    *out = v->via.u64;
-    return 0;
+    return wire_copy_str(v, out, size);
 }
 
 /* A rating: a float, or an integer from a packer that shrinks 10.0 to 10;
@@ -209,10 +192,10 @@ static int decode_rating_map(const msgpack_object *r, struct sudoku_client_ratin
     if (get_rating(r, PROTO_K_RATING, &res->rating) < 0 ||
         get_str(r, PROTO_K_DIFFICULTY, 0, res->difficulty, sizeof(res->difficulty)) < 0 ||
         get_str(r, PROTO_K_HARDEST, 0, res->hardest, sizeof(res->hardest)) < 0 ||
-        get_u64(r, PROTO_K_STEPS, 0, &res->steps) < 0 ||
+        wire_get_u64(r, PROTO_K_STEPS, 0, &res->steps) < 0 ||
         get_bool(r, PROTO_K_LOGIC, &res->is_logic) < 0 ||
         get_str(r, PROTO_K_SOLVER, 1, res->solver, sizeof(res->solver)) < 0 ||
-        get_u64(r, PROTO_K_ELAPSED_US, 1, &res->elapsed_us) < 0)
+        wire_get_u64(r, PROTO_K_ELAPSED_US, 1, &res->elapsed_us) < 0)
         return -EPROTO;
     return 0;
 }
@@ -319,7 +302,7 @@ static int check_summary(const msgpack_object *r, struct sudoku_client_explanati
         get_str(r, PROTO_K_DIFFICULTY, 0, e->difficulty, sizeof(e->difficulty)) < 0 ||
         get_str(r, PROTO_K_HARDEST, 1, e->hardest, sizeof(e->hardest)) < 0 ||
         get_str(r, PROTO_K_SOLVER, 1, e->solver, sizeof(e->solver)) < 0 ||
-        get_u64(r, PROTO_K_ELAPSED_US, 1, &e->elapsed_us) < 0)
+        wire_get_u64(r, PROTO_K_ELAPSED_US, 1, &e->elapsed_us) < 0)
         return -EPROTO;
     return 0;
 }

@@ -188,8 +188,7 @@ int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint
 /* ------------------------------------------------------------------------ */
 /* Decoding helpers */
 
-/* Copy a str object into out, truncating.  Returns 0 or -EPROTO. */
-static int copy_str(const msgpack_object *o, char *out, size_t out_size)
+int wire_copy_str(const msgpack_object *o, char *out, size_t out_size)
 {
     if (!o || o->type != MSGPACK_OBJECT_STR)
         return -EPROTO;
@@ -199,8 +198,7 @@ static int copy_str(const msgpack_object *o, char *out, size_t out_size)
     return 0;
 }
 
-/* Read an unsigned integer; a missing key reads as 0 when optional. */
-static int get_u64(const msgpack_object *map, enum proto_key key, int optional, uint64_t *out)
+int wire_get_u64(const msgpack_object *map, enum proto_key key, int optional, uint64_t *out)
 {
     const msgpack_object *v = proto_map_get(map, key);
     *out = 0;
@@ -245,9 +243,9 @@ int wire_classify(const msgpack_object *o, struct wire_msg *m)
 int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err)
 {
     memset(err, 0, sizeof(*err));
-    if (copy_str(proto_map_get(o, PROTO_K_CODE), err->code, sizeof(err->code)) < 0)
+    if (wire_copy_str(proto_map_get(o, PROTO_K_CODE), err->code, sizeof(err->code)) < 0)
         return -EPROTO;
-    if (copy_str(proto_map_get(o, PROTO_K_MESSAGE), err->message, sizeof(err->message)) < 0)
+    if (wire_copy_str(proto_map_get(o, PROTO_K_MESSAGE), err->message, sizeof(err->message)) < 0)
         snprintf(err->message, sizeof(err->message), "%s", err->code);
     return 0;
 }
@@ -371,7 +369,7 @@ static int decode_result_map(const msgpack_object *r, struct sudoku_client_resul
     } else {
         return -EPROTO;
     }
-    if (f.solver && copy_str(f.solver, res->solver, sizeof(res->solver)) < 0)
+    if (f.solver && wire_copy_str(f.solver, res->solver, sizeof(res->solver)) < 0)
         return -EPROTO;
     if (field_u64(f.count, 0, &res->count) < 0 ||
         field_u64(f.elapsed_us, 1, &res->elapsed_us) < 0 ||
@@ -427,10 +425,11 @@ int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solve
         const msgpack_object *m = &result->via.array.ptr[i];
         struct sudoku_client_solver *s = &out[i];
         memset(s, 0, sizeof(*s));
-        if (copy_str(proto_map_get(m, PROTO_K_NAME), s->name, sizeof(s->name)) < 0)
+        if (wire_copy_str(proto_map_get(m, PROTO_K_NAME), s->name, sizeof(s->name)) < 0)
             return -EPROTO;
-        copy_str(proto_map_get(m, PROTO_K_VERSION), s->version, sizeof(s->version));
-        copy_str(proto_map_get(m, PROTO_K_DESCRIPTION), s->description, sizeof(s->description));
+        wire_copy_str(proto_map_get(m, PROTO_K_VERSION), s->version, sizeof(s->version));
+        wire_copy_str(proto_map_get(m, PROTO_K_DESCRIPTION), s->description,
+                      sizeof(s->description));
         s->sizes = sizes_mask(proto_map_get(m, PROTO_K_SIZES));
         const msgpack_object *d = proto_map_get(m, PROTO_K_DEFAULT);
         s->is_default = d && d->type == MSGPACK_OBJECT_BOOLEAN && d->via.boolean;
@@ -447,12 +446,12 @@ static int decode_solver_stats(const msgpack_object *solvers, struct sudoku_clie
     for (uint32_t i = 0; i < solvers->via.map.size && i < SUDOKU_CLIENT_MAX_SOLVERS; i++) {
         const msgpack_object_kv *kv = &solvers->via.map.ptr[i];
         struct sudoku_client_solver_stats *s = &out->solvers[out->solvers_len];
-        if (copy_str(&kv->key, s->name, sizeof(s->name)) < 0 ||
-            get_u64(&kv->val, PROTO_K_SOLVED, 1, &s->solved) < 0 ||
-            get_u64(&kv->val, PROTO_K_UNSOLVABLE, 1, &s->unsolvable) < 0 ||
-            get_u64(&kv->val, PROTO_K_TIMEOUTS, 1, &s->timeouts) < 0 ||
-            get_u64(&kv->val, PROTO_K_ERRORS, 1, &s->errors) < 0 ||
-            get_u64(&kv->val, PROTO_K_BUSY_US, 1, &s->busy_us) < 0)
+        if (wire_copy_str(&kv->key, s->name, sizeof(s->name)) < 0 ||
+            wire_get_u64(&kv->val, PROTO_K_SOLVED, 1, &s->solved) < 0 ||
+            wire_get_u64(&kv->val, PROTO_K_UNSOLVABLE, 1, &s->unsolvable) < 0 ||
+            wire_get_u64(&kv->val, PROTO_K_TIMEOUTS, 1, &s->timeouts) < 0 ||
+            wire_get_u64(&kv->val, PROTO_K_ERRORS, 1, &s->errors) < 0 ||
+            wire_get_u64(&kv->val, PROTO_K_BUSY_US, 1, &s->busy_us) < 0)
             return -EPROTO;
         out->solvers_len++;
     }
@@ -464,11 +463,11 @@ int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *
     memset(out, 0, sizeof(*out));
     if (result->type != MSGPACK_OBJECT_MAP)
         return -EPROTO;
-    if (get_u64(result, PROTO_K_UPTIME_S, 1, &out->uptime_s) < 0 ||
-        get_u64(result, PROTO_K_CONNECTIONS, 1, &out->connections) < 0 ||
-        get_u64(result, PROTO_K_REQUESTS, 1, &out->requests) < 0 ||
-        get_u64(result, PROTO_K_ERRORS, 1, &out->errors) < 0 ||
-        get_u64(result, PROTO_K_IN_FLIGHT, 1, &out->in_flight) < 0)
+    if (wire_get_u64(result, PROTO_K_UPTIME_S, 1, &out->uptime_s) < 0 ||
+        wire_get_u64(result, PROTO_K_CONNECTIONS, 1, &out->connections) < 0 ||
+        wire_get_u64(result, PROTO_K_REQUESTS, 1, &out->requests) < 0 ||
+        wire_get_u64(result, PROTO_K_ERRORS, 1, &out->errors) < 0 ||
+        wire_get_u64(result, PROTO_K_IN_FLIGHT, 1, &out->in_flight) < 0)
         return -EPROTO;
     return decode_solver_stats(proto_map_get(result, PROTO_K_SOLVERS), out);
 }
