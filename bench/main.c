@@ -582,11 +582,11 @@ static int run_generate(struct bench_cfg *c, const struct host *h)
     c->gen.is_minimal = !c->is_no_minimal;
     c->gen.timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0;
     c->gen.progress = c->run.progress;
-    for (size_t i = 0; !c->socket && c->gen.has_band && !c->gen.rater && i < host_count(h); i++)
-        if (host_plugin_has_explain(host_plugin_at(h, i)))
-            c->gen.rater = host_plugin_at(h, i);
+    if (!c->socket && c->gen.has_band)
+        c->gen.rater = host_explainer_for(h, c->gen.n);
     if (!c->socket && c->gen.has_band && !c->gen.rater) {
-        fprintf(stderr, "sudoku-bench: a band needs the logic plugin, and none can explain\n");
+        fprintf(stderr, "sudoku-bench: a band needs a plugin that rates %ux%u puzzles (logic)\n",
+                c->gen.n, c->gen.n);
         return 1;
     }
     if (c->socket) {

@@ -985,6 +985,16 @@ static void explain_copy_out(struct sdk_explain *job, const struct sdk_explain *
         memcpy(job->grid, r->val, (size_t)job->n * job->n);
 }
 
+const struct host_plugin *host_explainer_for(const struct host *h, unsigned n)
+{
+    for (size_t i = 0; i < host_count(h); i++) {
+        const struct host_plugin *p = host_plugin_at(h, i);
+        if (host_plugin_has_explain(p) && (p->desc->explain_sizes & sdk_size_bit(n)))
+            return p;
+    }
+    return NULL;
+}
+
 int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
                  struct sdk_explain *job, uint8_t *solution)
 {

@@ -105,6 +105,10 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job);
  * minor-0 plugin loads and solves but cannot explain.  Thread-safe. */
 int host_plugin_has_explain(const struct host_plugin *p);
 
+/* The first loaded plugin that explains side n (host_plugin_has_explain
+ * and n in its explain_sizes), or NULL: the default explainer and rater. */
+const struct host_plugin *host_explainer_for(const struct host *h, unsigned n);
+
 /* Explain a puzzle with plugin p, every step checked.  The caller owns
  * every buffer and sets in job: size (sizeof), n, cells (givens, already
  * valid by grid_check_givens), progress (NULL, or a grid keeping every

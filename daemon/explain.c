@@ -64,13 +64,8 @@ static const struct host_plugin *counting_solver(const struct host *h, unsigned 
 static enum rpc_code explainer(const struct host *h, const char *name, unsigned n,
                                const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *p = name[0] ? host_find(h, name) : NULL;
+    const struct host_plugin *p = name[0] ? host_find(h, name) : host_explainer_for(h, n);
 
-    for (size_t i = 0; !name[0] && !p && i < host_count(h); i++) {
-        const struct host_plugin *q = host_plugin_at(h, i);
-        if (host_plugin_has_explain(q) && (q->desc->explain_sizes & sdk_size_bit(n)))
-            p = q;
-    }
     if (name[0] && !p) {
         snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
         return RPC_UNKNOWN_SOLVER;

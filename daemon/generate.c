@@ -51,17 +51,6 @@ static void work_free(struct generate_work *w)
 
 /* ---------------------------------------------------------------- start */
 
-/* The first loaded plugin that explains side n, or NULL. */
-static const struct host_plugin *find_rater(const struct host *h, unsigned n)
-{
-    for (size_t i = 0; i < host_count(h); i++) {
-        const struct host_plugin *p = host_plugin_at(h, i);
-        if (host_plugin_has_explain(p) && (p->desc->explain_sizes & sdk_size_bit(n)))
-            return p;
-    }
-    return NULL;
-}
-
 /* The counting plugin: the named one or the default for the size. */
 static enum rpc_code find_counter(const struct host *h, const struct rpc_generate_params *g,
                                   const struct host_plugin **out, char *msg, size_t msg_size)
@@ -137,7 +126,7 @@ enum rpc_code generate_start(const struct host *h, const struct rpc_request *req
                              char *msg, size_t msg_size)
 {
     const struct rpc_generate_params *g = &req->generate;
-    const struct host_plugin *counter = NULL, *rater = find_rater(h, g->n);
+    const struct host_plugin *counter = NULL, *rater = host_explainer_for(h, g->n);
     struct generate_work *w;
     enum rpc_code code = find_counter(h, g, &counter, msg, msg_size);
 
