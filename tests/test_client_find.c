@@ -34,6 +34,43 @@ struct run {
     char err[4096];
 };
 
+/* The tool, copied where an unprivileged user can run it: the build tree
+ * may sit below a directory only root may search (a mktemp -d checkout). */
+static char tool_dir[] = "/tmp/sudoku-find-tool-XXXXXX";
+static char tool[sizeof(tool_dir) + 8];
+
+static int copy_tool(void **state)
+{
+    char buf[65536];
+    ssize_t n = 0;
+    int in, out, rc = 0;
+
+    (void)state;
+    if (!mkdtemp(tool_dir) || chmod(tool_dir, 0755) < 0)
+        return -1;
+    snprintf(tool, sizeof(tool), "%s/sudoku", tool_dir);
+    in = open(SUDOKU_BIN_DIR "/sudoku", O_RDONLY | O_CLOEXEC);
+    out = open(tool, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+    while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n)
+            rc = -1;
+    if (in < 0 || out < 0 || n < 0)
+        rc = -1;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) < 0)
+        rc = -1;
+    return rc;
+}
+
+static int remove_tool(void **state)
+{
+    (void)state;
+    unlink(tool);
+    rmdir(tool_dir);
+    return 0;
+}
+
 /* Run `sudoku ARGS...` with XDG_RUNTIME_DIR=xdg (NULL: unset) as uid (0: as
  * we are), stderr captured. */
 static void run_tool(struct run *r, uid_t uid, const char *xdg, const char *const *args)
@@ -55,7 +92,7 @@ static void run_tool(struct run *r, uid_t uid, const char *xdg, const char *cons
             unsetenv("XDG_RUNTIME_DIR");
         if (uid && (setgroups(0, NULL) < 0 || setgid(uid) < 0 || setuid(uid) < 0))
             _exit(126);
-        execv(SUDOKU_BIN_DIR "/sudoku", (char *const *)argv);
+        execv(tool, (char *const *)argv);
         _exit(127);
     }
     assert_int_equal(waitpid(pid, &wst, 0), pid);
@@ -177,5 +214,5 @@ int main(void)
         cmocka_unit_test(test_falls_back_to_system_socket),
         cmocka_unit_test(test_refusal_reason_shown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, copy_tool, remove_tool);
 }
