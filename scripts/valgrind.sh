@@ -32,13 +32,17 @@ cmake --build "$build" -j "$jobs" >/dev/null
 
 logs=$(mktemp -d /tmp/sudokud-vg.XXXXXX)
 chmod 1777 "$logs" # some tests run the daemon as nobody
+# ... who may not reach the checkout (a mktemp -d clone is 0700): the
+# suppressions go beside the logs.
+cp scripts/valgrind.supp "$logs/valgrind.supp"
+chmod 0644 "$logs/valgrind.supp"
 mv "$build/bin/sudokud" "$build/bin/sudokud.real"
 cat >"$build/bin/sudokud" <<WRAP
 #!/bin/sh
 exec valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect,possible \\
     --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \\
     --track-fds=no --fair-sched=yes --log-file=$logs/vg.%p.log \\
-    --suppressions=$(pwd)/scripts/valgrind.supp \\
+    --suppressions=$logs/valgrind.supp \\
     "\$(dirname "\$0")/sudokud.real" "\$@"
 WRAP
 chmod +x "$build/bin/sudokud"
