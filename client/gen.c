@@ -7,18 +7,17 @@
  * given, and "givens" counts the puzzle's non-blank cells; one bad map makes
  * the whole answer a "protocol" error, so a caller never gets half an answer.
  *
- * The pipelined form (sudoku_client_genbatch) works as batch.c does for
- * solves: request seq gets msgid msgid_base + seq, requests [head, tail) sit
- * in a ring of window slots, and callbacks run from head while answered, so
- * answers come out in the order the requests went in.  A slot owns the
- * decoded array of its answer until its callback has run.  The one-shot call
- * is a batch of window 1.
+ * The pipelined form (sudoku_client_genbatch) is a reorder ring (ring.h),
+ * as batch.c is for solves, so answers come out in the order the requests
+ * went in.  A slot owns the decoded array of its answer until its callback
+ * has run.  The one-shot call is a batch of window 1.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/client_impl.h"
+#include "client/ring.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
 
@@ -252,11 +251,9 @@ static int decode_answer(const msgpack_object *error, const msgpack_object *resu
 /* ------------------------------------------------------------------------ */
 /* Pipelined requests */
 
-/* One request in flight or waiting for its turn to be delivered. */
+/* One request's answer, once it came. */
 struct gen_slot {
-    uint64_t tag;                        /* the caller's value */
     unsigned count;                      /* puzzles asked for */
-    int is_done;                         /* answered (or failed) */
     int rc;                              /* 0, or why it failed (err) */
     struct sudoku_client_puzzle *puzzle; /* the answer, owned; NULL on failure */
     size_t len;                          /* puzzles in it */
@@ -264,98 +261,58 @@ struct gen_slot {
 };
 
 struct sudoku_client_genbatch {
-    struct sudoku_client *c;      /* borrowed */
-    unsigned window;              /* slots, max requests in flight */
+    struct ring ring;             /* the requests in flight; owns the slots */
     sudoku_client_genbatch_cb cb; /* called in the order of the adds */
     void *arg;                    /* for cb */
-    uint64_t head;                /* next seq to deliver */
-    uint64_t tail;                /* next seq to add */
-    uint32_t msgid_base;          /* msgid of seq 0 */
-    struct gen_slot *slots;       /* window of them, owned */
 };
 
-static struct gen_slot *slot_of(struct sudoku_client_genbatch *b, uint64_t seq)
+static void slot_decode(void *owner, void *slot, const struct wire_msg *m)
 {
-    return &b->slots[seq % b->window];
-}
-
-static void on_response(void *arg, const struct wire_msg *m)
-{
-    struct sudoku_client_genbatch *b = arg;
-    uint64_t seq = b->head + (uint32_t)(m->msgid - (uint32_t)(b->msgid_base + b->head));
-    if (seq >= b->tail)
-        return; /* not ours: a stale answer from an earlier call */
-    struct gen_slot *s = slot_of(b, seq);
-    if (s->is_done)
-        return; /* a duplicate answer; the first one stands */
+    struct gen_slot *s = slot;
+    (void)owner;
     memset(&s->err, 0, sizeof(s->err));
     s->rc = decode_answer(m->error, m->result, s->count, &s->puzzle, &s->len, &s->err);
-    s->is_done = 1;
 }
 
-/* Run the callbacks of every answered request at the front. */
-static void deliver_ready(struct sudoku_client_genbatch *b)
+static void slot_fail(void *owner, void *slot, const struct sudoku_client_error *e)
 {
-    while (b->head < b->tail && slot_of(b, b->head)->is_done) {
-        struct gen_slot *s = slot_of(b, b->head);
-        if (s->rc < 0)
-            b->cb(b->arg, b->head, s->tag, NULL, 0, &s->err);
-        else
-            b->cb(b->arg, b->head, s->tag, s->puzzle, s->len, NULL);
-        free(s->puzzle);
-        s->puzzle = NULL;
-        s->is_done = 0;
-        b->head++;
-    }
+    const struct sudoku_client_genbatch *b = owner;
+    struct gen_slot *s = slot;
+    s->rc = b->ring.c->failed ? b->ring.c->failed : -EPROTO;
+    s->err = *e;
 }
 
-/* The connection broke: deliver everything left as failed with its error. */
-static int fail_all(struct sudoku_client_genbatch *b, struct sudoku_client_error *err)
+static void slot_deliver(void *owner, uint64_t seq, uint64_t tag, void *slot)
 {
-    for (uint64_t seq = b->head; seq < b->tail; seq++) {
-        struct gen_slot *s = slot_of(b, seq);
-        if (!s->is_done) {
-            s->rc = b->c->failed;
-            s->err = b->c->fail_error;
-            s->is_done = 1;
-        }
-    }
-    deliver_ready(b);
-    if (err)
-        *err = b->c->fail_error;
-    return b->c->failed;
+    const struct sudoku_client_genbatch *b = owner;
+    struct gen_slot *s = slot;
+    if (s->rc < 0)
+        b->cb(b->arg, seq, tag, NULL, 0, &s->err);
+    else
+        b->cb(b->arg, seq, tag, s->puzzle, s->len, NULL);
+    free(s->puzzle);
+    s->puzzle = NULL;
 }
 
-/* Pump once and deliver; on a broken connection, fail the rest. */
-static int step(struct sudoku_client_genbatch *b, int block, struct sudoku_client_error *err)
-{
-    int rc = client__pump(b->c, block, 0);
-    deliver_ready(b);
-    return rc < 0 ? fail_all(b, err) : 0;
-}
+static const struct ring_ops gen_ops = {slot_decode, slot_fail, slot_deliver};
 
 int sudoku_client_genbatch_new(struct sudoku_client *c, unsigned window,
                                sudoku_client_genbatch_cb cb, void *arg,
                                struct sudoku_client_genbatch **out)
 {
     *out = NULL;
-    if (!c || !cb || window == 0 || window > SUDOKU_CLIENT_MAX_WINDOW)
+    if (!c || !cb)
         return -EINVAL;
     struct sudoku_client_genbatch *b = calloc(1, sizeof(*b));
     if (!b)
         return -ENOMEM;
-    b->slots = calloc(window, sizeof(*b->slots));
-    if (!b->slots) {
-        free(b);
-        return -ENOMEM;
-    }
-    b->c = c;
-    b->window = window;
     b->cb = cb;
     b->arg = arg;
-    b->msgid_base = c->next_msgid;
-    c->on_response = on_response;
-    c->on_response_arg = b;
+    int rc = ring_init(&b->ring, c, window, sizeof(struct gen_slot), 0, &gen_ops, b);
+    if (rc < 0) {
+        free(b);
+        return rc;
+    }
     *out = b;
     return 0;
 }
@@ -364,20 +321,15 @@ void sudoku_client_genbatch_free(struct sudoku_client_genbatch *b)
 {
     if (!b)
         return;
-    if (b->c->on_response_arg == b) {
-        b->c->on_response = NULL;
-        b->c->on_response_arg = NULL;
-    }
-    b->c->next_msgid = b->msgid_base + (uint32_t)b->tail;
-    for (unsigned i = 0; i < b->window; i++)
-        free(b->slots[i].puzzle);
-    free(b->slots);
+    for (unsigned i = 0; i < b->ring.window; i++)
+        free(((struct gen_slot *)ring_slot_at(&b->ring, i))->puzzle);
+    ring_fini(&b->ring);
     free(b);
 }
 
 size_t sudoku_client_genbatch_pending(const struct sudoku_client_genbatch *b)
 {
-    return (size_t)(b->tail - b->head);
+    return ring_pending(&b->ring);
 }
 
 int sudoku_client_genbatch_add(struct sudoku_client_genbatch *b,
@@ -390,36 +342,22 @@ int sudoku_client_genbatch_add(struct sudoku_client_genbatch *b,
         client__set_error(err, "usage", "count %u is over %u", count, SUDOKU_CLIENT_GENERATE_MAX);
         return -EINVAL;
     }
-    if (b->c->failed)
-        return fail_all(b, err);
-    while (b->tail - b->head >= b->window) {
-        int rc = step(b, 1, err);
-        if (rc < 0)
-            return rc;
-    }
-    int rc = pack_generate(&b->c->wbuf, b->msgid_base + (uint32_t)b->tail, opts);
+    int rc = ring_make_room(&b->ring, err);
+    if (rc < 0)
+        return rc;
+    rc = pack_generate(&b->ring.c->wbuf, ring_next_msgid(&b->ring), opts);
     if (rc < 0) {
         client__set_error(err, "usage", "cannot encode the request");
         return -EINVAL;
     }
-    struct gen_slot *s = slot_of(b, b->tail);
-    s->tag = tag;
+    struct gen_slot *s = ring_push(&b->ring, tag);
     s->count = count;
-    s->is_done = 0;
-    b->tail++;
-    return step(b, 0, err);
+    return ring_step(&b->ring, 0, err);
 }
 
 int sudoku_client_genbatch_finish(struct sudoku_client_genbatch *b, struct sudoku_client_error *err)
 {
-    if (b->c->failed)
-        return fail_all(b, err);
-    while (b->head < b->tail) {
-        int rc = step(b, 1, err);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    return ring_finish(&b->ring, err);
 }
 
 /* ------------------------------------------------------------------------ */
