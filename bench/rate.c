@@ -37,8 +37,8 @@ static const struct sdk_host quiet_host = {.size = sizeof(struct sdk_host), .log
 
 /* The buffers of one file's run. */
 struct rate_bufs {
-    struct sdk_step *steps;
-    struct sdk_cell_value *places, *elims;
+    struct sdk_explain arrays; /* only its arrays and capacities: for any n */
+    void *block;               /* they point into it, owned */
     double *us;
     size_t us_len, us_cap;
     double plugin_s;
@@ -47,20 +47,14 @@ struct rate_bufs {
 
 static int bufs_init(struct rate_bufs *b)
 {
-    const size_t nc = RATE_MAX_N * RATE_MAX_N, steps = nc * RATE_MAX_N;
-
     memset(b, 0, sizeof(*b));
-    b->steps = calloc(steps, sizeof(*b->steps));
-    b->places = calloc(nc, sizeof(*b->places));
-    b->elims = calloc(steps, sizeof(*b->elims));
-    return b->steps && b->places && b->elims ? 0 : -ENOMEM;
+    b->block = host_explain_arrays(&b->arrays, RATE_MAX_N, 0);
+    return b->block ? 0 : -ENOMEM;
 }
 
 static void bufs_free(struct rate_bufs *b)
 {
-    free(b->steps);
-    free(b->places);
-    free(b->elims);
+    free(b->block);
     free(b->us);
 }
 
@@ -81,18 +75,10 @@ static int push_us(struct rate_bufs *b, double us)
 static void job_init(struct sdk_explain *j, struct rate_bufs *b, unsigned n, const uint8_t *cells,
                      uint32_t max_steps)
 {
-    const uint32_t nc = RATE_MAX_N * RATE_MAX_N;
-
-    memset(j, 0, sizeof(*j));
+    *j = b->arrays;
     j->size = sizeof(*j);
     j->n = n;
     j->cells = cells;
-    j->steps = b->steps;
-    j->steps_cap = nc * RATE_MAX_N;
-    j->placements = b->places;
-    j->placements_cap = nc;
-    j->eliminations = b->elims;
-    j->eliminations_cap = nc * RATE_MAX_N;
     j->max_steps = max_steps;
 }
 

@@ -1036,3 +1036,29 @@ int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
     explain_copy_out(job, &pj, &r);
     return 0;
 }
+
+void *host_explain_arrays(struct sdk_explain *job, unsigned n, int with_text)
+{
+    size_t cells = (size_t)n * n, steps = cells * n;
+    size_t step_b = steps * sizeof(struct sdk_step),
+           place_b = cells * sizeof(struct sdk_cell_value);
+    size_t elim_b = steps * sizeof(struct sdk_cell_value);
+    size_t pat_b = with_text ? steps * HOST_CELLS_PER_STEP * sizeof(uint16_t) : 0;
+    size_t text_b = with_text ? steps * HOST_TEXT_PER_STEP : 0;
+    uint8_t *block = malloc(step_b + place_b + elim_b + pat_b + text_b);
+    uint8_t *b = block;
+
+    if (!block)
+        return NULL;
+    job->steps = (struct sdk_step *)(void *)b;
+    job->placements = (struct sdk_cell_value *)(void *)(b += step_b);
+    job->eliminations = (struct sdk_cell_value *)(void *)(b += place_b);
+    job->cells_out = pat_b ? (uint16_t *)(void *)(b += elim_b) : NULL;
+    job->text = text_b ? (char *)(b + pat_b) : NULL;
+    job->steps_cap = (uint32_t)steps;
+    job->placements_cap = (uint32_t)cells;
+    job->eliminations_cap = (uint32_t)steps;
+    job->cells_out_cap = (uint32_t)(pat_b / sizeof(uint16_t));
+    job->text_cap = (uint32_t)text_b;
+    return block;
+}

@@ -142,4 +142,17 @@ const struct host_plugin *host_explainer_for(const struct host *h, unsigned n);
 int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
                  struct sdk_explain *job, uint8_t *solution);
 
+/* Bytes of text and pattern cells a step may take, on average, at most,
+ * in the arrays of host_explain_arrays. */
+#define HOST_TEXT_PER_STEP  192
+#define HOST_CELLS_PER_STEP 4
+
+/* The output arrays of an explain job on side n (1..SDK_MAX_N), in one
+ * block: steps, placements and eliminations sized never to run out; with
+ * with_text also cells_out and text.  Points job's arrays into the block
+ * and sets their capacities; nothing else of job is touched.  Returns the
+ * block, which the caller frees with free() once done with job, or NULL
+ * (out of memory). */
+void *host_explain_arrays(struct sdk_explain *job, unsigned n, int with_text);
+
 #endif /* SUDOKU_HOST_H */

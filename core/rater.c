@@ -10,14 +10,12 @@ struct gen_rater {
     const struct host_plugin *counter;   /* finds the solution the steps are checked on */
     struct sdk_explain x;                /* the job, its arrays below */
     uint8_t solution[SDK_MAX_CELLS];
-    struct sdk_step *steps;
-    struct sdk_cell_value *places, *elims;
+    void *arrays; /* the block x's arrays point into, owned */
 };
 
 int gen_rater_new(const struct host_plugin *explainer, const struct host_plugin *counter,
                   unsigned n, struct gen_rater **out)
 {
-    size_t cells = (size_t)n * n, steps = cells * n;
     struct gen_rater *r;
 
     *out = NULL;
@@ -28,11 +26,8 @@ int gen_rater_new(const struct host_plugin *explainer, const struct host_plugin 
     r = calloc(1, sizeof(*r));
     if (!r)
         return -ENOMEM;
-    /* Never run out: every step changes a candidate (host.h). */
-    r->steps = malloc(steps * sizeof(*r->steps));
-    r->places = malloc(cells * sizeof(*r->places));
-    r->elims = malloc(steps * sizeof(*r->elims));
-    if (!r->steps || !r->places || !r->elims) {
+    r->arrays = host_explain_arrays(&r->x, n, 0);
+    if (!r->arrays) {
         gen_rater_free(r);
         return -ENOMEM;
     }
@@ -40,12 +35,6 @@ int gen_rater_new(const struct host_plugin *explainer, const struct host_plugin 
     r->counter = counter;
     r->x.size = sizeof(r->x);
     r->x.n = n;
-    r->x.steps = r->steps;
-    r->x.placements = r->places;
-    r->x.eliminations = r->elims;
-    r->x.steps_cap = (uint32_t)steps;
-    r->x.placements_cap = (uint32_t)cells;
-    r->x.eliminations_cap = (uint32_t)steps;
     *out = r;
     return 0;
 }
@@ -54,9 +43,7 @@ void gen_rater_free(struct gen_rater *r)
 {
     if (!r)
         return;
-    free(r->steps);
-    free(r->places);
-    free(r->elims);
+    free(r->arrays);
     free(r);
 }
 

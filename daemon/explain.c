@@ -25,9 +25,7 @@
 #include "daemon/log.h"
 #include "proto/clock.h"
 
-#define TEXT_PER_STEP   192 /* bytes of text a step may take */
-#define CELLS_PER_STEP  4   /* pattern cells a step takes, on average, at most */
-#define MISTAKES_LISTED 12  /* wrong cells named in a mistake's text */
+#define MISTAKES_LISTED 12 /* wrong cells named in a mistake's text */
 #define REVEAL_RATING   10.0
 
 struct explain_work {
@@ -39,7 +37,7 @@ struct explain_work {
     int rc;                           /* host_explain's result */
     int has_reveal;                   /* stuck: reveal_cell holds the answer */
     unsigned reveal_cell;             /* cell revealed */
-    uint8_t buf[];                    /* the arrays x points into */
+    void *arrays;                     /* the block x's arrays point into, owned */
 };
 
 /* ---------------------------------------------------------------- start */
@@ -110,34 +108,29 @@ static enum rpc_code check_progress(const struct rpc_request *req, char *msg, si
     return RPC_OK;
 }
 
-/* The work and its arrays, for side n; NULL when out of memory. */
+/* The work and its arrays, for side n; NULL when out of memory.  The
+ * caller frees it with work_free(). */
 static struct explain_work *work_new(unsigned n, int is_rate)
 {
-    size_t cells = (size_t)n * n, steps = cells * n;
-    size_t step_b = steps * sizeof(struct sdk_step),
-           place_b = cells * sizeof(struct sdk_cell_value);
-    size_t elim_b = steps * sizeof(struct sdk_cell_value);
-    size_t pat_b = is_rate ? 0 : steps * CELLS_PER_STEP * sizeof(uint16_t);
-    size_t text_b = is_rate ? 0 : steps * TEXT_PER_STEP;
-    struct explain_work *w = malloc(sizeof(*w) + step_b + place_b + elim_b + pat_b + text_b);
-    uint8_t *b;
+    struct explain_work *w = calloc(1, sizeof(*w));
 
     if (!w)
         return NULL;
-    memset(w, 0, sizeof(*w));
-    b = w->buf;
-    w->x.steps = (struct sdk_step *)(void *)b;
-    w->x.placements = (struct sdk_cell_value *)(void *)(b += step_b);
-    w->x.eliminations = (struct sdk_cell_value *)(void *)(b += place_b);
-    w->x.cells_out = pat_b ? (uint16_t *)(void *)(b += elim_b) : NULL;
-    w->x.text = text_b ? (char *)(b + pat_b) : NULL;
-    w->x.steps_cap = (uint32_t)steps;
-    w->x.placements_cap = (uint32_t)cells;
-    w->x.eliminations_cap = (uint32_t)steps;
-    w->x.cells_out_cap = (uint32_t)(pat_b / sizeof(uint16_t));
-    w->x.text_cap = (uint32_t)text_b;
+    w->arrays = host_explain_arrays(&w->x, n, !is_rate);
+    if (!w->arrays) {
+        free(w);
+        return NULL;
+    }
     w->is_rate = is_rate;
     return w;
+}
+
+static void work_free(struct explain_work *w)
+{
+    if (!w)
+        return;
+    free(w->arrays);
+    free(w);
 }
 
 static void explain_run(struct job *job, uint64_t deadline_ns);
@@ -209,7 +202,7 @@ enum rpc_code explain_start(const struct host *h, const struct rpc_request *req,
 
 static void explain_destroy(struct job *job)
 {
-    free(job->work);
+    work_free(job->work);
     job->work = NULL;
 }
 

@@ -40,9 +40,11 @@ static void capture_log(void *ctx, int level, const char *msg)
     snprintf(last_log, sizeof(last_log), "%s", msg);
 }
 
-/* An explanation with buffers that never run out. */
+/* An explanation with the arrays the daemon gives one (host_explain_arrays,
+ * text included), which must never run out. */
 struct expl {
     struct sdk_explain job;
+    void *arrays;
     uint8_t cells[SDK_MAX_CELLS];
     uint8_t solution[SDK_MAX_CELLS];
     uint8_t grid[SDK_MAX_CELLS];
@@ -50,35 +52,23 @@ struct expl {
 
 static void expl_init(struct expl *x, uint32_t n, uint32_t max_steps)
 {
-    const uint32_t nc = n * n;
-
     memset(&x->job, 0, sizeof(x->job));
+    x->arrays = host_explain_arrays(&x->job, n, 1);
+    assert_non_null(x->arrays);
+    assert_int_equal(x->job.steps_cap, n * n * n);
+    assert_int_equal(x->job.placements_cap, n * n);
+    assert_int_equal(x->job.eliminations_cap, n * n * n);
+    assert_true(x->job.cells_out_cap > 0 && x->job.text_cap > 0);
     x->job.size = sizeof(x->job);
     x->job.n = n;
     x->job.cells = x->cells;
     x->job.max_steps = max_steps;
-    x->job.steps_cap = nc * n;
-    x->job.placements_cap = nc;
-    x->job.eliminations_cap = nc * n;
-    x->job.cells_out_cap = nc * n * 8;
-    x->job.text_cap = nc * n * 256;
-    x->job.steps = calloc(x->job.steps_cap, sizeof(*x->job.steps));
-    x->job.placements = calloc(x->job.placements_cap, sizeof(*x->job.placements));
-    x->job.eliminations = calloc(x->job.eliminations_cap, sizeof(*x->job.eliminations));
-    x->job.cells_out = calloc(x->job.cells_out_cap, sizeof(*x->job.cells_out));
-    x->job.text = calloc(x->job.text_cap, 1);
     x->job.grid = x->grid;
-    assert_non_null(x->job.steps);
-    assert_non_null(x->job.text);
 }
 
 static void expl_free(struct expl *x)
 {
-    free(x->job.steps);
-    free(x->job.placements);
-    free(x->job.eliminations);
-    free(x->job.cells_out);
-    free(x->job.text);
+    free(x->arrays);
 }
 
 /* Parse a line-form puzzle into cells; returns n, or 0. */
