@@ -173,103 +173,36 @@ static void rate_fail(struct sudoku_client_rating *res, enum rpc_code code, cons
     snprintf(res->error.message, sizeof(res->error.message), "%s", msg);
 }
 
-/* The explaining plugin: named, else the first loaded that can explain. */
-static enum rpc_code explainer(const struct host *h, const char *name, unsigned n,
-                               const struct host_plugin **out, char *msg, size_t msg_size)
-{
-    const struct host_plugin *p = name && name[0] ? host_find(h, name) : NULL;
-
-    if (name && name[0] && !p) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    for (size_t i = 0; !p && i < host_count(h); i++)
-        if (host_plugin_has_explain(host_plugin_at(h, i)))
-            p = host_plugin_at(h, i);
-    if (!p) {
-        snprintf(msg, msg_size, "no loaded solver can explain (see `explain` in solvers)");
-        return RPC_UNSUPPORTED;
-    }
-    if (!host_plugin_has_explain(p) || !(p->desc->explain_sizes & sdk_size_bit(n))) {
-        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", p->desc->name, n, n);
-        return RPC_UNSUPPORTED;
-    }
-    *out = p;
-    return RPC_OK;
-}
-
-/* The counting solver that finds the solution, as the daemon picks it. */
-static const struct host_plugin *counting_solver(const struct host *h, unsigned n)
-{
-    const struct host_plugin *p = host_default_for(h, (int)n);
-
-    if (p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n)))
-        return p;
-    for (size_t i = 0; i < host_count(h); i++) {
-        p = host_plugin_at(h, i);
-        if ((p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n)))
-            return p;
-    }
-    return NULL;
-}
-
-/* host_explain's result in the daemon's words; RPC_OK when rated. */
-static enum rpc_code rate_outcome(int rc, const struct sdk_explain *x, const char *name,
-                                  uint64_t timeout_ms, char *msg, size_t msg_size)
-{
-    if (rc == -EDOM || rc == -ENOTUNIQ) {
-        snprintf(msg, msg_size, rc == -EDOM ? "no solution" : "more than one solution");
-        return RPC_NOT_UNIQUE;
-    }
-    if (rc == -ETIMEDOUT || (rc == 0 && x->status == SDK_EXPLAIN_TIMEDOUT)) {
-        snprintf(msg, msg_size, "no answer from %s within %llu ms", name,
-                 (unsigned long long)timeout_ms);
-        return RPC_TIMEOUT;
-    }
-    if (rc == -ENOTSUP) {
-        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", name, x->n, x->n);
-        return RPC_UNSUPPORTED;
-    }
-    if (rc < 0 || x->status > SDK_EXPLAIN_STUCK) {
-        snprintf(msg, msg_size, "solver %s failed or gave an unsound step (see the messages above)",
-                 name);
-        return RPC_INTERNAL;
-    }
-    return RPC_OK;
-}
-
-/* Run the explaining plugin p without text into the caller's arrays (n^3
- * steps and eliminations, n^2 placements: they never run out) and fill res. */
+/* Run the explaining plugin p without text and fill res. */
 static void rate_run(const struct host *h, const struct host_plugin *p, unsigned n,
-                     const uint8_t *cells, uint64_t timeout_ms, struct sdk_step *st,
-                     struct sdk_cell_value *cv, struct sudoku_client_rating *res)
+                     const uint8_t *cells, uint64_t timeout_ms, struct sudoku_client_rating *res)
 {
-    size_t steps = (size_t)n * n * n;
     uint8_t solution[SDK_MAX_CELLS];
-    const struct host_plugin *solver = counting_solver(h, n);
+    const struct host_plugin *solver = request_counter(h, n);
     uint64_t t0 = clock_now_ns();
     char msg[256];
-    struct sdk_explain x = {.size = sizeof(x),
-                            .n = n,
-                            .cells = cells,
-                            .deadline_ns = t0 + timeout_ms * 1000000u,
-                            .steps = st,
-                            .placements = cv,
-                            .eliminations = cv + (size_t)n * n,
-                            .steps_cap = (uint32_t)steps,
-                            .placements_cap = n * n,
-                            .eliminations_cap = (uint32_t)steps};
+    struct sdk_explain x = {0};
+    void *arrays = host_explain_arrays(&x, n, 0);
+    enum rpc_code code;
 
+    x.size = sizeof(x);
+    x.n = n;
+    x.cells = cells;
+    x.deadline_ns = t0 + timeout_ms * 1000000u;
+    if (!arrays) {
+        rate_fail(res, RPC_OVERLOADED, "out of memory: try again later");
+        return;
+    }
     if (!solver) {
         snprintf(msg, sizeof(msg), "no loaded solver can count %ux%u solutions", n, n);
         rate_fail(res, RPC_UNSUPPORTED, msg);
-        return;
+        goto done;
     }
-    int rc = host_explain(p, solver, &x, solution);
-    enum rpc_code code = rate_outcome(rc, &x, p->desc->name, timeout_ms, msg, sizeof(msg));
+    code = request_explain_outcome(host_explain(p, solver, &x, solution), &x, p, timeout_ms,
+                                   "the messages above", msg, sizeof(msg));
     if (code != RPC_OK) {
         rate_fail(res, code, msg);
-        return;
+        goto done;
     }
     res->status = SUDOKU_CLIENT_SOLVED;
     res->rating = x.rating;
@@ -279,6 +212,8 @@ static void rate_run(const struct host *h, const struct host_plugin *p, unsigned
     res->is_logic = x.status != SDK_EXPLAIN_STUCK;
     snprintf(res->solver, sizeof(res->solver), "%s", p->desc->name);
     res->elapsed_us = (clock_now_ns() - t0) / 1000u;
+done:
+    free(arrays);
 }
 
 void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
@@ -301,18 +236,10 @@ void local_rate(struct local *l, const char *text, size_t len, unsigned n, const
         rate_fail(res, RPC_BAD_PUZZLE, msg);
         return;
     }
-    code = explainer(l->host, opts ? opts->solver : NULL, n, &p, msg, sizeof(msg));
+    code = request_explainer(l->host, opts ? opts->solver : NULL, n, &p, msg, sizeof(msg));
     if (code != RPC_OK) {
         rate_fail(res, code, msg);
         return;
     }
-    size_t steps = (size_t)n * n * n;
-    struct sdk_step *st = malloc(steps * sizeof(*st));
-    struct sdk_cell_value *cv = malloc((steps + (size_t)n * n) * sizeof(*cv));
-    if (st && cv)
-        rate_run(l->host, p, n, cells, timeout, st, cv, res);
-    else
-        rate_fail(res, RPC_OVERLOADED, "out of memory: try again later");
-    free(st);
-    free(cv);
+    rate_run(l->host, p, n, cells, timeout, res);
 }

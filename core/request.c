@@ -1,4 +1,4 @@
-/* request.c -- the checks and outcome words of a solve request (request.h). */
+/* request.c -- the checks and outcome words of a request (request.h). */
 #include "core/request.h"
 
 #include <errno.h>
@@ -52,6 +52,106 @@ enum rpc_code request_outcome(int rc, const struct host_plugin *p, unsigned n, u
         return RPC_UNSUPPORTED;
     default: /* the host already logged what the plugin did wrong */
         snprintf(msg, msg_size, "solver %s failed or gave a wrong answer (see %s)", name, log_hint);
+        return RPC_INTERNAL;
+    }
+}
+
+enum rpc_code request_explainer(const struct host *h, const char *solver, unsigned n,
+                                const struct host_plugin **out, char *msg, size_t msg_size)
+{
+    int named = solver && solver[0];
+    const struct host_plugin *p = named ? host_find(h, solver) : host_explainer_for(h, n);
+
+    if (named && !p) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", solver);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    if (!p) {
+        snprintf(msg, msg_size, "no loaded solver can explain %ux%u puzzles", n, n);
+        return RPC_UNSUPPORTED;
+    }
+    if (!host_plugin_has_explain(p)) {
+        snprintf(msg, msg_size, "solver %s cannot explain (see `explain` in solvers)",
+                 p->desc->name);
+        return RPC_UNSUPPORTED;
+    }
+    if (!(p->desc->explain_sizes & sdk_size_bit(n))) {
+        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", p->desc->name, n, n);
+        return RPC_UNSUPPORTED;
+    }
+    *out = p;
+    return RPC_OK;
+}
+
+static int counts(const struct host_plugin *p, unsigned n)
+{
+    return p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n));
+}
+
+const struct host_plugin *request_counter(const struct host *h, unsigned n)
+{
+    const struct host_plugin *p = host_default_for(h, (int)n);
+
+    if (counts(p, n))
+        return p;
+    for (size_t i = 0; i < host_count(h); i++)
+        if (counts(host_plugin_at(h, i), n))
+            return host_plugin_at(h, i);
+    return NULL;
+}
+
+/* host_explain() returned rc < 0: which error, in words. */
+static enum rpc_code explain_error(int rc, const struct sdk_explain *x, const char *name,
+                                   uint64_t timeout_ms, const char *log_hint, char *msg,
+                                   size_t msg_size)
+{
+    switch (rc) {
+    case -EBADMSG: /* progress disagrees with the solution: the caller's mistake step */
+        return RPC_OK;
+    case -EDOM:
+        snprintf(msg, msg_size, "no solution");
+        return RPC_NOT_UNIQUE;
+    case -ENOTUNIQ:
+        snprintf(msg, msg_size, "more than one solution");
+        return RPC_NOT_UNIQUE;
+    case -ECANCELED:
+        snprintf(msg, msg_size, "cancelled");
+        return RPC_CANCELLED;
+    case -ETIMEDOUT:
+        snprintf(msg, msg_size, "no answer from %s within %" PRIu64 " ms", name, timeout_ms);
+        return RPC_TIMEOUT;
+    case -ENOTSUP:
+        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", name, x->n, x->n);
+        return RPC_UNSUPPORTED;
+    default:
+        snprintf(msg, msg_size, "solver %s failed or gave an unsound step (see %s)", name,
+                 log_hint);
+        return RPC_INTERNAL;
+    }
+}
+
+enum rpc_code request_explain_outcome(int rc, const struct sdk_explain *x,
+                                      const struct host_plugin *p, uint64_t timeout_ms,
+                                      const char *log_hint, char *msg, size_t msg_size)
+{
+    const char *name = p->desc->name;
+
+    if (rc < 0)
+        return explain_error(rc, x, name, timeout_ms, log_hint, msg, msg_size);
+    switch (x->status) {
+    case SDK_EXPLAIN_CANCELLED:
+        snprintf(msg, msg_size, "cancelled");
+        return RPC_CANCELLED;
+    case SDK_EXPLAIN_TIMEDOUT:
+        snprintf(msg, msg_size, "no answer from %s within %" PRIu64 " ms", name, timeout_ms);
+        return RPC_TIMEOUT;
+    case SDK_EXPLAIN_SOLVED:
+    case SDK_EXPLAIN_PARTIAL:
+    case SDK_EXPLAIN_STUCK:
+        return RPC_OK;
+    default: /* out of room, or a position the host found valid called invalid */
+        snprintf(msg, msg_size, "solver %s could not explain this puzzle (status %" PRIu32 ")",
+                 name, x->status);
         return RPC_INTERNAL;
     }
 }

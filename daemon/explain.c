@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/grid.h"
+#include "core/request.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
 #include "proto/clock.h"
@@ -41,49 +42,6 @@ struct explain_work {
 };
 
 /* ---------------------------------------------------------------- start */
-
-/* The counting solver that finds the solution: the default for the size
- * when it can count, else the first loaded plugin that counts and takes n. */
-static const struct host_plugin *counting_solver(const struct host *h, unsigned n)
-{
-    const struct host_plugin *p = host_default_for(h, (int)n);
-
-    if (p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n)))
-        return p;
-    for (size_t i = 0; i < host_count(h); i++) {
-        p = host_plugin_at(h, i);
-        if ((p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n)))
-            return p;
-    }
-    return NULL;
-}
-
-/* The explaining plugin: the named one, or the first that explains n. */
-static enum rpc_code explainer(const struct host *h, const char *name, unsigned n,
-                               const struct host_plugin **out, char *msg, size_t msg_size)
-{
-    const struct host_plugin *p = name[0] ? host_find(h, name) : host_explainer_for(h, n);
-
-    if (name[0] && !p) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    if (!p) {
-        snprintf(msg, msg_size, "no loaded solver can explain %ux%u puzzles", n, n);
-        return RPC_UNSUPPORTED;
-    }
-    if (!host_plugin_has_explain(p)) {
-        snprintf(msg, msg_size, "solver %s cannot explain (see `explain` in solvers)",
-                 p->desc->name);
-        return RPC_UNSUPPORTED;
-    }
-    if (!(p->desc->explain_sizes & sdk_size_bit(n))) {
-        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", p->desc->name, n, n);
-        return RPC_UNSUPPORTED;
-    }
-    *out = p;
-    return RPC_OK;
-}
 
 /* The progress grid must have the puzzle's size and keep every given;
  * entries that disagree with the solution are the worker's to find. */
@@ -166,12 +124,12 @@ enum rpc_code explain_start(const struct host *h, const struct rpc_request *req,
 
     if (grid_check_givens(s->n, s->cells, msg, msg_size) < 0)
         return RPC_BAD_PUZZLE;
-    code = explainer(h, s->solver, s->n, &p, msg, msg_size);
+    code = request_explainer(h, s->solver, s->n, &p, msg, msg_size);
     if (code == RPC_OK && !is_rate)
         code = check_progress(req, msg, msg_size);
     if (code != RPC_OK)
         return code;
-    solver = counting_solver(h, s->n);
+    solver = request_counter(h, s->n);
     if (!solver) {
         snprintf(msg, msg_size, "no loaded solver can count %ux%u solutions", s->n, s->n);
         return RPC_UNSUPPORTED;
@@ -253,49 +211,9 @@ static void explain_run(struct job *job, uint64_t deadline_ns)
 static enum rpc_code explain_outcome(const struct job *job, char *msg, size_t msg_size)
 {
     const struct explain_work *w = job->work;
-    const char *name = job->plugin->desc->name;
 
-    switch (w->rc) {
-    case 0:
-        break;
-    case -EBADMSG: /* progress disagrees with the solution: the mistake step */
-        return RPC_OK;
-    case -EDOM:
-        snprintf(msg, msg_size, "no solution");
-        return RPC_NOT_UNIQUE;
-    case -ENOTUNIQ:
-        snprintf(msg, msg_size, "more than one solution");
-        return RPC_NOT_UNIQUE;
-    case -ECANCELED:
-        snprintf(msg, msg_size, "cancelled");
-        return RPC_CANCELLED;
-    case -ETIMEDOUT:
-        snprintf(msg, msg_size, "no answer from %s within %" PRIu64 " ms", name, job->timeout_ms);
-        return RPC_TIMEOUT;
-    case -ENOTSUP:
-        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", name, job->n, job->n);
-        return RPC_UNSUPPORTED;
-    default:
-        snprintf(msg, msg_size, "solver %s failed or gave an unsound step (see the daemon log)",
-                 name);
-        return RPC_INTERNAL;
-    }
-    switch (w->x.status) {
-    case SDK_EXPLAIN_CANCELLED:
-        snprintf(msg, msg_size, "cancelled");
-        return RPC_CANCELLED;
-    case SDK_EXPLAIN_TIMEDOUT:
-        snprintf(msg, msg_size, "no answer from %s within %" PRIu64 " ms", name, job->timeout_ms);
-        return RPC_TIMEOUT;
-    case SDK_EXPLAIN_SOLVED:
-    case SDK_EXPLAIN_PARTIAL:
-    case SDK_EXPLAIN_STUCK:
-        return RPC_OK;
-    default: /* out of room, or a position the host found valid called invalid */
-        snprintf(msg, msg_size, "solver %s could not explain this puzzle (status %" PRIu32 ")",
-                 name, w->x.status);
-        return RPC_INTERNAL;
-    }
+    return request_explain_outcome(w->rc, &w->x, job->plugin, job->timeout_ms, "the daemon log",
+                                   msg, msg_size);
 }
 
 /* ---------------------------------------------------------------- answers */
