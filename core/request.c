@@ -83,6 +83,23 @@ enum rpc_code request_explainer(const struct host *h, const char *solver, unsign
     return RPC_OK;
 }
 
+enum rpc_code request_check_progress(unsigned n, const uint8_t *cells, unsigned progress_n,
+                                     const uint8_t *progress, char *msg, size_t msg_size)
+{
+    if (progress_n != n) {
+        snprintf(msg, msg_size, "progress is %ux%u, the puzzle %ux%u", progress_n, progress_n, n,
+                 n);
+        return RPC_BAD_REQUEST;
+    }
+    for (unsigned i = 0; i < n * n; i++)
+        if (cells[i] && progress[i] != cells[i]) {
+            snprintf(msg, msg_size, "progress changes the given %u at r%uc%u", cells[i], i / n + 1,
+                     i % n + 1);
+            return RPC_BAD_REQUEST;
+        }
+    return RPC_OK;
+}
+
 static int counts(const struct host_plugin *p, unsigned n)
 {
     return p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n));

@@ -40,6 +40,13 @@ enum rpc_code request_outcome(int rc, const struct host_plugin *p, unsigned n, u
 enum rpc_code request_explainer(const struct host *h, const char *solver, unsigned n,
                                 const struct host_plugin **out, char *msg, size_t msg_size);
 
+/* A player's progress for an explain request on the n x n puzzle cells:
+ * it must have side n (progress_n) and keep every given.  Entries that
+ * disagree with the solution are host_explain's to find (-EBADMSG).
+ * Returns RPC_OK, or RPC_BAD_REQUEST with the reason in msg. */
+enum rpc_code request_check_progress(unsigned n, const uint8_t *cells, unsigned progress_n,
+                                     const uint8_t *progress, char *msg, size_t msg_size);
+
 /* The plugin that finds the unique solution an explanation is checked on:
  * the default for side n when it can count, else the first loaded plugin
  * that counts and takes n; NULL when none does. */
