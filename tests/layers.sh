@@ -5,7 +5,8 @@
 #   proto/     proto/ and <sudoku/plugin.h> (the cell limits)
 #   core/      proto/, core/, <sudoku/plugin.h>
 #   daemon/    proto/, core/, daemon/, <sudoku/plugin.h>
-#   client/    the library (client.c, batch.c, wire.c, explain.c, gen.c, client_impl.h): proto/,
+#   client/    the library (client.c, ring.c, batch.c, wire.c, explain.c, gen.c, client_impl.h,
+#              ring.h): proto/,
 #              client/, <sudoku/client.h>, never core/ or the daemon; the
 #              tool (main.c, run.c, local.c and their headers) may also use
 #              core/: sudoku --local runs the plugin host
@@ -55,7 +56,7 @@ check plugins '^(sudoku/plugin\.h|[a-z0-9_]+\.h)$'
 check proto '^(proto/[a-z0-9_]+\.h|sudoku/plugin\.h)$'
 check core '^(proto/|core/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
 check daemon '^(proto/|core/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
-check client '^(proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$' '^(client|batch|wire|explain|gen)\.c$|^client_impl\.h$'
+check client '^(proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$' '^(client|ring|batch|wire|explain|gen)\.c$|^(client_impl|ring)\.h$'
 check client '^(proto/|core/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
 check bench '^(proto/|core/|bench/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
 check include '^$'
