@@ -93,6 +93,12 @@ int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8
 int wire_decode_rate(const msgpack_object *error, const msgpack_object *result,
                      struct sudoku_client_rating *res);
 
+/* Decode an explain result for a puzzle of side n, every cell and value
+ * checked.  Returns 0 with *out (free it with
+ * sudoku_client_explanation_free), -EPROTO or -ENOMEM. */
+int wire_decode_explain(const msgpack_object *result, unsigned n,
+                        struct sudoku_client_explanation **out);
+
 /* Set err (if non-NULL) to code and a printf-style message. */
 void client__set_error(struct sudoku_client_error *err, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

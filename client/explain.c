@@ -364,10 +364,7 @@ static struct explain_block *alloc_block(const struct explain_size *z)
     return calloc(1, size);
 }
 
-/* Decode an explain result for a puzzle of side n.  Returns 0 with *out
- * (caller frees), -EPROTO or -ENOMEM. */
-static int decode_explanation(const msgpack_object *r, unsigned n,
-                              struct sudoku_client_explanation **out)
+int wire_decode_explain(const msgpack_object *r, unsigned n, struct sudoku_client_explanation **out)
 {
     struct sudoku_client_explanation head = {.n = n};
     struct explain_size z = {0};
@@ -423,7 +420,7 @@ static void on_explain(void *arg, const struct wire_msg *m)
             *w->err = e;
         return;
     }
-    w->rc = decode_explanation(m->result, w->n, w->out);
+    w->rc = wire_decode_explain(m->result, w->n, w->out);
     if (w->rc == -ENOMEM)
         client__set_error(w->err, "io", "out of memory for the explanation");
     else if (w->rc < 0)

@@ -9,7 +9,8 @@
  * explanation is many lines: there is nothing to gain from pipelining
  * someone reading them); rate streams every input through one rating batch
  * (sudoku_batch_new_rate), window requests in flight, answers in input
- * order (with --local, local.c rates them in this process instead).  With
+ * order.  With --local, local.c explains and rates them in this process
+ * instead, with the daemon's checks and words.  With
  * --progress FILE, the k-th grid of FILE is the player's grid for the k-th
  * puzzle.  Failures go to stderr as "sudoku: FILE:LINE: CODE:
  * MESSAGE"; a lost daemon ends the run with exit 3.
@@ -149,7 +150,8 @@ static void print_explanation(const struct sudoku_client_explanation *e)
 struct explain_run {
     const struct tool_opts *o;
     int is_hint;             /* hint: the next steps only */
-    struct sudoku_client *c; /* the connection */
+    struct sudoku_client *c; /* the connection; NULL with --local */
+    struct local *local;     /* --local: the plugins in this process, else NULL */
     struct input progress;   /* --progress: the players' grids, else f NULL */
     uint64_t done;           /* puzzles explained (for the blank line between) */
     int failed;              /* some puzzle failed */
@@ -207,9 +209,10 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
         r->failed = 1;
         return 0;
     }
-    rc = sudoku_client_explain(r->c, text, len, &eo, &e, &err);
+    rc = r->local ? local_explain(r->local, text, len, &eo, &e, &err)
+                  : sudoku_client_explain(r->c, text, len, &eo, &e, &err);
     if (rc < 0) {
-        if (sudoku_client_broken(r->c, NULL) < 0)
+        if (r->c && sudoku_client_broken(r->c, NULL) < 0)
             return rc;
         report(r, file, rec->line, &err);
         return 0;
@@ -253,6 +256,34 @@ static int explain_file(struct explain_run *r, const char *file)
     return rc;
 }
 
+/* Where the explanations come from: the daemon, or with --local the
+ * plugins of this process.  Returns 0 or the exit status. */
+static int explain_open(struct explain_run *r)
+{
+    const struct tool_opts *o = r->o;
+    int rc;
+
+    if (o->is_local) {
+        if (local_open(o->plugin_dir, o->is_verbose, &r->local) < 0)
+            return EXIT_UNREACHABLE;
+        return tool_check_solver(NULL, r->local, o);
+    }
+    r->c = tool_connect(o);
+    if (!r->c)
+        return EXIT_UNREACHABLE;
+    rc = tool_check_solver(r->c, NULL, o);
+    if (rc == 0 && o->solve.timeout_ms)
+        sudoku_client_set_io_timeout(r->c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
+    return rc;
+}
+
+static void explain_close(struct explain_run *r)
+{
+    sudoku_client_free(r->c);
+    local_free(r->local);
+    input_close(&r->progress);
+}
+
 int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfiles)
 {
     struct explain_run r = {.o = o, .is_hint = is_hint};
@@ -265,19 +296,11 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
             return EXIT_USAGE;
         }
     }
-    r.c = tool_connect(o);
-    if (!r.c) {
-        input_close(&r.progress);
-        return EXIT_UNREACHABLE;
-    }
-    rc = tool_check_solver(r.c, NULL, o);
+    rc = explain_open(&r);
     if (rc != 0) {
-        sudoku_client_free(r.c);
-        input_close(&r.progress);
+        explain_close(&r);
         return rc;
     }
-    if (o->solve.timeout_ms)
-        sudoku_client_set_io_timeout(r.c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
     for (int i = 0; i < nfiles && rc >= 0; i++) {
         rc = explain_file(&r, files[i]);
         status |= rc > 0;
@@ -288,8 +311,7 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(r.c),
                 why.message);
     }
-    sudoku_client_free(r.c);
-    input_close(&r.progress);
+    explain_close(&r);
     if (rc < 0)
         return EXIT_UNREACHABLE;
     return status || r.failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;

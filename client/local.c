@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "client/client_impl.h"
+#include "core/explained.h"
 #include "core/grid.h"
 #include "core/host.h"
 #include "core/request.h"
@@ -242,4 +244,117 @@ void local_rate(struct local *l, const char *text, size_t len, unsigned n, const
         return;
     }
     rate_run(l->host, p, n, cells, timeout, res);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Explaining */
+
+/* A refusal, worded as the daemon's error answer would be. */
+static int refuse(struct sudoku_client_error *err, enum rpc_code code, const char *msg)
+{
+    client__set_error(err, proto_code_name(code), "%s", msg);
+    return -EREMOTEIO;
+}
+
+/* The checks the daemon makes before it explains, in its order. */
+static enum rpc_code explain_check(struct local *l, const char *text, size_t len,
+                                   const struct sudoku_client_explain_opts *eo,
+                                   struct sdk_explain *x, uint8_t *cells, uint8_t *progress,
+                                   const struct host_plugin **p, char *msg, size_t msg_size)
+{
+    unsigned n = 0, pn = 0;
+    char why[200];
+    enum rpc_code code;
+
+    if (eo && eo->progress &&
+        codec_parse_line(eo->progress, eo->progress_len, &pn, progress, why, sizeof(why)) < 0) {
+        snprintf(msg, msg_size, "option progress: %s", why);
+        return RPC_BAD_REQUEST; /* the daemon reads the options first */
+    }
+    if (codec_parse_line(text, len, &n, cells, msg, msg_size) < 0)
+        return RPC_BAD_PUZZLE;
+    if (grid_check_givens(n, cells, msg, msg_size) < 0)
+        return RPC_BAD_PUZZLE;
+    code = request_explainer(l->host, eo ? eo->solver : NULL, n, p, msg, msg_size);
+    if (code == RPC_OK && pn)
+        code = request_check_progress(n, cells, pn, progress, msg, msg_size);
+    x->n = n;
+    x->cells = cells;
+    x->progress = pn ? progress : NULL;
+    return code;
+}
+
+/* Pack e as the daemon would and read it back as its client would. */
+static int explanation_of(const struct explained *e, struct sudoku_client_explanation **out)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    int rc = -ENOMEM;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_unpacked_init(&u);
+    if (explained_pack(&pk, e) < 0)
+        goto done;
+    rc = -EPROTO;
+    if (msgpack_unpack_next(&u, sb.data, sb.size, NULL) != MSGPACK_UNPACK_SUCCESS)
+        goto done;
+    rc = wire_decode_explain(&u.data, e->x->n, out);
+done:
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    return rc;
+}
+
+int local_explain(struct local *l, const char *text, size_t len,
+                  const struct sudoku_client_explain_opts *eo,
+                  struct sudoku_client_explanation **out, struct sudoku_client_error *err)
+{
+    uint8_t cells[SDK_MAX_CELLS], progress[SDK_MAX_CELLS], solution[SDK_MAX_CELLS],
+        grid[SDK_MAX_CELLS];
+    uint64_t timeout = eo && eo->timeout_ms ? eo->timeout_ms : LOCAL_TIMEOUT_MS;
+    const struct host_plugin *p = NULL, *solver;
+    struct sdk_explain x = {0};
+    void *arrays = NULL;
+    char msg[256];
+    int rc;
+
+    *out = NULL;
+    enum rpc_code code = explain_check(l, text, len, eo, &x, cells, progress, &p, msg, sizeof(msg));
+    if (code != RPC_OK)
+        return refuse(err, code, msg);
+    solver = request_counter(l->host, x.n);
+    if (!solver) {
+        snprintf(msg, sizeof(msg), "no loaded solver can count %ux%u solutions", x.n, x.n);
+        return refuse(err, RPC_UNSUPPORTED, msg);
+    }
+    arrays = host_explain_arrays(&x, x.n, 1);
+    if (!arrays) {
+        client__set_error(err, "io", "out of memory for the explanation");
+        return -ENOMEM;
+    }
+    uint64_t t0 = clock_now_ns();
+    x.size = sizeof(x);
+    x.max_steps = eo ? eo->steps : 0;
+    x.grid = grid;
+    x.deadline_ns = t0 + timeout * 1000000u;
+    rc = host_explain(p, solver, &x, solution);
+    code = request_explain_outcome(rc, &x, p, timeout, "the messages above", msg, sizeof(msg));
+    if (code != RPC_OK) {
+        rc = refuse(err, code, msg);
+        goto done;
+    }
+    struct explained e = {.x = &x,
+                          .rc = rc,
+                          .solution = solution,
+                          .progress = progress,
+                          .solver = p->desc->name,
+                          .elapsed_us = (clock_now_ns() - t0) / 1000u};
+    rc = explanation_of(&e, out);
+    if (rc < 0)
+        client__set_error(err, "io", "cannot build the explanation: %s", strerror(-rc));
+done:
+    free(arrays);
+    return rc;
 }

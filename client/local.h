@@ -40,6 +40,18 @@ void local_solve(struct local *l, const char *text, size_t len, unsigned n, cons
 void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
                 const struct sudoku_client_options *opts, struct sudoku_client_rating *res);
 
+/* Explain one line-form puzzle (text, len) with eo (solver, steps,
+ * progress in the line form, timeout_ms; NULL for the defaults), as a
+ * daemon's explain answer would read: the same plugin choice, checks,
+ * codes, messages and steps, reveal and mistake included
+ * (core/explained.c).  Returns 0 with *out (free it with
+ * sudoku_client_explanation_free); -EREMOTEIO with err as the daemon's
+ * error answer would be (err->code "not_unique", "bad_puzzle", ...); or
+ * -ENOMEM. */
+int local_explain(struct local *l, const char *text, size_t len,
+                  const struct sudoku_client_explain_opts *eo,
+                  struct sudoku_client_explanation **out, struct sudoku_client_error *err);
+
 /* The loaded solvers into out[0..cap), as sudoku_client_solvers() lists a
  * daemon's.  Returns how many there are. */
 size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap);

@@ -430,7 +430,8 @@ int main(int argc, char **argv)
         return first + 1 < argc ? tool_solve(&o, argv + first + 1, argc - first - 1)
                                 : tool_solve(&o, stdin_only, 1);
     }
-    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0 && strcmp(cmd, "rate") != 0) {
+    if (cmd && o.is_local && strcmp(cmd, "solvers") != 0 && strcmp(cmd, "rate") != 0 &&
+        strcmp(cmd, "hint") != 0 && strcmp(cmd, "explain") != 0) {
         opts_usage_error(&option_prog, "%s asks the daemon: not with --local", cmd);
         return EXIT_USAGE;
     }

@@ -559,6 +559,88 @@ static void test_rate_local_matches_daemon(void **state)
     assert_string_equal(local_run.out, daemon_run.out);
 }
 
+/* Drop every "elapsed_us":N from a JSON output: the one field that may
+ * differ between two runs of the same explanation. */
+static void drop_elapsed(char *s)
+{
+    static const char key[] = "\"elapsed_us\":";
+    char *p;
+    while ((p = strstr(s, key)) != NULL) {
+        char *end = p + strlen(key);
+        while (*end >= '0' && *end <= '9')
+            end++;
+        if (*end == ',')
+            end++;
+        memmove(p, end, strlen(end) + 1);
+    }
+}
+
+/* Run args through the daemon and again with --local; both must give the
+ * same exit code, lines and errors. */
+static void same_local(const char *const *args, size_t argc, int want_status)
+{
+    static struct tool_run daemon_run, local_run;
+    const char *local[16] = {0};
+    assert_true(argc + 3 < 16);
+    local[0] = args[0];
+    local[1] = "--local";
+    local[2] = "-P";
+    local[3] = SUDOKU_BUILD_PLUGIN_DIR;
+    for (size_t i = 1; i < argc; i++)
+        local[i + 3] = args[i];
+    run_tool(&daemon_run, args);
+    run_tool(&local_run, local);
+    assert_int_equal(daemon_run.status, want_status);
+    assert_int_equal(local_run.status, daemon_run.status);
+    drop_elapsed(daemon_run.out);
+    drop_elapsed(local_run.out);
+    assert_string_equal(local_run.out, daemon_run.out);
+    assert_string_equal(local_run.err, daemon_run.err);
+}
+
+/* sudoku hint and explain --local answer as the daemon does: every step,
+ * the reveal of a stuck puzzle, a player's mistakes, the errors of a puzzle
+ * that is not unique and of one that does not parse, the exit code. */
+static void test_explain_local_matches_daemon(void **state)
+{
+    static struct known k[12];
+    static uint8_t progress[SUDOKU_CLIENT_MAX_CELLS];
+    char path[256], ppath[256], text[SUDOKU_CLIENT_MAX_CELLS + 1];
+    struct sudoku_client *c = connect_daemon();
+    (void)state;
+    size_t len = load(c, DATA("kaggle_sample.txt"), 0, 2, k, 3);
+    len += load(c, DATA("norvig_top95.txt"), 0, 2, k + len, 3);
+    len += load(c, DATA("forum_hardest_sample.txt"), 0, 2, k + len, 3);
+    sudoku_client_free(c);
+    tmp_path(path, sizeof(path), "local.txt");
+    tmp_path(ppath, sizeof(ppath), "progress.txt");
+    FILE *f = fopen(path, "w"), *pf = fopen(ppath, "w");
+    assert_non_null(f);
+    assert_non_null(pf);
+    for (size_t i = 0; i < len; i++) {
+        fprintf(f, "%s\n%s", k[i].text, i == 1 ? "1...............\n12345\n" : "");
+        /* every other player has one wrong entry in the first blank */
+        memcpy(progress, k[i].cells, 81);
+        for (unsigned j = 0; i % 2 && j < 81; j++)
+            if (!progress[j]) {
+                progress[j] = (uint8_t)(k[i].solution[j] % 9 + 1);
+                break;
+            }
+        codec_format_line(9, progress, CODEC_BLANK_DOT, text, sizeof(text));
+        fprintf(pf, "%s\n%s", text, i == 1 ? "1...............\n12345\n" : "");
+    }
+    fclose(f);
+    fclose(pf);
+    const char *explain[] = {"explain", path, NULL};
+    same_local(explain, 2, 1);
+    const char *json[] = {"explain", "--json", path, NULL};
+    same_local(json, 3, 1);
+    const char *hint[] = {"hint", "--json", "--progress", ppath, path, NULL};
+    same_local(hint, 5, 1);
+    const char *steps[] = {"hint", "--steps", "3", path, NULL};
+    same_local(steps, 4, 1);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -567,8 +649,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    static const char *const files[] = {"out.txt",    "err.txt",  "hint.txt",  "one.txt",
-                                        "puzzle.txt", "rate.txt", "multi.txt", "progress.txt"};
+    static const char *const files[] = {"out.txt",   "err.txt",      "hint.txt",
+                                        "one.txt",   "puzzle.txt",   "rate.txt",
+                                        "multi.txt", "progress.txt", "local.txt"};
     char path[256];
     (void)state;
     dh_stop(&daemon_);
@@ -590,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_not_unique),
         cmocka_unit_test(test_rate_order),
         cmocka_unit_test(test_rate_local_matches_daemon),
+        cmocka_unit_test(test_explain_local_matches_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

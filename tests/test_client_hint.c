@@ -425,9 +425,11 @@ static void test_usage(void **state)
     const char *rate_steps[] = {"rate", "--steps", "2", NULL};
     run_fake(&r, -1, rate_steps);
     assert_int_equal(r.status, 2);
-    const char *local[] = {"explain", "--local", NULL};
+    /* --local without plugins: exit 3 (nothing to answer with), and why */
+    const char *local[] = {"explain", "--local", "-P", "/nonexistent/dir", NULL};
     run_fake(&r, -1, local);
-    assert_int_equal(r.status, 2);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "no solver plugin loaded from /nonexistent/dir"));
     const char *no_progress[] = {"hint", "--progress", "/nonexistent/grid", NULL};
     run_fake(&r, -1, no_progress);
     assert_int_equal(r.status, 2);
