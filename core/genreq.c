@@ -1,0 +1,189 @@
+/* genreq.c -- a generate request, from its params to its answer map
+ * (genreq.h).
+ *
+ * Every puzzle is rated by the explaining plugin (`logic`) when one is
+ * loaded and takes the size: through gen_spec's rating callback, so that a
+ * difficulty band filters the candidates and a puzzle without a band still
+ * carries its rating.  The generator stops at the deadline with the puzzles
+ * finished so far, which the answer then holds.
+ */
+#include "core/genreq.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/random.h>
+
+#include "proto/clock.h"
+#include "proto/codec.h"
+#include "proto/protocol.h"
+
+/* The counting plugin: the named one or the default for the size. */
+static enum rpc_code find_counter(const struct host *h, const struct rpc_generate_params *g,
+                                  const struct host_plugin **out, char *msg, size_t msg_size)
+{
+    const struct host_plugin *p =
+        g->solver[0] ? host_find(h, g->solver) : host_default_for(h, (int)g->n);
+
+    if (!p) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
+                 g->solver);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    if (!(p->desc->sizes & sdk_size_bit(g->n))) {
+        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", p->desc->name, g->n, g->n);
+        return RPC_UNSUPPORTED;
+    }
+    if (!(p->desc->caps & SDK_CAP_COUNT)) {
+        snprintf(msg, msg_size, "solver %s cannot count solutions, which generating needs",
+                 p->desc->name);
+        return RPC_UNSUPPORTED;
+    }
+    *out = p;
+    return RPC_OK;
+}
+
+/* The spec's shape from the request: symmetry, minimality, band. */
+static enum rpc_code fill_spec(const struct rpc_generate_params *g, const struct host_plugin *rater,
+                               struct gen_spec *spec, char *msg, size_t msg_size)
+{
+    spec->n = g->n;
+    spec->is_minimal = g->is_minimal;
+    if (g->symmetry[0] && gen_symmetry_parse(g->symmetry, &spec->symmetry) < 0) {
+        snprintf(msg, msg_size,
+                 "option symmetry must be one of none, rotate180, rotate90, mirror, flip, "
+                 "diagonal");
+        return RPC_BAD_REQUEST;
+    }
+    if (g->has_band && !rater) {
+        snprintf(msg, msg_size, "no loaded solver can rate %ux%u puzzles (a band needs one)", g->n,
+                 g->n);
+        return RPC_UNSUPPORTED;
+    }
+    /* Without a band every candidate is in [0, 1000]: rated, never refused. */
+    spec->min_rating = g->has_band ? g->min_rating : 0.0;
+    spec->max_rating = g->has_band ? g->max_rating : 1000.0;
+    return RPC_OK;
+}
+
+static uint64_t random_seed(void)
+{
+    uint64_t seed = 0;
+
+    if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+        seed = clock_now_ns() ^ (uint64_t)(uintptr_t)&seed;
+    return seed;
+}
+
+enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_params *g,
+                         struct genreq **out, char *msg, size_t msg_size)
+{
+    const struct host_plugin *counter = NULL, *rater = host_explainer_for(h, g->n);
+    enum rpc_code code = find_counter(h, g, &counter, msg, msg_size);
+    struct genreq *r;
+
+    *out = NULL;
+    if (code != RPC_OK)
+        return code;
+    r = calloc(1, sizeof(*r) + (size_t)g->count * sizeof(r->out[0]));
+    if (!r) {
+        snprintf(msg, msg_size, "out of memory: try again later");
+        return RPC_OVERLOADED;
+    }
+    gen_spec_init(&r->spec, counter);
+    code = fill_spec(g, rater, &r->spec, msg, msg_size);
+    if (code == RPC_OK && rater && gen_rater_new(rater, counter, g->n, &r->rater_state) < 0) {
+        snprintf(msg, msg_size, "out of memory: try again later");
+        code = RPC_OVERLOADED;
+    }
+    if (code != RPC_OK) {
+        genreq_free(r);
+        return code;
+    }
+    if (rater)
+        gen_rater_attach(r->rater_state, &r->spec, r->spec.min_rating, r->spec.max_rating);
+    r->counter = counter;
+    r->rater = rater;
+    r->seed = g->has_seed ? g->seed : random_seed();
+    r->count = g->count;
+    *out = r;
+    return RPC_OK;
+}
+
+void genreq_free(struct genreq *r)
+{
+    if (!r)
+        return;
+    gen_rater_free(r->rater_state);
+    free(r);
+}
+
+void genreq_run(struct genreq *r, const atomic_int *cancel, uint64_t deadline_ns)
+{
+    r->spec.cancel = cancel;
+    r->spec.deadline_ns = deadline_ns;
+    r->rc = gen_batch(&r->spec, r->seed, 0, r->count, r->out, &r->done);
+}
+
+enum rpc_code genreq_outcome(const struct genreq *r, uint64_t timeout_ms, const char *log_hint,
+                             char *msg, size_t msg_size)
+{
+    if (r->rc == -ECANCELED) {
+        snprintf(msg, msg_size, "cancelled");
+        return RPC_CANCELLED;
+    }
+    if (r->done > 0 && (r->rc == 0 || r->rc == -ETIMEDOUT || r->rc == -ERANGE))
+        return RPC_OK; /* all of them, or those finished in time */
+    if (r->rc == -ETIMEDOUT) {
+        snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", timeout_ms);
+        return RPC_TIMEOUT;
+    }
+    if (r->rc == -ERANGE) {
+        snprintf(msg, msg_size, "no puzzle in the band after %u grids: try a wider band",
+                 r->spec.max_attempts);
+        return RPC_UNSUPPORTED;
+    }
+    snprintf(msg, msg_size, "solver %s failed or lied while generating (see %s)",
+             r->counter->desc->name, log_hint);
+    return RPC_INTERNAL;
+}
+
+static int pack_line(msgpack_packer *pk, unsigned n, const uint8_t *cells)
+{
+    char line[SDK_MAX_CELLS + 1];
+    int len = codec_format_line(n, cells, CODEC_BLANK_DOT, line, sizeof(line));
+
+    if (len < 0)
+        return len;
+    return msgpack_pack_str(pk, (size_t)len) < 0 || msgpack_pack_str_body(pk, line, (size_t)len) < 0
+               ? -ENOMEM
+               : 0;
+}
+
+/* {puzzle, solution, givens, seed, rating, difficulty, symmetry} */
+static int pack_puzzle(msgpack_packer *pk, const struct genreq *r, const struct gen_puzzle *p)
+{
+    const char *difficulty = r->rater ? proto_difficulty_of(p->rating) : "";
+
+    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_PUZZLE) < 0 ||
+        pack_line(pk, p->n, p->puzzle) < 0 || proto_pack_key(pk, PROTO_K_SOLUTION) < 0 ||
+        pack_line(pk, p->n, p->solution) < 0 || proto_pack_key(pk, PROTO_K_GIVENS) < 0 ||
+        msgpack_pack_uint32(pk, p->givens) < 0 || proto_pack_key(pk, PROTO_K_SEED) < 0 ||
+        msgpack_pack_uint64(pk, p->seed) < 0 || proto_pack_key(pk, PROTO_K_RATING) < 0 ||
+        msgpack_pack_double(pk, p->rating) < 0 || proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 ||
+        rpc_pack_cstr(pk, difficulty) < 0 || proto_pack_key(pk, PROTO_K_SYMMETRY) < 0 ||
+        rpc_pack_cstr(pk, gen_symmetry_name(r->spec.symmetry)) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int genreq_pack(msgpack_packer *pk, const struct genreq *r)
+{
+    if (msgpack_pack_array(pk, (uint32_t)r->done) < 0)
+        return -ENOMEM;
+    for (size_t i = 0; i < r->done; i++)
+        if (pack_puzzle(pk, r, &r->out[i]) < 0)
+            return -ENOMEM;
+    return 0;
+}
