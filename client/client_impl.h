@@ -99,6 +99,16 @@ int wire_decode_rate(const msgpack_object *error, const msgpack_object *result,
 int wire_decode_explain(const msgpack_object *result, unsigned n,
                         struct sudoku_client_explanation **out);
 
+/* gen.c: append a generate request to b.  Returns 0 or a negative errno
+ * (nothing appended). */
+int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o);
+/* Decode the answer to a request for count puzzles.  On success *out is a
+ * malloc'ed array of *len (1..count).  Returns 0, or -EPROTO with err set
+ * (the daemon's error, or a "protocol" error), or -ENOMEM. */
+int wire_decode_generate(const msgpack_object *error, const msgpack_object *result, unsigned count,
+                         struct sudoku_client_puzzle **out, size_t *len,
+                         struct sudoku_client_error *err);
+
 /* Set err (if non-NULL) to code and a printf-style message. */
 void client__set_error(struct sudoku_client_error *err, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -101,9 +101,7 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate
     }
 }
 
-/* Append the request to b.  Returns 0 or a negative errno (nothing appended). */
-static int pack_generate(struct cbuf *b, uint32_t msgid,
-                         const struct sudoku_client_generate_opts *o)
+int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o)
 {
     struct gen_target t = {b, 0};
     size_t start = b->len;
@@ -207,10 +205,7 @@ static const char *decode_puzzle(const msgpack_object *m, struct sudoku_client_p
     return NULL;
 }
 
-/* Decode an answer to a request for count puzzles.  On success *out is a
- * malloc'ed array of *len (1..count).  Returns 0, or -EPROTO with err set
- * (the daemon's error, or a "protocol" error), or -ENOMEM. */
-static int decode_answer(const msgpack_object *error, const msgpack_object *result, unsigned count,
+int wire_decode_generate(const msgpack_object *error, const msgpack_object *result, unsigned count,
                          struct sudoku_client_puzzle **out, size_t *len,
                          struct sudoku_client_error *err)
 {
@@ -271,7 +266,7 @@ static void slot_decode(void *owner, void *slot, const struct wire_msg *m)
     struct gen_slot *s = slot;
     (void)owner;
     memset(&s->err, 0, sizeof(s->err));
-    s->rc = decode_answer(m->error, m->result, s->count, &s->puzzle, &s->len, &s->err);
+    s->rc = wire_decode_generate(m->error, m->result, s->count, &s->puzzle, &s->len, &s->err);
 }
 
 static void slot_fail(void *owner, void *slot, const struct sudoku_client_error *e)
@@ -345,7 +340,7 @@ int sudoku_client_genbatch_add(struct sudoku_client_genbatch *b,
     int rc = ring_make_room(&b->ring, err);
     if (rc < 0)
         return rc;
-    rc = pack_generate(&b->ring.c->wbuf, ring_next_msgid(&b->ring), opts);
+    rc = wire_pack_generate(&b->ring.c->wbuf, ring_next_msgid(&b->ring), opts);
     if (rc < 0) {
         client__set_error(err, "usage", "cannot encode the request");
         return -EINVAL;

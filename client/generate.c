@@ -17,6 +17,8 @@
  * because its deadline passed) stops the run: nothing after it is printed,
  * so the output never has a hole.  Exit status as the solve front: 0 all
  * made, 1 the daemon refused or fell short, 2 usage, 3 unreachable.
+ * With --local the same chunks are made one after another in this process
+ * (client/local.c), so the same --seed prints the same bytes.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/local.h"
 #include "client/tool.h"
 #include "core/generate.h"
 #include "proto/clock.h"
@@ -58,7 +61,9 @@ struct gen_cli {
     int is_verbose;    /* -v */
     const char *solver;
     unsigned timeout_ms;
-    unsigned window; /* -w, 0: GEN_WINDOW */
+    unsigned window;        /* -w, 0: GEN_WINDOW */
+    int is_local;           /* --local (or SUDOKU_LOCAL=1): the plugins in this process */
+    const char *plugin_dir; /* -P, with --local */
 };
 
 /* One run: what has been printed, and the first failure. */
@@ -191,6 +196,12 @@ static const struct opts_spec gen_table[] = {
      OPTS_NUMBER_AT(struct gen_cli, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
     {"socket", 's', "PATH", "daemon socket (as for sudoku)",
      OPTS_STRING_AT(struct gen_cli, socket)},
+    {"local", 0, NULL,
+     "no daemon: make them with the plugins in this process\n(the same puzzles for the same "
+     "--seed)",
+     OPTS_FLAG_AT(struct gen_cli, is_local)},
+    {"plugin-dir", 'P', "DIR", "with --local, load the plugins from DIR",
+     OPTS_STRING_AT(struct gen_cli, plugin_dir)},
     {"verbose", 'v', NULL, "print a summary line at the end",
      OPTS_FLAG_AT(struct gen_cli, is_verbose)},
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
@@ -200,7 +211,7 @@ static const struct opts_prog gen_prog = {
     .name = "sudoku generate",
     .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
              "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
-             "                       [--json] [-s PATH]\n"
+             "                       [--json] [-s PATH | --local [-P DIR]]\n"
              "\n"
              "Ask sudokud for COUNT new puzzles, each with a unique solution, and print\n"
              "them one a line ('.' blanks), in order.\n"
@@ -377,6 +388,35 @@ static void summary(const struct gen_run *r)
             secs > 0 ? (double)r->printed / secs : 0.0);
 }
 
+/* --local: every chunk made here, in order, through the same callback. */
+static int generate_local(const struct gen_cli *o)
+{
+    struct gen_run r = {.o = o, .t0_us = clock_now_us()};
+    struct sudoku_client_generate_opts g;
+    struct local *l = NULL;
+
+    if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
+        return EXIT_UNREACHABLE;
+    r.has_bar = isatty(2) && o->count > GEN_CHUNK;
+    for (uint64_t k = 0; k < o->count && !r.is_failed; k += g.count) {
+        struct sudoku_client_puzzle *p = NULL;
+        struct sudoku_client_error err;
+        size_t len = 0;
+        chunk_opts(o, k, &g);
+        int rc = local_generate(l, &g, &p, &len, &err);
+        on_chunk(&r, k / GEN_CHUNK, g.count, rc < 0 ? NULL : p, len, rc < 0 ? &err : NULL);
+        sudoku_client_puzzles_free(p);
+    }
+    fflush(stdout);
+    clear_bar(&r);
+    if (r.is_failed)
+        fprintf(stderr, "sudoku: generate: %s: %s\n", r.err.code, r.err.message);
+    local_free(l);
+    if (o->is_verbose || r.is_short)
+        summary(&r);
+    return r.is_failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}
+
 /* Connect, run, report.  Returns the exit status. */
 static int generate(const struct gen_cli *o)
 {
@@ -416,5 +456,11 @@ int tool_generate(int argc, char **argv)
 {
     struct gen_cli o = {0};
     int rc = parse(argc, argv, &o);
-    return rc >= 0 ? rc : generate(&o);
+    const char *env_local = getenv("SUDOKU_LOCAL");
+
+    if (rc >= 0)
+        return rc;
+    if (env_local && strcmp(env_local, "1") == 0)
+        o.is_local = 1;
+    return o.is_local ? generate_local(&o) : generate(&o);
 }

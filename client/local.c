@@ -18,6 +18,7 @@
 
 #include "client/client_impl.h"
 #include "core/explained.h"
+#include "core/genreq.h"
 #include "core/grid.h"
 #include "core/host.h"
 #include "core/request.h"
@@ -356,5 +357,82 @@ int local_explain(struct local *l, const char *text, size_t len,
         client__set_error(err, "io", "cannot build the explanation: %s", strerror(-rc));
 done:
     free(arrays);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Generating */
+
+/* Decode opts as the daemon decodes a generate request: pack it as the
+ * client library sends it and read it back with proto/'s decoder. */
+static enum rpc_code generate_params(const struct sudoku_client_generate_opts *opts,
+                                     struct rpc_generate_params *g, char *msg, size_t msg_size)
+{
+    struct cbuf b = {.max = 1u << 16};
+    msgpack_unpacked u;
+    enum rpc_code code = RPC_BAD_REQUEST;
+
+    msgpack_unpacked_init(&u);
+    snprintf(msg, msg_size, "cannot encode the request");
+    if (wire_pack_generate(&b, 0, opts) == 0 &&
+        msgpack_unpack_next(&u, (const char *)b.data, b.len, NULL) == MSGPACK_UNPACK_SUCCESS &&
+        u.data.type == MSGPACK_OBJECT_ARRAY && u.data.via.array.size == 4 &&
+        u.data.via.array.ptr[3].type == MSGPACK_OBJECT_ARRAY)
+        code = rpc_decode_generate(&u.data.via.array.ptr[3].via.array, g, msg, msg_size);
+    msgpack_unpacked_destroy(&u);
+    cbuf_free(&b);
+    return code;
+}
+
+/* Pack r's answer as the daemon would and read it back as its client. */
+static int puzzles_of(const struct genreq *r, struct sudoku_client_puzzle **out, size_t *len,
+                      struct sudoku_client_error *err)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
+    int rc = -ENOMEM;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_unpacked_init(&u);
+    client__set_error(err, "io", "out of memory for the puzzles");
+    if (genreq_pack(&pk, r) == 0 &&
+        msgpack_unpack_next(&u, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
+        rc = wire_decode_generate(&nil, &u.data, r->count, out, len, err);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    return rc;
+}
+
+int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
+                   struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err)
+{
+    struct rpc_generate_params g = {0};
+    struct genreq *r = NULL;
+    char msg[256];
+    enum rpc_code code = generate_params(opts, &g, msg, sizeof(msg));
+    uint64_t timeout;
+    int rc;
+
+    *out = NULL;
+    *len = 0;
+    if (code == RPC_OK)
+        code = genreq_new(l->host, &g, &r, msg, sizeof(msg));
+    if (code != RPC_OK) {
+        client__set_error(err, proto_code_name(code), "%s", msg);
+        return -EPROTO;
+    }
+    timeout = g.timeout_ms ? g.timeout_ms : LOCAL_TIMEOUT_MS;
+    genreq_run(r, NULL, clock_now_ns() + timeout * 1000000u);
+    code = genreq_outcome(r, timeout, "the messages above", msg, sizeof(msg));
+    if (code != RPC_OK) {
+        client__set_error(err, proto_code_name(code), "%s", msg);
+        rc = -EPROTO;
+    } else {
+        rc = puzzles_of(r, out, len, err);
+    }
+    genreq_free(r);
     return rc;
 }

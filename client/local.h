@@ -52,6 +52,15 @@ int local_explain(struct local *l, const char *text, size_t len,
                   const struct sudoku_client_explain_opts *eo,
                   struct sudoku_client_explanation **out, struct sudoku_client_error *err);
 
+/* Make the puzzles of one generate request (opts as for
+ * sudoku_client_generate) with the plugins of this process, as the daemon
+ * would: the same checks, plugins, puzzles for the same seed, codes and
+ * messages (core/genreq.c).  Returns 0 with *out, a malloc'ed array of *len
+ * puzzles (free it with sudoku_client_puzzles_free), or -EPROTO with err as
+ * the daemon's error answer would be, or -ENOMEM. */
+int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
+                   struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err);
+
 /* The loaded solvers into out[0..cap), as sudoku_client_solvers() lists a
  * daemon's.  Returns how many there are. */
 size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap);

@@ -318,6 +318,48 @@ static void test_reproducible(void **state)
     free(b);
 }
 
+/* sudoku generate --local ARGS... (the built plugins). */
+static void generate_local(struct tool_run *r, const char *const *args)
+{
+    const char *argv[24] = {"sudoku", "generate", "--local", "-P", SUDOKU_BUILD_PLUGIN_DIR};
+    size_t n = 5;
+    for (size_t i = 0; args[i] && n < 23; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    run_prog(r, "sudoku", argv);
+}
+
+/* --local makes what the daemon makes: the same bytes for the same seed
+ * (a band, a symmetry, 4x4; chunks of 16 and a last short one), the same
+ * errors and exit codes; the puzzles are judged as the daemon's are. */
+static void test_local_matches_daemon(void **state)
+{
+    static const char *const sets[][12] = {
+        {"-n", "40", "--seed", "7", "--json", NULL},
+        {"-n", "18", "--seed", "9", "--difficulty", "medium", "--symmetry", "rotate180",
+         "--solution", NULL},
+        {"-n", "5", "--seed", "1", "--size", "4", "--json", NULL},
+        {"-n", "2", "--solver", "nosuch", NULL},
+        {"-n", "2", "--size", "25", "--difficulty", "easy", NULL},
+    };
+    static const int want_status[] = {0, 0, 0, 1, 1};
+    struct tool_run *a = new_run(), *b = new_run();
+    (void)state;
+    for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+        generate(a, d2.sock, sets[i]);
+        generate_local(b, sets[i]);
+        assert_int_equal(a->status, want_status[i]);
+        assert_int_equal(b->status, a->status);
+        assert_string_equal(b->out, a->out);
+        assert_string_equal(b->err, a->err);
+    }
+    generate_and_check((const char *const[]){"--local", "-P", SUDOKU_BUILD_PLUGIN_DIR, "-n", "20",
+                                             "--symmetry", "mirror", "--solution", NULL},
+                       20, "mirror", 1);
+    free(a);
+    free(b);
+}
+
 /* Copy the value of "key": in a JSON line (number or string, unquoted). */
 static void json_field(const char *line, const char *key, char *out, size_t size)
 {
@@ -624,11 +666,17 @@ static int stop_daemons(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_options),   cmocka_unit_test(test_unique_minimal),
-        cmocka_unit_test(test_symmetries),    cmocka_unit_test(test_16x16),
-        cmocka_unit_test(test_reproducible),  cmocka_unit_test(test_own_seed),
-        cmocka_unit_test(test_library),       cmocka_unit_test(test_bands),
-        cmocka_unit_test(test_daemon_errors), cmocka_unit_test(test_bench),
+        cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_unique_minimal),
+        cmocka_unit_test(test_symmetries),
+        cmocka_unit_test(test_16x16),
+        cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_own_seed),
+        cmocka_unit_test(test_library),
+        cmocka_unit_test(test_bands),
+        cmocka_unit_test(test_daemon_errors),
+        cmocka_unit_test(test_bench),
+        cmocka_unit_test(test_local_matches_daemon),
     };
     if (getenv("GEN_TEST_FILTER"))
         cmocka_set_test_filter(getenv("GEN_TEST_FILTER"));
