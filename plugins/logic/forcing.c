@@ -41,8 +41,11 @@ struct branch {
 struct forcing {
     bool dynamic;                               /* branches also use locked candidates */
     bool closed;                                /* the position has no single (and no lock) left */
+    bool fast;                                  /* 9x9: branches on bitboards (branch9.c) */
     struct branch base;                         /* the position, as a branch */
     struct branch br[2];                        /* the branch positions */
+    struct lg_b9 base9;                         /* fast: the position */
+    struct lg_b9 br9[2];                        /* fast: the branch positions */
     uint16_t cell[2];                           /* where each branch places */
     uint8_t val[2];                             /* what it places */
     int rc[2];                                  /* deduce's answer */
@@ -249,19 +252,26 @@ static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, boo
     }
 }
 
-/* Start branch b from f's position with cell = v, and deduce. */
-static int branch_run(struct forcing *f, struct branch *b, const struct lg_ctx *c, uint32_t cell,
-                      uint32_t v)
+/* Start branch k of f from f's position with cell = v, and deduce. */
+static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t cell, uint32_t v)
 {
     const uint32_t bit = cell * c->geo->n + v - 1;
+    struct branch *b = &f->br[k];
 
-    branch_copy(b, &f->base, c->geo);
-    if (!f->closed && branch_touch_all(b, c->geo) != 0)
-        return -1;
-    if (branch_place(b, c->geo, cell, 1u << (v - 1)) != 0)
-        return -1;
-    if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
-        return -1;
+    if (f->fast) {
+        f->br9[k] = f->base9;
+        lg_b9_place(&f->br9[k], cell, v);
+        if (lg_b9_deduce(&f->br9[k], f->dynamic) != 0)
+            return -1;
+    } else {
+        branch_copy(b, &f->base, c->geo);
+        if (!f->closed && branch_touch_all(b, c->geo) != 0)
+            return -1;
+        if (branch_place(b, c->geo, cell, 1u << (v - 1)) != 0)
+            return -1;
+        if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
+            return -1;
+    }
     f->ran[bit / 64] |= (uint64_t)1 << (bit % 64);
     return 0;
 }
@@ -277,12 +287,21 @@ static bool branch_stood(const struct forcing *f, const struct lg_ctx *c, uint32
 /* Load c's position into f, and see whether it is closed: nothing for
  * deduce to do (the ladder's easier rungs found nothing).  Branches from a
  * closed position start with their placement's work only. */
-static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic)
+static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic, bool fast)
 {
     struct branch *t = &f->br[0];
 
     f->dynamic = dynamic;
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
+    f->fast = fast && c->geo->n == 9;
+    if (f->fast) {
+        struct lg_b9 *t9 = &f->br9[0];
+        lg_b9_load(&f->base9, c->g);
+        *t9 = f->base9;
+        if (lg_b9_deduce(t9, dynamic) == 0 && memcmp(t9->p, f->base9.p, sizeof(t9->p)) == 0)
+            lg_b9_seen(&f->base9);
+        return;
+    }
     branch_load(&f->base, c->g, c->geo);
     branch_copy(t, &f->base, c->geo);
     f->closed = branch_touch_all(t, c->geo) == 0 && t->sp == 0 &&
@@ -294,20 +313,51 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
 static void forcing_run(struct forcing *f, const struct lg_ctx *c)
 {
     for (int b = 0; b < 2; b++)
-        f->rc[b] = branch_run(f, &f->br[b], c, f->cell[b], f->val[b]);
+        f->rc[b] = branch_run(f, b, c, f->cell[b], f->val[b]);
+}
+
+/* One cell of what both branches agree on: solved alike, or candidates
+ * both lost. */
+static void agree_cell(const struct lg_ctx *c, struct lg_step *s, uint32_t i, uint32_t m0,
+                       uint32_t m1, bool both_done)
+{
+    if (both_done && m0 == m1)
+        lg_step_place(s, i, lg_lowest(m0) + 1);
+    else
+        lg_step_elim_mask(s, c->g, i, ~(m0 | m1));
+}
+
+/* The same on bitboards: only the cells where one of the two happens, in
+ * the same (cell) order. */
+static void forcing_agree9(const struct forcing *f, const struct lg_ctx *c, struct lg_step *s)
+{
+    const struct lg_b9 *a = &f->br9[0], *b = &f->br9[1];
+
+    for (uint32_t w = 0; w < 3; w++) {
+        const uint32_t open = ~f->base9.solved[w] & 0x7ffffffu;
+        uint32_t hit = 0;
+        for (uint32_t v = 0; v < 9; v++)
+            hit |= (a->p[v][w] & b->p[v][w] & a->solved[w] & b->solved[w]) |
+                   (f->base9.p[v][w] & ~a->p[v][w] & ~b->p[v][w]);
+        for (uint32_t m = hit & open; m; m &= m - 1) {
+            const uint32_t i = w * 27 + lg_lowest(m);
+            agree_cell(c, s, i, lg_b9_cand(a, i), lg_b9_cand(b, i),
+                       lg_b9_solved(a, i) && lg_b9_solved(b, i));
+        }
+    }
 }
 
 /* Collect what both branches agree on into s. */
 static void forcing_agree(const struct forcing *f, const struct lg_ctx *c, struct lg_step *s)
 {
+    if (f->fast) {
+        forcing_agree9(f, c, s);
+        return;
+    }
     for (uint32_t i = 0; i < c->geo->ncells; i++) {
         if (c->g->val[i])
             continue;
-        uint32_t m0 = f->br[0].m[i], m1 = f->br[1].m[i];
-        if (f->br[0].done[i] && f->br[1].done[i] && m0 == m1)
-            lg_step_place(s, i, lg_lowest(m0) + 1);
-        else
-            lg_step_elim_mask(s, c->g, i, ~(m0 | m1));
+        agree_cell(c, s, i, f->br[0].m[i], f->br[1].m[i], f->br[0].done[i] && f->br[1].done[i]);
     }
 }
 
@@ -405,7 +455,7 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
             uint32_t v = lg_lowest(m) + 1;
             /* The same position, the same deduction: a branch that stood
              * as half of a source stands again. */
-            if (branch_stood(f, c, i, v) || branch_run(f, &f->br[0], c, i, v) == 0)
+            if (branch_stood(f, c, i, v) || branch_run(f, 0, c, i, v) == 0)
                 continue;
             lg_step_elim(s, i, v);
             lg_step_cell(s, i);
@@ -423,7 +473,7 @@ bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
     struct forcing f;
 
-    forcing_init(&f, c, false);
+    forcing_init(&f, c, false, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s);
 }
 
@@ -433,6 +483,26 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
     struct forcing f;
 
-    forcing_init(&f, c, true);
+    forcing_init(&f, c, true, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
+}
+
+/* One branch of c's position, placing v in cell: its candidates into m (a
+ * solved cell: its value's bit) and its solved cells into done (ncells
+ * each).  generic picks the engine for any n over the bitboard one of 9x9
+ * (tests compare them).  Returns 0, or -1 when the branch breaks the grid
+ * (m and done are then left as they are). */
+int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32_t cell, uint32_t v,
+                      uint16_t *m, uint8_t *done)
+{
+    struct forcing f;
+
+    forcing_init(&f, c, dynamic, !generic);
+    if (branch_run(&f, 0, c, cell, v) != 0)
+        return -1;
+    for (uint32_t i = 0; i < c->geo->ncells; i++) {
+        m[i] = (uint16_t)(f.fast ? lg_b9_cand(&f.br9[0], i) : f.br[0].m[i]);
+        done[i] = f.fast ? lg_b9_solved(&f.br9[0], i) : f.br[0].done[i];
+    }
+    return 0;
 }
