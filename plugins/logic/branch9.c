@@ -26,11 +26,12 @@
 
 #include "lg.h"
 
-#define B9_FULL 0x7ffffffu /* the 27 cells of a band */
-#define B9_ROW  0x1ffu     /* row 0 of a band */
-#define B9_BOX  0x1c0e07u  /* box 0 of a band */
-#define B9_COL  0x40201u   /* column 0 of a band */
-#define B9_SEGS 0x1249249u /* the low bit of each 3-cell segment */
+#define B9_FULL   0x7ffffffu  /* the 27 cells of a band */
+#define B9_ROW    0x1ffu      /* row 0 of a band */
+#define B9_BOX    0x1c0e07u   /* box 0 of a band */
+#define B9_COL    0x40201u    /* column 0 of a band */
+#define B9_SEGS   0x1249249u  /* the low bit of each 3-cell segment */
+#define B9_UNSEEN 0xffffffffu /* a seen band before the first look: no band is */
 
 /* The unit cells of (band, bit k): row and box in its band, column in all. */
 static uint32_t row_of(uint32_t k)
@@ -58,7 +59,7 @@ void lg_b9_load(struct lg_b9 *b, const struct lg_grid *g)
         for (uint32_t k = 0; k < 27; k++)
             b->solved[w] |= (uint32_t)(g->val[w * 27 + k] != 0) << k;
     }
-    /* No board is ~0 (27 bits): every value is to be looked at. */
+    /* No band is B9_UNSEEN (27 bits): every value is to be looked at. */
     memset(b->hs_seen, 0xff, sizeof(b->hs_seen));
     memset(b->lk_seen, 0xff, sizeof(b->lk_seen));
 }
@@ -111,27 +112,26 @@ static uint32_t two_of3(uint32_t a, uint32_t b, uint32_t c)
     return (a & b) | (a & c) | (b & c);
 }
 
-/* The hidden singles of value bitboard p in rows and boxes, added to x,
- * three rows and three boxes of a band at a time: a row (box) has a single
- * place when one segment (one column) of it has the value and that one
- * only once.  Returns -1 when a row or box has no place for it. */
-static int hidden_lines(const uint32_t p[3], uint32_t x[3])
+/* The hidden singles of value band q (one word of a bitboard) in its rows
+ * and boxes, added to *x, three rows and three boxes at a time: a row
+ * (box) has a single place when one segment (one column) of it has the
+ * value and that one only once.  Returns -1 when a row or box has no place
+ * for it. */
+static int hidden_band(uint32_t q, uint32_t *x)
 {
-    for (uint32_t w = 0; w < 3; w++) {
-        const uint32_t q = p[w], a = q & B9_ROW, b = q >> 9 & B9_ROW, c = q >> 18;
-        const uint32_t seg = (q | q >> 1 | q >> 2) & B9_SEGS;
-        const uint32_t seg2 = two_of3(q, q >> 1, q >> 2) & B9_SEGS;
-        const uint32_t row = (seg | seg >> 3 | seg >> 6) & B9_COL;
-        const uint32_t row2 =
-            (seg2 | seg2 >> 3 | seg2 >> 6 | two_of3(seg, seg >> 3, seg >> 6)) & B9_COL;
-        const uint32_t col = a | b | c, col2 = two_of3(a, b, c);
-        const uint32_t box = (col | col >> 1 | col >> 2) & 0x49u;
-        const uint32_t box2 =
-            (col2 | col2 >> 1 | col2 >> 2 | two_of3(col, col >> 1, col >> 2)) & 0x49u;
-        if (row != B9_COL || box != 0x49u)
-            return -1;
-        x[w] |= q & (((row & ~row2) * B9_ROW) | ((box & ~box2) * 7u * B9_COL));
-    }
+    const uint32_t a = q & B9_ROW, b = q >> 9 & B9_ROW, c = q >> 18;
+    const uint32_t seg = (q | q >> 1 | q >> 2) & B9_SEGS;
+    const uint32_t seg2 = two_of3(q, q >> 1, q >> 2) & B9_SEGS;
+    const uint32_t row = (seg | seg >> 3 | seg >> 6) & B9_COL;
+    const uint32_t row2 =
+        (seg2 | seg2 >> 3 | seg2 >> 6 | two_of3(seg, seg >> 3, seg >> 6)) & B9_COL;
+    const uint32_t col = a | b | c, col2 = two_of3(a, b, c);
+    const uint32_t box = (col | col >> 1 | col >> 2) & 0x49u;
+    const uint32_t box2 = (col2 | col2 >> 1 | col2 >> 2 | two_of3(col, col >> 1, col >> 2)) & 0x49u;
+
+    if (row != B9_COL || box != 0x49u)
+        return -1;
+    *x |= q & (((row & ~row2) * B9_ROW) | ((box & ~box2) * 7u * B9_COL));
     return 0;
 }
 
@@ -155,6 +155,24 @@ static int hidden_cols(const uint32_t p[3], uint32_t x[3])
     return 0;
 }
 
+/* The hidden singles of value v into x[v], looking only where its cells
+ * changed since hs_seen (they alone decide).  Returns 0 or -1. */
+static int hidden(struct lg_b9 *b, uint32_t v, uint32_t x[3])
+{
+    const uint32_t *p = b->p[v];
+    uint32_t *seen = b->hs_seen[v];
+
+    if (!moved(p, seen))
+        return 0;
+    for (uint32_t w = 0; w < 3; w++)
+        if (p[w] != seen[w] && hidden_band(p[w], &x[w]) != 0)
+            return -1;
+    if (hidden_cols(p, x) != 0)
+        return -1;
+    memcpy(seen, p, sizeof(b->p[v]));
+    return 0;
+}
+
 /* One pass of singles: every naked and hidden single of the position into
  * x[v] (cells to solve with v + 1).  Returns 1 when there are some, 0 when
  * none, -1 on a contradiction. */
@@ -173,12 +191,8 @@ static int singles_find(struct lg_b9 *b, uint32_t x[9][3])
     for (uint32_t v = 0; v < 9; v++) {
         for (uint32_t w = 0; w < 3; w++)
             x[v][w] = one[w] & ~two[w] & b->p[v][w];
-        /* A value's hidden singles depend on its own cells only. */
-        if (moved(b->p[v], b->hs_seen[v])) {
-            if (hidden_lines(b->p[v], x[v]) != 0 || hidden_cols(b->p[v], x[v]) != 0)
-                return -1;
-            memcpy(b->hs_seen[v], b->p[v], sizeof(b->p[v]));
-        }
+        if (hidden(b, v, x[v]) != 0)
+            return -1;
         for (uint32_t w = 0; w < 3; w++) {
             x[v][w] &= ~b->solved[w];
             todo |= x[v][w];
@@ -236,6 +250,21 @@ static void lock_cols(uint32_t p[3])
     }
 }
 
+/* The row segments (a row's cells in one box) of band q that hold the
+ * value, and the columns that do.  The locks of a band's rows depend on
+ * its segments alone (what they ask and what they would remove), those of
+ * columns on the columns of each band: while those stay as they were when
+ * last looked at, there is nothing new to find. */
+static uint32_t segs(uint32_t q)
+{
+    return (q | q >> 1 | q >> 2) & B9_SEGS;
+}
+
+static uint32_t cols(uint32_t q)
+{
+    return (q | q >> 9 | q >> 18) & B9_ROW;
+}
+
 /* Locked candidates of every value, rows then columns.  Returns true when
  * a candidate went. */
 static bool locks(struct lg_b9 *b)
@@ -246,10 +275,13 @@ static bool locks(struct lg_b9 *b)
         uint32_t *p = b->p[v];
         if (!moved(p, b->lk_seen[v]))
             continue; /* its own cells alone decide: looked at already */
-        const uint32_t old[3] = {p[0], p[1], p[2]};
+        const uint32_t old[3] = {p[0], p[1], p[2]}, *seen = b->lk_seen[v];
         for (uint32_t w = 0; w < 3; w++)
-            p[w] = lock_rows(p[w]);
-        lock_cols(p);
+            if (seen[w] == B9_UNSEEN || segs(p[w]) != segs(seen[w]))
+                p[w] = lock_rows(p[w]);
+        if (seen[0] == B9_UNSEEN || cols(p[0]) != cols(seen[0]) || cols(p[1]) != cols(seen[1]) ||
+            cols(p[2]) != cols(seen[2]))
+            lock_cols(p);
         changed |= moved(p, old);
         /* What was looked at is old: the cells left may lock again. */
         memcpy(b->lk_seen[v], old, sizeof(b->lk_seen[v]));

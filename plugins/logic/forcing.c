@@ -16,7 +16,8 @@
  * under those rules, whatever the order, so the steps are those of a full
  * rescan.  A position the easier rungs left closed (the ladder's case) is
  * checked once, and its branches start from their placement's work only.
- * A candidate whose branch stood as half of a source is not run again as a
+ * A candidate whose branch stood, or was placed by a branch that stood
+ * (its own branch starts from less, so it stands too), is not run as a
  * contradiction source.  The copies live in one struct on the caller's
  * stack (about 4 KB); nothing allocates.
  */
@@ -252,10 +253,35 @@ static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, boo
     }
 }
 
+static void mark(struct forcing *f, const struct lg_ctx *c, uint32_t cell, uint32_t bit)
+{
+    const uint32_t i = cell * c->geo->n + lg_lowest(bit);
+
+    f->ran[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* Branch k stood: so does the branch of every placement it made.  (That
+ * branch starts from less, so its closure holds at least the candidates
+ * of branch k's, which break nothing.) */
+static void mark_stood(struct forcing *f, const struct lg_ctx *c, int k)
+{
+    if (f->fast) {
+        const struct lg_b9 *b = &f->br9[k];
+        for (uint32_t w = 0; w < 3; w++)
+            for (uint32_t m = b->solved[w] & ~f->base9.solved[w]; m; m &= m - 1) {
+                const uint32_t i = w * 27 + lg_lowest(m);
+                mark(f, c, i, lg_b9_cand(b, i));
+            }
+        return;
+    }
+    for (uint32_t i = 0; i < c->geo->ncells; i++)
+        if (f->br[k].done[i] && !f->base.done[i])
+            mark(f, c, i, f->br[k].m[i]);
+}
+
 /* Start branch k of f from f's position with cell = v, and deduce. */
 static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t cell, uint32_t v)
 {
-    const uint32_t bit = cell * c->geo->n + v - 1;
     struct branch *b = &f->br[k];
 
     if (f->fast) {
@@ -272,11 +298,11 @@ static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t
         if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
             return -1;
     }
-    f->ran[bit / 64] |= (uint64_t)1 << (bit % 64);
+    mark_stood(f, c, k);
     return 0;
 }
 
-/* Did a branch placing v in cell already run, and stand? */
+/* Did a branch placing v in cell stand (run, or known to)? */
 static bool branch_stood(const struct forcing *f, const struct lg_ctx *c, uint32_t cell, uint32_t v)
 {
     const uint32_t bit = cell * c->geo->n + v - 1;
