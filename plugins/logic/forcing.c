@@ -449,18 +449,13 @@ static bool forcing_units(struct forcing *f, const struct lg_ctx *c, struct lg_s
     for (uint32_t u = 0; u < geo->nunits; u++) {
         if (lg_should_stop(c))
             return false;
+        const uint16_t *places = lg_positions(c)->m[u];
         for (uint32_t v = 1; v <= geo->n; v++) {
-            uint32_t count = 0;
-            for (uint32_t k = 0; k < geo->n && count <= 2; k++) {
-                uint32_t cell = geo->unit[u][k];
-                if (!(c->g->cand[cell] & (1u << (v - 1))))
-                    continue;
-                if (count < 2)
-                    f->cell[count] = (uint16_t)cell;
-                count++;
-            }
-            if (count != 2)
+            const uint32_t m = places[v - 1];
+            if (lg_popcount(m) != 2)
                 continue;
+            f->cell[0] = geo->unit[u][lg_lowest(m)];
+            f->cell[1] = geo->unit[u][lg_lowest(m & (m - 1))];
             f->val[0] = f->val[1] = (uint8_t)v;
             if (forcing_conclude(f, c, s))
                 return true;
