@@ -185,12 +185,14 @@ static int singles_find(struct lg_b9 *b, uint32_t x[9][3])
             two[w] |= one[w] & b->p[v][w];
             one[w] |= b->p[v][w];
         }
-    for (uint32_t w = 0; w < 3; w++)
+    for (uint32_t w = 0; w < 3; w++) {
         if (one[w] != B9_FULL)
             return -1;
+        one[w] &= ~two[w] & ~b->solved[w]; /* the naked singles */
+    }
     for (uint32_t v = 0; v < 9; v++) {
         for (uint32_t w = 0; w < 3; w++)
-            x[v][w] = one[w] & ~two[w] & b->p[v][w];
+            x[v][w] = one[w] & b->p[v][w];
         if (hidden(b, v, x[v]) != 0)
             return -1;
         for (uint32_t w = 0; w < 3; w++) {
