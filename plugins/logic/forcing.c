@@ -2,11 +2,12 @@
  *
  * A source with exactly two possibilities (a bivalue cell's two values, or
  * the two places of a value in a unit) is split into two branches.  Each
- * branch places its choice on a compact copy of the grid (struct branch)
- * and applies singles until none is left, incrementally: a cell left with
- * one candidate is stacked, a unit that lost a candidate is marked for a
- * hidden-single scan, and the first empty cell or value without a place
- * ends the branch.  One of the branches is true, so:
+ * branch places its choice on a copy of the grid (on 9x9, bitboards: see
+ * branch9.c; otherwise struct branch, here) and applies singles until none
+ * is left, incrementally: a cell left with one candidate is stacked, a unit
+ * that lost a candidate is marked for a hidden-single scan, and the first
+ * empty cell or value without a place ends the branch.  One of the
+ * branches is true, so:
  *   - a branch that breaks the grid is false: the other choice is placed;
  *   - a cell both branches solve with the same value takes that value;
  *   - a candidate both branches remove goes.
@@ -19,7 +20,7 @@
  * A candidate whose branch stood, or was placed by a branch that stood
  * (its own branch starts from less, so it stands too), is not run as a
  * contradiction source.  The copies live in one struct on the caller's
- * stack (about 4 KB); nothing allocates.
+ * stack (about 5.5 KB); nothing allocates.
  */
 #include <string.h>
 
