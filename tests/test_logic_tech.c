@@ -384,6 +384,95 @@ static void test_nothing_on_empty(void **state)
     }
 }
 
+/* Bring g to the closure of the four easiest rungs (singles, locked
+ * candidates), as the ladder leaves a position before forcing chains. */
+static void close_easy(struct lg_grid *g)
+{
+    size_t len = 0;
+    const struct lg_rung *ladder = lg_ladder(&len);
+    struct lg_step s;
+    bool again = true;
+
+    while (again) {
+        struct lg_pos pos = {.valid = false};
+        const struct lg_ctx c = {.geo = &geo9, .g = g, .pos = &pos};
+        again = false;
+        for (size_t i = 0; i < 4 && !again; i++) {
+            lg_step_reset(&s, ladder[i].name, ladder[i].rating);
+            again = ladder[i].fn(&c, &s) && lg_step_apply(&s, g, &geo9);
+        }
+    }
+}
+
+/* Every branch of position g, with and without locked candidates: the
+ * 9x9 bitboard engine and the generic one agree on whether it breaks the
+ * grid and on every candidate left.  Counts branches that broke and stood. */
+static void engines_agree(struct lg_grid *g, uint32_t *broke, uint32_t *stood)
+{
+    struct lg_pos pos = {.valid = false};
+    const struct lg_ctx c = {.geo = &geo9, .g = g, .pos = &pos};
+    uint16_t m[2][81];
+    uint8_t done[2][81];
+
+    for (uint32_t i = 0; i < 81; i++)
+        for (uint32_t cm = g->cand[i]; cm; cm &= cm - 1)
+            for (int dyn = 0; dyn < 2; dyn++) {
+                uint32_t v = lg_lowest(cm) + 1;
+                int a = lg_forcing_branch(&c, dyn, true, i, v, m[0], done[0]);
+                int b = lg_forcing_branch(&c, dyn, false, i, v, m[1], done[1]);
+                assert_int_equal(a, b);
+                if (a != 0) {
+                    ++*broke;
+                    continue;
+                }
+                ++*stood;
+                assert_memory_equal(m[0], m[1], sizeof(m[0]));
+                assert_memory_equal(done[0], done[1], sizeof(done[0]));
+            }
+}
+
+/* Run engines_agree on every stride-th puzzle of a file, as given and as
+ * the easy rungs leave it (every branch of a puzzle takes a while under the
+ * sanitizers).  Returns the puzzles run. */
+static uint32_t engines_file(const char *path, uint32_t stride, uint32_t *broke, uint32_t *stood)
+{
+    uint32_t line_no = 0;
+    FILE *f = fopen(path, "r");
+    char line[256];
+    uint32_t puzzles = 0;
+    uint8_t cells[81];
+    struct lg_grid g;
+
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        if (strlen(line) < 81 || line[0] == '#' || line_no++ % stride != 0)
+            continue;
+        for (uint32_t i = 0; i < 81; i++)
+            cells[i] = line[i] >= '1' && line[i] <= '9' ? (uint8_t)(line[i] - '0') : 0;
+        assert_int_equal(lg_grid_load(&g, &geo9, cells), 0);
+        engines_agree(&g, broke, stood);
+        close_easy(&g);
+        engines_agree(&g, broke, stood);
+        puzzles++;
+    }
+    fclose(f);
+    return puzzles;
+}
+
+/* The forcing branches on 9x9 bitboards (branch9.c) against the generic
+ * engine, on every fourth puzzle of the forum's hardest (where no branch
+ * breaks: they are stuck) and of Norvig's top 95 (where many do). */
+static void test_forcing_engines(void **state)
+{
+    uint32_t broke = 0, stood = 0, puzzles;
+
+    (void)state;
+    puzzles = engines_file(SUDOKU_TEST_DATA_DIR "/forum_hardest_sample.txt", 4, &broke, &stood);
+    puzzles += engines_file(SUDOKU_TEST_DATA_DIR "/norvig_top95.txt", 4, &broke, &stood);
+    print_message("%u puzzles, %u branches broke, %u stood\n", puzzles, broke, stood);
+    assert_true(puzzles >= 30 && broke > 1000 && stood > 1000);
+}
+
 /* The ladder: ratings rise, names are snake_case, and docs/techniques.md
  * lists every name with its rating (the names are a wire contract). */
 static void test_ladder_documented(void **state)
@@ -428,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_fish),
         cmocka_unit_test(test_wings),
         cmocka_unit_test(test_chains),
+        cmocka_unit_test(test_forcing_engines),
         cmocka_unit_test(test_nothing_on_empty),
         cmocka_unit_test(test_ladder_documented),
     };

@@ -2,11 +2,12 @@
  *
  * A source with exactly two possibilities (a bivalue cell's two values, or
  * the two places of a value in a unit) is split into two branches.  Each
- * branch places its choice on a compact copy of the grid (struct branch)
- * and applies singles until none is left, incrementally: a cell left with
- * one candidate is stacked, a unit that lost a candidate is marked for a
- * hidden-single scan, and the first empty cell or value without a place
- * ends the branch.  One of the branches is true, so:
+ * branch places its choice on a copy of the grid (on 9x9, bitboards: see
+ * branch9.c; otherwise struct branch, here) and applies singles until none
+ * is left, incrementally: a cell left with one candidate is stacked, a unit
+ * that lost a candidate is marked for a hidden-single scan, and the first
+ * empty cell or value without a place ends the branch.  One of the
+ * branches is true, so:
  *   - a branch that breaks the grid is false: the other choice is placed;
  *   - a cell both branches solve with the same value takes that value;
  *   - a candidate both branches remove goes.
@@ -16,9 +17,10 @@
  * under those rules, whatever the order, so the steps are those of a full
  * rescan.  A position the easier rungs left closed (the ladder's case) is
  * checked once, and its branches start from their placement's work only.
- * A candidate whose branch stood as half of a source is not run again as a
+ * A candidate whose branch stood, or was placed by a branch that stood
+ * (its own branch starts from less, so it stands too), is not run as a
  * contradiction source.  The copies live in one struct on the caller's
- * stack (about 4 KB); nothing allocates.
+ * stack (about 5.5 KB); nothing allocates.
  */
 #include <string.h>
 
@@ -41,8 +43,11 @@ struct branch {
 struct forcing {
     bool dynamic;                               /* branches also use locked candidates */
     bool closed;                                /* the position has no single (and no lock) left */
+    bool fast;                                  /* 9x9: branches on bitboards (branch9.c) */
     struct branch base;                         /* the position, as a branch */
     struct branch br[2];                        /* the branch positions */
+    struct lg_b9 base9;                         /* fast: the position */
+    struct lg_b9 br9[2];                        /* fast: the branch positions */
     uint16_t cell[2];                           /* where each branch places */
     uint8_t val[2];                             /* what it places */
     int rc[2];                                  /* deduce's answer */
@@ -249,24 +254,56 @@ static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, boo
     }
 }
 
-/* Start branch b from f's position with cell = v, and deduce. */
-static int branch_run(struct forcing *f, struct branch *b, const struct lg_ctx *c, uint32_t cell,
-                      uint32_t v)
+static void mark(struct forcing *f, const struct lg_ctx *c, uint32_t cell, uint32_t bit)
 {
-    const uint32_t bit = cell * c->geo->n + v - 1;
+    const uint32_t i = cell * c->geo->n + lg_lowest(bit);
 
-    branch_copy(b, &f->base, c->geo);
-    if (!f->closed && branch_touch_all(b, c->geo) != 0)
-        return -1;
-    if (branch_place(b, c->geo, cell, 1u << (v - 1)) != 0)
-        return -1;
-    if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
-        return -1;
-    f->ran[bit / 64] |= (uint64_t)1 << (bit % 64);
+    f->ran[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* Branch k stood: so does the branch of every placement it made.  (That
+ * branch starts from less, so its closure holds at least the candidates
+ * of branch k's, which break nothing.) */
+static void mark_stood(struct forcing *f, const struct lg_ctx *c, int k)
+{
+    if (f->fast) {
+        const struct lg_b9 *b = &f->br9[k];
+        for (uint32_t w = 0; w < 3; w++)
+            for (uint32_t m = b->solved[w] & ~f->base9.solved[w]; m; m &= m - 1) {
+                const uint32_t i = w * 27 + lg_lowest(m);
+                mark(f, c, i, lg_b9_cand(b, i));
+            }
+        return;
+    }
+    for (uint32_t i = 0; i < c->geo->ncells; i++)
+        if (f->br[k].done[i] && !f->base.done[i])
+            mark(f, c, i, f->br[k].m[i]);
+}
+
+/* Start branch k of f from f's position with cell = v, and deduce. */
+static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t cell, uint32_t v)
+{
+    struct branch *b = &f->br[k];
+
+    if (f->fast) {
+        f->br9[k] = f->base9;
+        lg_b9_place(&f->br9[k], cell, v);
+        if (lg_b9_deduce(&f->br9[k], f->dynamic) != 0)
+            return -1;
+    } else {
+        branch_copy(b, &f->base, c->geo);
+        if (!f->closed && branch_touch_all(b, c->geo) != 0)
+            return -1;
+        if (branch_place(b, c->geo, cell, 1u << (v - 1)) != 0)
+            return -1;
+        if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
+            return -1;
+    }
+    mark_stood(f, c, k);
     return 0;
 }
 
-/* Did a branch placing v in cell already run, and stand? */
+/* Did a branch placing v in cell stand (run, or known to)? */
 static bool branch_stood(const struct forcing *f, const struct lg_ctx *c, uint32_t cell, uint32_t v)
 {
     const uint32_t bit = cell * c->geo->n + v - 1;
@@ -277,12 +314,21 @@ static bool branch_stood(const struct forcing *f, const struct lg_ctx *c, uint32
 /* Load c's position into f, and see whether it is closed: nothing for
  * deduce to do (the ladder's easier rungs found nothing).  Branches from a
  * closed position start with their placement's work only. */
-static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic)
+static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic, bool fast)
 {
     struct branch *t = &f->br[0];
 
     f->dynamic = dynamic;
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
+    f->fast = fast && c->geo->n == 9;
+    if (f->fast) {
+        struct lg_b9 *t9 = &f->br9[0];
+        lg_b9_load(&f->base9, c->g);
+        *t9 = f->base9;
+        if (lg_b9_deduce(t9, dynamic) == 0 && memcmp(t9->p, f->base9.p, sizeof(t9->p)) == 0)
+            lg_b9_seen(&f->base9);
+        return;
+    }
     branch_load(&f->base, c->g, c->geo);
     branch_copy(t, &f->base, c->geo);
     f->closed = branch_touch_all(t, c->geo) == 0 && t->sp == 0 &&
@@ -294,20 +340,51 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
 static void forcing_run(struct forcing *f, const struct lg_ctx *c)
 {
     for (int b = 0; b < 2; b++)
-        f->rc[b] = branch_run(f, &f->br[b], c, f->cell[b], f->val[b]);
+        f->rc[b] = branch_run(f, b, c, f->cell[b], f->val[b]);
+}
+
+/* One cell of what both branches agree on: solved alike, or candidates
+ * both lost. */
+static void agree_cell(const struct lg_ctx *c, struct lg_step *s, uint32_t i, uint32_t m0,
+                       uint32_t m1, bool both_done)
+{
+    if (both_done && m0 == m1)
+        lg_step_place(s, i, lg_lowest(m0) + 1);
+    else
+        lg_step_elim_mask(s, c->g, i, ~(m0 | m1));
+}
+
+/* The same on bitboards: only the cells where one of the two happens, in
+ * the same (cell) order. */
+static void forcing_agree9(const struct forcing *f, const struct lg_ctx *c, struct lg_step *s)
+{
+    const struct lg_b9 *a = &f->br9[0], *b = &f->br9[1];
+
+    for (uint32_t w = 0; w < 3; w++) {
+        const uint32_t open = ~f->base9.solved[w] & 0x7ffffffu;
+        uint32_t hit = 0;
+        for (uint32_t v = 0; v < 9; v++)
+            hit |= (a->p[v][w] & b->p[v][w] & a->solved[w] & b->solved[w]) |
+                   (f->base9.p[v][w] & ~a->p[v][w] & ~b->p[v][w]);
+        for (uint32_t m = hit & open; m; m &= m - 1) {
+            const uint32_t i = w * 27 + lg_lowest(m);
+            agree_cell(c, s, i, lg_b9_cand(a, i), lg_b9_cand(b, i),
+                       lg_b9_solved(a, i) && lg_b9_solved(b, i));
+        }
+    }
 }
 
 /* Collect what both branches agree on into s. */
 static void forcing_agree(const struct forcing *f, const struct lg_ctx *c, struct lg_step *s)
 {
+    if (f->fast) {
+        forcing_agree9(f, c, s);
+        return;
+    }
     for (uint32_t i = 0; i < c->geo->ncells; i++) {
         if (c->g->val[i])
             continue;
-        uint32_t m0 = f->br[0].m[i], m1 = f->br[1].m[i];
-        if (f->br[0].done[i] && f->br[1].done[i] && m0 == m1)
-            lg_step_place(s, i, lg_lowest(m0) + 1);
-        else
-            lg_step_elim_mask(s, c->g, i, ~(m0 | m1));
+        agree_cell(c, s, i, f->br[0].m[i], f->br[1].m[i], f->br[0].done[i] && f->br[1].done[i]);
     }
 }
 
@@ -373,18 +450,13 @@ static bool forcing_units(struct forcing *f, const struct lg_ctx *c, struct lg_s
     for (uint32_t u = 0; u < geo->nunits; u++) {
         if (lg_should_stop(c))
             return false;
+        const uint16_t *places = lg_positions(c)->m[u];
         for (uint32_t v = 1; v <= geo->n; v++) {
-            uint32_t count = 0;
-            for (uint32_t k = 0; k < geo->n && count <= 2; k++) {
-                uint32_t cell = geo->unit[u][k];
-                if (!(c->g->cand[cell] & (1u << (v - 1))))
-                    continue;
-                if (count < 2)
-                    f->cell[count] = (uint16_t)cell;
-                count++;
-            }
-            if (count != 2)
+            const uint32_t m = places[v - 1];
+            if (lg_popcount(m) != 2)
                 continue;
+            f->cell[0] = geo->unit[u][lg_lowest(m)];
+            f->cell[1] = geo->unit[u][lg_lowest(m & (m - 1))];
             f->val[0] = f->val[1] = (uint8_t)v;
             if (forcing_conclude(f, c, s))
                 return true;
@@ -405,7 +477,7 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
             uint32_t v = lg_lowest(m) + 1;
             /* The same position, the same deduction: a branch that stood
              * as half of a source stands again. */
-            if (branch_stood(f, c, i, v) || branch_run(f, &f->br[0], c, i, v) == 0)
+            if (branch_stood(f, c, i, v) || branch_run(f, 0, c, i, v) == 0)
                 continue;
             lg_step_elim(s, i, v);
             lg_step_cell(s, i);
@@ -423,7 +495,7 @@ bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
     struct forcing f;
 
-    forcing_init(&f, c, false);
+    forcing_init(&f, c, false, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s);
 }
 
@@ -433,6 +505,26 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
     struct forcing f;
 
-    forcing_init(&f, c, true);
+    forcing_init(&f, c, true, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
+}
+
+/* One branch of c's position, placing v in cell: its candidates into m (a
+ * solved cell: its value's bit) and its solved cells into done (ncells
+ * each).  generic picks the engine for any n over the bitboard one of 9x9
+ * (tests compare them).  Returns 0, or -1 when the branch breaks the grid
+ * (m and done are then left as they are). */
+int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32_t cell, uint32_t v,
+                      uint16_t *m, uint8_t *done)
+{
+    struct forcing f;
+
+    forcing_init(&f, c, dynamic, !generic);
+    if (branch_run(&f, 0, c, cell, v) != 0)
+        return -1;
+    for (uint32_t i = 0; i < c->geo->ncells; i++) {
+        m[i] = (uint16_t)(f.fast ? lg_b9_cand(&f.br9[0], i) : f.br[0].m[i]);
+        done[i] = f.fast ? lg_b9_solved(&f.br9[0], i) : f.br[0].done[i];
+    }
+    return 0;
 }

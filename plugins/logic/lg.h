@@ -162,9 +162,44 @@ bool lg_x_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xy_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_aic(const struct lg_ctx *c, struct lg_step *s);
 
+/* A 9x9 branch position on bitboards (branch9.c): p[v - 1][b] holds the
+ * cells of band b (rows 3b..3b+2, bit 9 * row + column within the band)
+ * that have candidate v or are solved with it; solved[b] the solved ones. */
+struct lg_b9 {
+    uint32_t p[9][3];       /* cells of each value, by band */
+    uint32_t solved[3];     /* solved cells, by band */
+    uint32_t hs_seen[9][3]; /* p when its hidden singles were last looked for */
+    uint32_t lk_seen[9][3]; /* p when its locked candidates were last looked for */
+};
+
+/* branch9.c: singles and locked candidates on a 9x9 branch. */
+void lg_b9_load(struct lg_b9 *b, const struct lg_grid *g);
+void lg_b9_place(struct lg_b9 *b, uint32_t cell, uint32_t v);
+void lg_b9_seen(struct lg_b9 *b);
+int lg_b9_deduce(struct lg_b9 *b, bool dynamic);
+
+/* The candidates of cell in b (a solved cell: its value's bit). */
+static inline uint32_t lg_b9_cand(const struct lg_b9 *b, uint32_t cell)
+{
+    const uint32_t w = cell / 27, k = cell % 27;
+    uint32_t m = 0;
+
+    for (uint32_t v = 0; v < 9; v++)
+        m |= (b->p[v][w] >> k & 1u) << v;
+    return m;
+}
+
+/* Is cell solved in b? */
+static inline bool lg_b9_solved(const struct lg_b9 *b, uint32_t cell)
+{
+    return b->solved[cell / 27] >> (cell % 27) & 1u;
+}
+
 /* forcing.c: forcing chains. */
 bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
+int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32_t cell, uint32_t v,
+                      uint16_t *m, uint8_t *done);
 
 /* text.c: sentences in r1c1 notation. */
 void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)
