@@ -34,9 +34,11 @@
  * the generator holds no solver, and the puzzle is the sequential pass's.
  *
  * Run lengths: the first is a fifth of the orbits, a run that all goes
- * doubles the next, and after a kept orbit the next run is as long as the
- * blanks just found; once two orbits in a row must stay (k = 0) the puzzle
- * is nearly minimal and the rest goes one orbit a test, which measured best.
+ * doubles the next, and after a kept orbit the next run is half the blanks
+ * just found (a failed test costs the plugin about twice a unique one, and
+ * more the more it leaves blank, so a short run that goes beats a long one
+ * that fails); once a kept orbit follows fewer than two blanks (k = 0) the
+ * puzzle is nearly minimal and the rest goes one orbit a test.
  *
  * The band filter rates each finished candidate through a callback and moves
  * to the next seed of a chain (next = mix(seed + golden)) until one fits.
@@ -530,7 +532,7 @@ static int remove_givens(struct pass *p)
         i += (unsigned)rc + 1; /* orbit i + rc stays */
         if (!p->spec->is_minimal)
             return 0;
-        k = (unsigned)rc; /* the next run of blanks is likely about as long */
+        k = (unsigned)rc / 2; /* the next run of blanks is likely shorter */
     }
     return 0;
 }
