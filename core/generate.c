@@ -34,9 +34,11 @@
  * the generator holds no solver, and the puzzle is the sequential pass's.
  *
  * Run lengths: the first is a fifth of the orbits, a run that all goes
- * doubles the next, and after a kept orbit the next run is as long as the
- * blanks just found; once two orbits in a row must stay (k = 0) the puzzle
- * is nearly minimal and the rest goes one orbit a test, which measured best.
+ * doubles the next, and after a kept orbit the next run is half the blanks
+ * just found (a failed test costs the plugin about twice a unique one, and
+ * more the more it leaves blank, so a short run that goes beats a long one
+ * that fails); once a kept orbit follows fewer than two blanks (k = 0) the
+ * puzzle is nearly minimal and the rest goes one orbit a test.
  *
  * The band filter rates each finished candidate through a callback and moves
  * to the next seed of a chain (next = mix(seed + golden)) until one fits.
@@ -330,9 +332,13 @@ static void orbit_list(uint64_t *rng, unsigned n, enum gen_symmetry sym, struct 
 /* ---------------------------------------------------------------- removal */
 
 /* A second solution's footprint: the cells where it differs from the grid.
- * Any puzzle that leaves all of them blank has both solutions. */
+ * Any puzzle that leaves all of them blank has both solutions.  While no
+ * cell of it lies in a kept orbit, blanking every orbit from the pass's
+ * position up to last (all given then) on top of the puzzle leaves its
+ * cells blank: last is the first orbit it proves must stay. */
 struct cert {
     uint64_t w[GEN_CERT_WORDS]; /* bit c: cell c differs */
+    unsigned last;              /* the last orbit in visiting order holding a cell */
 };
 
 /* The state of one removal pass. */
@@ -381,12 +387,13 @@ static void set_orbits(const struct pass *p, unsigned from, unsigned to, int is_
  * the grid (no information).  Once full, the oldest is overwritten. */
 static const struct cert *cert_add(struct pass *p, const uint8_t *alt)
 {
-    struct cert d = {{0}};
+    struct cert d = {{0}, 0};
     unsigned cells = p->spec->n * p->spec->n, is_empty = 1, slot;
 
     for (unsigned c = 0; c < cells; c++) {
         if (alt[c] != p->grid[c]) {
             d.w[c / 64] |= 1ull << (c % 64);
+            d.last = is_empty || p->pos[c] > d.last ? p->pos[c] : d.last;
             is_empty = 0;
         }
     }
@@ -402,49 +409,36 @@ static const struct cert *cert_add(struct pass *p, const uint8_t *alt)
     return &p->certs[slot];
 }
 
-/* The last orbit (in visiting order) still given on d's cells, when the
- * pass stands at orbit from: d applies to blanking [from, j] for every j at
- * or after it.  Returns -1 when d can never apply again: one of its given
- * cells lies in an orbit before from (kept for good), or none is given (it
- * cannot happen: the puzzle is unique). */
-static int cert_last(const struct pass *p, const struct cert *d, unsigned from)
+/* Orbit i stays for good: drop the witnesses with a cell in it, which can
+ * never apply again (all their cells must be blank). */
+static void certs_drop(struct pass *p, unsigned i)
 {
-    int last = -1;
-
-    for (unsigned w = 0; w < GEN_CERT_WORDS; w++) {
-        for (uint64_t bits = d->w[w]; bits; bits &= bits - 1) {
-            unsigned c = w * 64 + (unsigned)__builtin_ctzll(bits);
-
-            if (!p->puzzle[c])
-                continue;
-            if (p->pos[c] < from)
-                return -1;
-            if ((int)p->pos[c] > last)
-                last = p->pos[c];
-        }
-    }
-    return last;
-}
-
-/* The first orbit j >= from such that blanking orbits [from, j] on top of
- * the puzzle is known to leave a second solution, or UINT_MAX.
- * Certificates that can never apply again are dropped. */
-static unsigned known_fail(struct pass *p, unsigned from)
-{
-    unsigned best = UINT_MAX;
-
     for (unsigned k = 0; k < p->certs_len;) {
-        int last = cert_last(p, &p->certs[k], from);
+        const struct cert *d = &p->certs[k];
+        unsigned j = 0;
 
-        if (last < 0) {
+        while (j < p->orb->cells_len[i] &&
+               !(d->w[p->orb->cells[i][j] / 64] >> (p->orb->cells[i][j] % 64) & 1))
+            j++;
+        if (j < p->orb->cells_len[i]) {
             p->certs[k] = p->certs[--p->certs_len];
             p->certs_next = 0;
             continue;
         }
-        if ((unsigned)last < best)
-            best = (unsigned)last;
         k++;
     }
+}
+
+/* The first orbit j >= from such that blanking orbits [from, j] on top of
+ * the puzzle is known to leave a second solution, or UINT_MAX.  Every
+ * witness kept has its last orbit at or after from: the orbits before from
+ * are blank or kept, and one in a kept orbit has been dropped. */
+static unsigned known_fail(const struct pass *p)
+{
+    unsigned best = UINT_MAX;
+
+    for (unsigned k = 0; k < p->certs_len; k++)
+        best = p->certs[k].last < best ? p->certs[k].last : best;
     return best;
 }
 
@@ -456,9 +450,9 @@ static unsigned known_fail(struct pass *p, unsigned from)
 static int try_blank(struct pass *p, unsigned from, unsigned to, unsigned *culprit)
 {
     uint8_t alt[SDK_MAX_CELLS];
-    unsigned known = known_fail(p, from);
+    unsigned known = known_fail(p);
     const struct cert *d;
-    int rc, last;
+    int rc;
 
     if (known < to) {
         *culprit = known;
@@ -476,8 +470,7 @@ static int try_blank(struct pass *p, unsigned from, unsigned to, unsigned *culpr
     /* The other witnesses left [from, to) alone (known >= to), so only the
      * new one can name a culprit inside it. */
     d = cert_add(p, alt);
-    last = d ? cert_last(p, d, from) : -1;
-    *culprit = last >= 0 && (unsigned)last < to ? (unsigned)last : to - 1;
+    *culprit = d && d->last < to ? d->last : to - 1;
     return 0;
 }
 
@@ -528,9 +521,10 @@ static int remove_givens(struct pass *p)
         if (rc < 0)
             return rc;
         i += (unsigned)rc + 1; /* orbit i + rc stays */
+        certs_drop(p, i - 1);
         if (!p->spec->is_minimal)
             return 0;
-        k = (unsigned)rc; /* the next run of blanks is likely about as long */
+        k = (unsigned)rc / 2; /* the next run of blanks is likely shorter */
     }
     return 0;
 }
