@@ -74,9 +74,16 @@
 #define F9_R256(f, m) F9_R128(f, m), F9_R128(f, (m) + 128)
 #define F9_R512(f)    F9_R256(f, 0), F9_R256(f, 256)
 
-/* One row of a band (9 bits) -> which of its 3 minirows hold a candidate. */
-#define F9_SHRINK(g) (((g)&07 ? 1 : 0) | ((g)&070 ? 2 : 0) | ((g)&0700 ? 4 : 0))
-static const uint8_t f9_shrink_row[512] = {F9_R512(F9_SHRINK)};
+/* Row r of a band (9 bits g) -> which of its 3 minirows hold a candidate, at
+ * bits 3r.., and at bit 9 + r whether g is a single cell: the three tables
+ * OR together into a word's minirow set and its single-cell rows. */
+#define F9_SHRINK(g) (((g)&07 ? 1u : 0u) | ((g)&070 ? 2u : 0u) | ((g)&0700 ? 4u : 0u))
+#define F9_ONE(g)    ((g) != 0 && ((g) & ((g)-1)) == 0 ? 1u : 0u)
+#define F9_SR0(g)    (F9_SHRINK(g) | F9_ONE(g) << 9)
+#define F9_SR1(g)    (F9_SHRINK(g) << 3 | F9_ONE(g) << 10)
+#define F9_SR2(g)    (F9_SHRINK(g) << 6 | F9_ONE(g) << 11)
+static const uint16_t f9_shrink_row[3][512] = {
+    {F9_R512(F9_SR0)}, {F9_R512(F9_SR1)}, {F9_R512(F9_SR2)}};
 
 /* Minirow (row r, box k): its bit in a 9-bit minirow set, its cells in a band. */
 #define F9_MR9(r, k)  (1u << (3 * (r) + (k)))
@@ -275,22 +282,22 @@ static inline int f9_place(struct f9_state *s, int d, int b, int i)
  * gone: f9_assign suffices.  Returns 0 or -1 (contradiction). */
 static int f9_shrink(struct f9_state *s, int d, int b)
 {
-    uint32_t x = s->cand[b][d];
-    uint32_t m = f9_shrink_row[x & 0x1ff] | (uint32_t)f9_shrink_row[(x >> 9) & 0x1ff] << 3 |
-                 (uint32_t)f9_shrink_row[x >> 18] << 6;
-    uint32_t open, z;
+    uint32_t x = s->cand[b][d], v, keep, open;
 
-    x &= f9_keep[m];
-    if (!x)
-        return -1;
+    for (;;) {
+        v = (uint32_t)f9_shrink_row[0][x & 0x1ff] | f9_shrink_row[1][(x >> 9) & 0x1ff] |
+            f9_shrink_row[2][x >> 18];
+        keep = f9_keep[v & 0x1ff];
+        if (!keep)
+            return -1;
+        if ((x & keep) == x)
+            break;
+        /* Dropping minirows can leave a row one cell: look again. */
+        x &= keep;
+    }
     s->cand[b][d] = x;
-    s->rows[b][d] = f9_keep9[m];
-    /* A fitting permutation leaves every row a cell, so no row borrows from
-     * the next: z keeps the rows with two cells or more. */
-    z = x & (x - F9_COL(0));
-    open = ~(s->done[b] >> (3 * d)) & 7 &
-           ~((uint32_t)((z & 0x1ff) != 0) | (uint32_t)((z & 0x3fe00) != 0) << 1 |
-             (uint32_t)((z >> 18) != 0) << 2);
+    s->rows[b][d] = f9_keep9[v & 0x1ff];
+    open = (v >> 9) & ~(s->done[b] >> (3 * d)) & 7;
     for (; open; open &= open - 1) {
         int r = __builtin_ctz(open);
         f9_assign(s, d, b, 9 * r + __builtin_ctz(x >> (9 * r)));
