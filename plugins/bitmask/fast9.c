@@ -230,6 +230,20 @@ static inline void f9_clear_cell(uint32_t *words, uint32_t cell)
     }
 }
 
+/* The digits of band b (words[]) that have cell, bit d for digit d. */
+static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
+{
+    const __m128i c = _mm_set1_epi32((int)cell), zero = _mm_setzero_si128();
+    uint32_t none = 0;
+
+    for (int j = 0; j < F9_LANES / 4; j++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(words + 4 * j));
+        __m128i z = _mm_cmpeq_epi32(_mm_and_si128(v, c), zero);
+        none |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(z)) << (4 * j);
+    }
+    return ~none & 0x1ff;
+}
+
 /* The words of band b that differ from their copy in seen[], bit d for digit d. */
 static inline uint32_t f9_band_diff(const uint32_t *cand, const uint32_t *seen)
 {
@@ -255,6 +269,15 @@ static inline void f9_clear_cell(uint32_t *words, uint32_t cell)
         v &= ~c;
         memcpy(words + 4 * j, &v, sizeof(v));
     }
+}
+
+static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
+{
+    uint32_t digits = 0;
+
+    for (int d = 0; d < 9; d++)
+        digits |= (uint32_t)((words[d] & cell) != 0) << d;
+    return digits;
 }
 
 static inline uint32_t f9_band_diff(const uint32_t *cand, const uint32_t *seen)
@@ -369,10 +392,9 @@ static int f9_naked(struct f9_state *s, uint32_t changed)
             return -1;
         single = s->unsolved[b] & ~twos;
         for (; single; single &= single - 1) {
-            int i = __builtin_ctz(single), d = 0;
-            while (d < 9 && !((s->cand[b][d] >> i) & 1))
-                d++;
-            if (d == 9 || f9_place(s, d, b, i))
+            int i = __builtin_ctz(single);
+            uint32_t digits = f9_cell_digits(s->cand[b], single & -single);
+            if (!digits || f9_place(s, __builtin_ctz(digits), b, i))
                 return -1;
             placed = 1;
         }
@@ -724,34 +746,35 @@ struct f9_way_guess {
  * could cover the first: guess on a cell instead). */
 static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
 {
-    const uint32_t *mats = NULL;
-    int best = 1000, bb = 0, bd = 0;
+    const uint32_t *mats;
+    uint32_t best = 0xff << 3, key;
+    int bb, bd;
 
-    for (int v = 0; v < 2; v++) {
+    /* Minima by key (count << 3 | index) so that ties go to the first and
+     * the compiler needs no branch: the guesses do not say which way. */
+    for (uint32_t v = 0; v < 2; v++) {
         const uint32_t *m = v ? tri->cols : tri->rows;
-        for (int b = 0; b < 3; b++) {
-            int total = 0;
+        for (uint32_t b = 0; b < 3; b++) {
+            uint32_t total = 0;
             for (int d = 0; d < 9; d++)
                 total += f9_fits[(m[d] >> (9 * b)) & 0x1ff] >> 8;
-            if (total > 9 && total < best) {
-                best = total;
-                mats = m;
-                bb = b;
-            }
+            key = (total > 9 ? total : 0xffu) << 3 | (3 * v + b);
+            best = key < best ? key : best;
         }
     }
-    if (!mats)
+    if (best >> 3 == 0xff)
         return 0;
-    best = 7;
-    for (int d = 0; d < 9; d++) {
-        int n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8;
-        if (n > 1 && n < best) {
-            best = n;
-            bd = d;
-        }
+    mats = (best & 7) >= 3 ? tri->cols : tri->rows;
+    bb = (int)(best & 7) % 3;
+    best = 7u << 4;
+    for (uint32_t d = 0; d < 9; d++) {
+        uint32_t n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8;
+        key = (n > 1 ? n : 7u) << 4 | d;
+        best = key < best ? key : best;
     }
-    if (best > 3)
+    if (best >> 4 > 3)
         return 0;
+    bd = (int)(best & 15);
     uint32_t ways = f9_fits[(mats[bd] >> (9 * bb)) & 0x1ff] & 0x3f;
     g->vertical = mats == tri->cols;
     g->b = bb;
