@@ -147,7 +147,3 @@ sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lo
   ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c LABELS core TIMEOUT 60)
 target_include_directories(test_logic_tech PRIVATE ${_lg})
 target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
-
-# The bitmask plugin's two 9x9 builds (baseline, AVX2/BMI2) called directly.
-sudoku_add_test(NAME test_bitmask_fast9 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_bitmask_fast9.c
-  LIBS bitmask_fast9 sudoku_core LABELS core TIMEOUT 60)

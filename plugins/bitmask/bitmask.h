@@ -15,15 +15,8 @@
 
 #include <sudoku/plugin.h>
 
-/* Solve a validated 9x9 job with the band solver.  Never allocates.  Calls
- * one of the two builds below, the same code for different instruction sets,
- * picked at run time: both give the same answers, counts and guesses. */
+/* Solve a validated 9x9 job with the band solver.  Never allocates. */
 int bm_fast9_solve(struct sdk_job *job);
-/* fast9.c built for baseline x86-64 (or whatever the compiler targets). */
-int bm_fast9_solve_base(struct sdk_job *job);
-/* fast9.c built again with AVX2, BMI1/2 and POPCNT (x86-64 only, where
- * BM_FAST9_V3 is defined); call only on a CPU that has them. */
-int bm_fast9_solve_v3(struct sdk_job *job);
 
 /* Solve a validated job of any supported side with the generic solver.
  * Allocates its search stack once and frees it before returning; returns

@@ -59,15 +59,6 @@
 #include <emmintrin.h>
 #endif
 
-/* On x86-64 the build compiles this file a second time with AVX2, BMI1/2
- * and POPCNT, F9_VARIANT and another entry name (bm_fast9_solve_v3), so the
- * compiler may use three-operand shifts, andn, tzcnt and popcnt in the same
- * source; bm_fast9_solve (at the end, in the first build only) picks one at
- * run time, so one plugin serves every x86-64. */
-#ifndef F9_ENTRY
-#define F9_ENTRY bm_fast9_solve_base
-#endif
-
 #define F9_BAND_ALL 0x7ffffffu /* the 27 cells of a band */
 #define F9_POLL     16u        /* guesses between two polls: about 16 us of work */
 
@@ -651,13 +642,9 @@ static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
 /* ------------------------------------------------------------------------ */
 /* Search.                                                                    */
 
-/* Bits set in x (SWAR unless the target has a popcount instruction: baseline
- * x86-64 has none). */
+/* Bits set in x (SWAR: baseline x86-64 has no popcount instruction). */
 static inline int f9_popcount64(uint64_t x)
 {
-#if defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#endif
     x = x - ((x >> 1) & 0x5555555555555555u);
     x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
@@ -867,7 +854,7 @@ static void f9_search(struct f9_search *ctx, struct f9_state *s)
     }
 }
 
-int F9_ENTRY(struct sdk_job *job)
+int bm_fast9_solve(struct sdk_job *job)
 {
     struct f9_search ctx = {.job = job, .limit = job->limit, .poll = F9_POLL};
     struct f9_state s;
@@ -886,18 +873,3 @@ int F9_ENTRY(struct sdk_job *job)
         return ctx.stop;
     return ctx.count ? SDK_SOLVED : SDK_UNSOLVABLE;
 }
-
-#ifndef F9_VARIANT
-/* The entry bitmask.c calls: the AVX2/BMI2 build of this file when it is in
- * the plugin and the CPU has those (the flags come from libgcc's start-up
- * probe, read only), else the baseline one. */
-int bm_fast9_solve(struct sdk_job *job)
-{
-#if defined(BM_FAST9_V3)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
-        return bm_fast9_solve_v3(job);
-#endif
-    return bm_fast9_solve_base(job);
-}
-#endif
