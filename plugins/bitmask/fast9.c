@@ -45,10 +45,10 @@
  * still has and removes it from the cell's row, column and box, so when
  * unsolved[] is empty the placed cells form a valid grid.  rows[b][d] is
  * the minirow set of cand[b][d] as of its last shrink (seen[b][d]), exact
- * whenever cand equals seen (when the triad rules read it).  No heap, no mutable
- * globals: the state is a 248-byte struct copied on the stack per guess
- * level; a level fixes one of the 54 (band or stack, digit) ways or places
- * a cell, so the depth stays under 54 + 81.
+ * whenever cand equals seen (when the triad rules read it).  No heap, no
+ * mutable globals: the state is a 388-byte struct copied on the stack per
+ * guess level; a level fixes one of the 54 (band or stack, digit) ways or
+ * places a cell, so the depth stays under 54 + 81.
  */
 #include "bitmask.h"
 
@@ -577,8 +577,8 @@ static int f9_triads_cols(struct f9_state *s, uint32_t *cols)
 }
 
 /* Place and remove by the cheap rules until none applies: the shrink of
- * dirty words, naked singles, hidden singles in columns, column/box
- * interactions.  Returns 1 if anything changed, 0 if not, -1 on a
+ * changed words (in batches: all that differ from seen[]), naked singles, hidden singles in
+ * columns, column/box interactions.  Returns 1 if anything changed, 0 if not, -1 on a
  * contradiction. */
 static int f9_cheap(struct f9_state *s)
 {
