@@ -25,8 +25,10 @@
  *     three cells, so it holds exactly three digits.  One with only three
  *     candidate digits gets all three (they leave the rest of its row and
  *     box); one that three digits are forced into loses every other digit.
- * Only words that changed since they were last looked at are looked at again
- * (the dirty and changed sets); the triad rules look at the whole grid.
+ * Only words that changed since they were last looked at are looked at again;
+ * a removal only clears bits, and the words that changed since their last
+ * shrink are found afterwards, all at once, by comparing cand[] with a copy
+ * (seen[]) in a few vector compares.  The triad rules look at the whole grid.
  *
  * Search.  A digit sits in a band (stack) in one of 6 "ways", the row->box
  * (band->column) permutations of the triad rule.  Take the band or stack
@@ -42,11 +44,11 @@
  * Invariants: every placement sets a digit on a cell whose bit the digit
  * still has and removes it from the cell's row, column and box, so when
  * unsolved[] is empty the placed cells form a valid grid.  rows[b][d] is
- * the minirow set of cand[b][d] as of its last shrink, exact whenever no
- * word is dirty (when the triad rules read it).  No heap, no mutable
- * globals: the state is a 248-byte struct copied on the stack per guess
- * level; a level fixes one of the 54 (band or stack, digit) ways or places
- * a cell, so the depth stays under 54 + 81.
+ * the minirow set of cand[b][d] as of its last shrink (seen[b][d]), exact
+ * whenever cand equals seen (when the triad rules read it).  No heap, no
+ * mutable globals: the state is a 388-byte struct copied on the stack per
+ * guess level; a level fixes one of the 54 (band or stack, digit) ways or
+ * places a cell, so the depth stays under 54 + 81.
  */
 #include "bitmask.h"
 
@@ -74,9 +76,16 @@
 #define F9_R256(f, m) F9_R128(f, m), F9_R128(f, (m) + 128)
 #define F9_R512(f)    F9_R256(f, 0), F9_R256(f, 256)
 
-/* One row of a band (9 bits) -> which of its 3 minirows hold a candidate. */
-#define F9_SHRINK(g) (((g)&07 ? 1 : 0) | ((g)&070 ? 2 : 0) | ((g)&0700 ? 4 : 0))
-static const uint8_t f9_shrink_row[512] = {F9_R512(F9_SHRINK)};
+/* Row r of a band (9 bits g) -> which of its 3 minirows hold a candidate, at
+ * bits 3r.., and at bit 9 + r whether g is a single cell: the three tables
+ * OR together into a word's minirow set and its single-cell rows. */
+#define F9_SHRINK(g) (((g)&07 ? 1u : 0u) | ((g)&070 ? 2u : 0u) | ((g)&0700 ? 4u : 0u))
+#define F9_ONE(g)    ((g) != 0 && ((g) & ((g)-1)) == 0 ? 1u : 0u)
+#define F9_SR0(g)    (F9_SHRINK(g) | F9_ONE(g) << 9)
+#define F9_SR1(g)    (F9_SHRINK(g) << 3 | F9_ONE(g) << 10)
+#define F9_SR2(g)    (F9_SHRINK(g) << 6 | F9_ONE(g) << 11)
+static const uint16_t f9_shrink_row[3][512] = {
+    {F9_R512(F9_SR0)}, {F9_R512(F9_SR1)}, {F9_R512(F9_SR2)}};
 
 /* Minirow (row r, box k): its bit in a 9-bit minirow set, its cells in a band. */
 #define F9_MR9(r, k)  (1u << (3 * (r) + (k)))
@@ -152,20 +161,19 @@ static const uint32_t f9_col[27] = {F9_C27(F9_COL)};
 /* ------------------------------------------------------------------------ */
 /* State and placement.                                                       */
 
-/* (digit, band) sets such as dirty use bit 9*b + d. */
-#define F9_DB(d, b)   (1u << (9 * (b) + (d)))
-#define F9_DIGIT_BITS 0x40201u   /* digit 0's bits in a (digit, band) set */
-#define F9_DB_ALL     0x7ffffffu /* all 27 (digit, band) words */
-#define F9_LANES      12         /* digit words per band, padded to whole vectors */
+/* (digit, band) sets such as changed use bit 9*b + d. */
+#define F9_DB(d, b) (1u << (9 * (b) + (d)))
+#define F9_DB_ALL   0x7ffffffu /* all 27 (digit, band) words */
+#define F9_LANES    12         /* digit words per band, padded to whole vectors */
 
 struct f9_state {
     uint32_t cand[3][F9_LANES]; /* band b, digit d: cells where d may be (placed ones
                                    kept); lanes 9..11 stay 0 */
     uint32_t unsolved[3];       /* band b: cells not placed yet */
     uint32_t done[3];           /* band b: bit 3*d+r once d is placed in row r */
-    uint16_t rows[3][F9_LANES]; /* band b, digit d: minirows (bit 3r + k), as of the
-                                   last shrink of cand[b][d] */
-    uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
+    uint32_t seen[3][F9_LANES]; /* band b, digit d: cand[b][d] as of its last shrink;
+                                   lanes 9..11 stay 0 */
+    uint16_t rows[3][F9_LANES]; /* band b, digit d: minirows (bit 3r + k) of seen[b][d] */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
 };
 
@@ -184,7 +192,7 @@ static void f9_init(struct f9_state *s)
     memset(s, 0, sizeof(*s));
     for (int b = 0; b < 3; b++) {
         for (int d = 0; d < 9; d++)
-            s->cand[b][d] = F9_BAND_ALL;
+            s->cand[b][d] = s->seen[b][d] = F9_BAND_ALL;
         s->unsolved[b] = F9_BAND_ALL;
     }
     for (int b = 0; b < 3; b++)
@@ -193,65 +201,113 @@ static void f9_init(struct f9_state *s)
     s->changed = F9_DB_ALL;
 }
 
-/* Remove cells from cand[b][d], marking the word dirty when it changes. */
+/* Remove cells from cand[b][d]. */
 static inline void f9_remove(struct f9_state *s, int d, int b, uint32_t cells)
 {
-    uint32_t old = s->cand[b][d];
-    uint32_t now = old & ~cells;
-    s->cand[b][d] = now;
-    s->dirty |= (uint32_t)(now != old) << (9 * b + d);
+    s->cand[b][d] &= ~cells;
 }
 
-/* Take cell from every digit word of band b; returns the digits that had it.
- * SSE2 is part of every x86-64, so it needs no run-time check; elsewhere the
- * GCC/clang vector types do the same in portable form. */
+/* Take cell from every digit word of band b.  SSE2 is part of every x86-64,
+ * so it needs no run-time check; elsewhere the GCC/clang vector types do the
+ * same in portable form. */
 #if defined(__SSE2__)
-static inline uint32_t f9_clear_cell(uint32_t *words, uint32_t cell)
+static inline void f9_clear_cell(uint32_t *words, uint32_t cell)
 {
-    const __m128i c = _mm_set1_epi32((int)cell), zero = _mm_setzero_si128();
-    uint32_t had = 0;
+    const __m128i c = _mm_set1_epi32((int)cell);
 
     for (int j = 0; j < F9_LANES / 4; j++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(words + 4 * j));
-        __m128i none = _mm_cmpeq_epi32(_mm_and_si128(v, c), zero);
-        had |= (uint32_t)(~_mm_movemask_ps(_mm_castsi128_ps(none)) & 0xf) << (4 * j);
         _mm_storeu_si128((__m128i *)(void *)(words + 4 * j), _mm_andnot_si128(c, v));
     }
-    return had;
+}
+
+/* The digits of band b (words[]) that have cell, bit d for digit d. */
+static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
+{
+    const __m128i c = _mm_set1_epi32((int)cell), zero = _mm_setzero_si128();
+    uint32_t none = 0;
+
+    for (int j = 0; j < F9_LANES / 4; j++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(words + 4 * j));
+        __m128i z = _mm_cmpeq_epi32(_mm_and_si128(v, c), zero);
+        none |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(z)) << (4 * j);
+    }
+    return ~none & 0x1ff;
+}
+
+/* The words of band b that differ from their copy in seen[], bit d for digit d. */
+static inline uint32_t f9_band_diff(const uint32_t *cand, const uint32_t *seen)
+{
+    uint32_t same = 0;
+
+    for (int j = 0; j < F9_LANES / 4; j++) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(cand + 4 * j));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(seen + 4 * j));
+        same |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))) << (4 * j);
+    }
+    return ~same & 0x1ff;
 }
 #else
 typedef uint32_t f9_v4 __attribute__((vector_size(16)));
 
-static inline uint32_t f9_clear_cell(uint32_t *words, uint32_t cell)
+static inline void f9_clear_cell(uint32_t *words, uint32_t cell)
 {
     const f9_v4 c = {cell, cell, cell, cell};
-    f9_v4 acc = {0, 0, 0, 0};
 
     for (size_t j = 0; j < F9_LANES / 4; j++) {
-        const f9_v4 lane = {1u << (4 * j), 2u << (4 * j), 4u << (4 * j), 8u << (4 * j)};
         f9_v4 v;
         memcpy(&v, words + 4 * j, sizeof(v));
-        acc |= (f9_v4)((v & c) != 0) & lane;
         v &= ~c;
         memcpy(words + 4 * j, &v, sizeof(v));
     }
-    return acc[0] | acc[1] | acc[2] | acc[3];
+}
+
+static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
+{
+    uint32_t digits = 0;
+
+    for (int d = 0; d < 9; d++)
+        digits |= (uint32_t)((words[d] & cell) != 0) << d;
+    return digits;
+}
+
+static inline uint32_t f9_band_diff(const uint32_t *cand, const uint32_t *seen)
+{
+    uint32_t diff = 0;
+
+    for (int d = 0; d < 9; d++)
+        diff |= (uint32_t)(cand[d] != seen[d]) << d;
+    return diff;
 }
 #endif
 
-/* Put d on cell i of band b, which must still be a candidate: the cell leaves
- * every other digit, d leaves the column in the other bands.  The caller
- * deals with the rest of d's row and box in this band. */
+/* The (digit, band) words changed since their last shrink. */
+static inline uint32_t f9_dirty(const struct f9_state *s)
+{
+    return f9_band_diff(s->cand[0], s->seen[0]) | f9_band_diff(s->cand[1], s->seen[1]) << 9 |
+           f9_band_diff(s->cand[2], s->seen[2]) << 18;
+}
+
+/* Put d on the cells of band b, candidates of d in distinct rows (the 3-bit
+ * set rows) and columns: they leave every other digit, d leaves their
+ * columns in the other bands.  The caller deals with the rest of d's rows
+ * and boxes in this band. */
+static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t cells, uint32_t rows)
+{
+    uint32_t cols = F9_COL(0) * ((cells | cells >> 9 | cells >> 18) & 0x1ff);
+
+    s->unsolved[b] &= ~cells;
+    s->done[b] |= rows << (3 * d);
+    f9_clear_cell(s->cand[b], cells);
+    s->cand[b][d] |= cells;
+    f9_remove(s, d, b == 0 ? 1 : 0, cols);
+    f9_remove(s, d, b == 2 ? 1 : 2, cols);
+}
+
+/* Put d on cell i of band b (see f9_assign_cells). */
 static inline void f9_assign(struct f9_state *s, int d, int b, int i)
 {
-    uint32_t cell = 1u << i;
-
-    s->unsolved[b] &= ~cell;
-    s->done[b] |= 1u << (3 * d + i / 9);
-    s->dirty |= (f9_clear_cell(s->cand[b], cell) & ~(1u << d)) << (9 * b);
-    s->cand[b][d] |= cell;
-    f9_remove(s, d, b == 0 ? 1 : 0, f9_col[i]);
-    f9_remove(s, d, b == 2 ? 1 : 2, f9_col[i]);
+    f9_assign_cells(s, d, b, 1u << i, 1u << (i / 9));
 }
 
 /* Place digit d on cell i of band b.  Returns 0, or -1 when d cannot go there. */
@@ -269,32 +325,33 @@ static inline int f9_place(struct f9_state *s, int d, int b, int i)
 /* ------------------------------------------------------------------------ */
 /* Propagation.                                                               */
 
+/* A band word's minirow set (bits 0..8) and single-cell rows (bits 9..11). */
+static inline uint32_t f9_row_bits(uint32_t x)
+{
+    return (uint32_t)f9_shrink_row[0][x & 0x1ff] | f9_shrink_row[1][(x >> 9) & 0x1ff] |
+           f9_shrink_row[2][x >> 18];
+}
+
 /* Drop the minirows of cand[b][d] no row->box permutation can use, then place
  * d on every open row left with a single cell.  Such a row's box is then
  * forced in every permutation, so the rest of the row and box is already
  * gone: f9_assign suffices.  Returns 0 or -1 (contradiction). */
+
 static int f9_shrink(struct f9_state *s, int d, int b)
 {
-    uint32_t x = s->cand[b][d];
-    uint32_t m = f9_shrink_row[x & 0x1ff] | (uint32_t)f9_shrink_row[(x >> 9) & 0x1ff] << 3 |
-                 (uint32_t)f9_shrink_row[x >> 18] << 6;
-    uint32_t open, z;
+    uint32_t x = s->cand[b][d], m = f9_row_bits(x) & 0x1ff, keep = f9_keep[m], open;
 
-    x &= f9_keep[m];
-    if (!x)
+    if (!keep)
         return -1;
-    s->cand[b][d] = x;
+    x &= keep;
+    s->cand[b][d] = s->seen[b][d] = x;
     s->rows[b][d] = f9_keep9[m];
-    /* A fitting permutation leaves every row a cell, so no row borrows from
-     * the next: z keeps the rows with two cells or more. */
-    z = x & (x - F9_COL(0));
-    open = ~(s->done[b] >> (3 * d)) & 7 &
-           ~((uint32_t)((z & 0x1ff) != 0) | (uint32_t)((z & 0x3fe00) != 0) << 1 |
-             (uint32_t)((z >> 18) != 0) << 2);
-    for (; open; open &= open - 1) {
-        int r = __builtin_ctz(open);
-        f9_assign(s, d, b, 9 * r + __builtin_ctz(x >> (9 * r)));
-    }
+    /* The rows left with one cell, looked up again (without a branch) since
+     * dropping minirows can make some. */
+    open = (f9_row_bits(x) >> 9) & ~(s->done[b] >> (3 * d)) & 7;
+    if (open)
+        f9_assign_cells(s, d, b, x & ((open & 1) | (open & 2) << 8 | (open & 4) << 16) * 0x1ffu,
+                        open);
     return 0;
 }
 
@@ -326,10 +383,9 @@ static int f9_naked(struct f9_state *s, uint32_t changed)
             return -1;
         single = s->unsolved[b] & ~twos;
         for (; single; single &= single - 1) {
-            int i = __builtin_ctz(single), d = 0;
-            while (d < 9 && !((s->cand[b][d] >> i) & 1))
-                d++;
-            if (d == 9 || f9_place(s, d, b, i))
+            int i = __builtin_ctz(single);
+            uint32_t digits = f9_cell_digits(s->cand[b], single & -single);
+            if (!digits || f9_place(s, __builtin_ctz(digits), b, i))
                 return -1;
             placed = 1;
         }
@@ -521,20 +577,22 @@ static int f9_triads_cols(struct f9_state *s, uint32_t *cols)
 }
 
 /* Place and remove by the cheap rules until none applies: the shrink of
- * dirty words, naked singles, hidden singles in columns, column/box
- * interactions.  Returns 1 if anything changed, 0 if not, -1 on a
+ * changed words (in batches: all that differ from seen[]), naked singles, hidden singles in
+ * columns, column/box interactions.  Returns 1 if anything changed, 0 if not, -1 on a
  * contradiction. */
 static int f9_cheap(struct f9_state *s)
 {
     int progress = 0;
 
     for (;;) {
-        while ((s->changed |= s->dirty), s->dirty) {
-            int k = __builtin_ctz(s->dirty);
-            s->dirty &= s->dirty - 1;
-            if (f9_shrink(s, k % 9, k / 9))
-                return -1;
+        for (uint32_t dirty; (dirty = f9_dirty(s)) != 0;) {
+            s->changed |= dirty;
             progress = 1;
+            for (; dirty; dirty &= dirty - 1) {
+                int k = __builtin_ctz(dirty);
+                if (f9_shrink(s, k % 9, k / 9))
+                    return -1;
+            }
         }
         uint32_t changed = s->changed;
         s->changed = 0;
@@ -545,9 +603,9 @@ static int f9_cheap(struct f9_state *s)
             s->changed |= changed;
             continue;
         }
-        for (int d = 0; d < 9; d++) {
-            if (!(changed & (F9_DIGIT_BITS << d)))
-                continue;
+        uint32_t digits = (changed | changed >> 9 | changed >> 18) & 0x1ff;
+        for (; digits; digits &= digits - 1) {
+            int d = __builtin_ctz(digits);
             int h = f9_hidden_cols(s, d);
             if (h < 0)
                 return -1;
@@ -675,34 +733,35 @@ struct f9_way_guess {
  * could cover the first: guess on a cell instead). */
 static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
 {
-    const uint32_t *mats = NULL;
-    int best = 1000, bb = 0, bd = 0;
+    const uint32_t *mats;
+    uint32_t best = 0xff << 3, key;
+    int bb, bd;
 
-    for (int v = 0; v < 2; v++) {
+    /* Minima by key (count << 3 | index) so that ties go to the first and
+     * the compiler needs no branch: the guesses do not say which way. */
+    for (uint32_t v = 0; v < 2; v++) {
         const uint32_t *m = v ? tri->cols : tri->rows;
-        for (int b = 0; b < 3; b++) {
-            int total = 0;
+        for (uint32_t b = 0; b < 3; b++) {
+            uint32_t total = 0;
             for (int d = 0; d < 9; d++)
                 total += f9_fits[(m[d] >> (9 * b)) & 0x1ff] >> 8;
-            if (total > 9 && total < best) {
-                best = total;
-                mats = m;
-                bb = b;
-            }
+            key = (total > 9 ? total : 0xffu) << 3 | (3 * v + b);
+            best = key < best ? key : best;
         }
     }
-    if (!mats)
+    if (best >> 3 == 0xff)
         return 0;
-    best = 7;
-    for (int d = 0; d < 9; d++) {
-        int n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8;
-        if (n > 1 && n < best) {
-            best = n;
-            bd = d;
-        }
+    mats = (best & 7) >= 3 ? tri->cols : tri->rows;
+    bb = (int)(best & 7) % 3;
+    best = 7u << 4;
+    for (uint32_t d = 0; d < 9; d++) {
+        uint32_t n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8;
+        key = (n > 1 ? n : 7u) << 4 | d;
+        best = key < best ? key : best;
     }
-    if (best > 3)
+    if (best >> 4 > 3)
         return 0;
+    bd = (int)(best & 15);
     uint32_t ways = f9_fits[(mats[bd] >> (9 * bb)) & 0x1ff] & 0x3f;
     g->vertical = mats == tri->cols;
     g->b = bb;
