@@ -52,6 +52,22 @@ struct wire_msg {
     const msgpack_object *params; /* notifications: an array */
 };
 
+/* A request being packed into a cbuf.  The first failed append is kept,
+ * so that a request is appended whole or not at all. */
+struct wire_packer {
+    msgpack_packer pk; /* pack the params with it */
+    struct cbuf *buf;  /* borrowed */
+    size_t start;      /* buf->len before the request */
+    int rc;            /* 0, or the first append's error */
+};
+/* Start a request [0, msgid, method, <array of nparams>] in b; the caller
+ * packs the nparams params with w->pk, then calls wire_end. */
+void wire_begin(struct wire_packer *w, struct cbuf *b, uint32_t msgid, enum rpc_method m,
+                size_t nparams);
+/* Finish the request: on a failed append drop all of it.  Returns 0 or a
+ * negative errno. */
+int wire_end(struct wire_packer *w);
+
 /* Append [0, msgid, method, []] to b.  Returns 0 or a negative errno. */
 int wire_pack_call(struct cbuf *b, uint32_t msgid, enum rpc_method method);
 /* Append a solve request with a line-form puzzle and the set options. */

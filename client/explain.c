@@ -24,31 +24,10 @@
 #include "client/client_impl.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
+#include "proto/rpc.h"
 
 /* ------------------------------------------------------------------------ */
 /* Encoding */
-
-/* A packer target that appends to a cbuf and keeps the first failure. */
-struct pack_target {
-    struct cbuf *buf;
-    int rc;
-};
-
-static int pack_write(void *data, const char *buf, size_t len)
-{
-    struct pack_target *t = data;
-    int rc = t->rc ? t->rc : cbuf_append(t->buf, buf, len);
-    if (rc < 0)
-        t->rc = rc;
-    return rc < 0 ? -1 : 0;
-}
-
-static void pack_cstr(msgpack_packer *pk, const char *s)
-{
-    size_t len = strlen(s);
-    msgpack_pack_str(pk, len);
-    msgpack_pack_str_body(pk, s, len);
-}
 
 /* The options map of one request: only the keys that are set. */
 struct req_opts {
@@ -69,7 +48,7 @@ static void pack_req_opts(msgpack_packer *pk, const struct req_opts *o)
     msgpack_pack_map(pk, req_opts_len(o));
     if (o->solver) {
         proto_pack_key(pk, PROTO_K_SOLVER);
-        pack_cstr(pk, o->solver);
+        rpc_pack_cstr(pk, o->solver);
     }
     if (o->steps) {
         proto_pack_key(pk, PROTO_K_STEPS);
@@ -91,31 +70,22 @@ static void pack_req_opts(msgpack_packer *pk, const struct req_opts *o)
 static int pack_request(struct cbuf *b, uint32_t msgid, enum rpc_method method, const char *puzzle,
                         size_t len, unsigned n, const uint8_t *cells, const struct req_opts *o)
 {
-    struct pack_target t = {b, 0};
-    size_t start = b->len;
-    msgpack_packer pk;
+    struct wire_packer w;
 
     if (cells && (n == 0 || n > 25))
         return -EINVAL;
-    msgpack_packer_init(&pk, &t, pack_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    pack_cstr(&pk, proto_method_name(method));
-    msgpack_pack_array(&pk, req_opts_len(o) ? 2 : 1);
+    wire_begin(&w, b, msgid, method, req_opts_len(o) ? 2 : 1);
     if (cells) {
-        msgpack_pack_array(&pk, (size_t)n * n);
+        msgpack_pack_array(&w.pk, (size_t)n * n);
         for (size_t i = 0; i < (size_t)n * n; i++)
-            msgpack_pack_uint8(&pk, cells[i]);
+            msgpack_pack_uint8(&w.pk, cells[i]);
     } else {
-        msgpack_pack_str(&pk, len);
-        msgpack_pack_str_body(&pk, puzzle, len);
+        msgpack_pack_str(&w.pk, len);
+        msgpack_pack_str_body(&w.pk, puzzle, len);
     }
     if (req_opts_len(o))
-        pack_req_opts(&pk, o);
-    if (t.rc < 0)
-        b->len = start;
-    return t.rc;
+        pack_req_opts(&w.pk, o);
+    return wire_end(&w);
 }
 
 static struct req_opts rate_opts(const struct sudoku_client_options *o)

@@ -20,32 +20,10 @@
 #include "client/ring.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
+#include "proto/rpc.h"
 
 /* ------------------------------------------------------------------------ */
 /* Encoding */
-
-/* A packer target that remembers the first failed append, so that a request
- * is encoded whole or not at all. */
-struct gen_target {
-    struct cbuf *buf;
-    int rc;
-};
-
-static int gen_write(void *data, const char *buf, size_t len)
-{
-    struct gen_target *t = data;
-    int rc = t->rc ? t->rc : cbuf_append(t->buf, buf, len);
-    if (rc < 0)
-        t->rc = rc;
-    return rc < 0 ? -1 : 0;
-}
-
-static void put_str(msgpack_packer *pk, const char *s)
-{
-    size_t len = strlen(s);
-    msgpack_pack_str(pk, len);
-    msgpack_pack_str_body(pk, s, len);
-}
 
 static size_t options_len(const struct sudoku_client_generate_opts *o)
 {
@@ -73,7 +51,7 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate
     }
     if (o->symmetry) {
         proto_pack_key(pk, PROTO_K_SYMMETRY);
-        put_str(pk, o->symmetry);
+        rpc_pack_cstr(pk, o->symmetry);
     }
     if (o->is_not_minimal) {
         proto_pack_key(pk, PROTO_K_MINIMAL);
@@ -81,7 +59,7 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate
     }
     if (o->difficulty) {
         proto_pack_key(pk, PROTO_K_DIFFICULTY);
-        put_str(pk, o->difficulty);
+        rpc_pack_cstr(pk, o->difficulty);
     }
     if (o->has_min_rating) {
         proto_pack_key(pk, PROTO_K_MIN_RATING);
@@ -93,7 +71,7 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate
     }
     if (o->solver) {
         proto_pack_key(pk, PROTO_K_SOLVER);
-        put_str(pk, o->solver);
+        rpc_pack_cstr(pk, o->solver);
     }
     if (o->timeout_ms) {
         proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
@@ -103,22 +81,13 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate
 
 int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o)
 {
-    struct gen_target t = {b, 0};
-    size_t start = b->len;
     size_t nopts = options_len(o);
-    msgpack_packer pk;
+    struct wire_packer w;
 
-    msgpack_packer_init(&pk, &t, gen_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    put_str(&pk, proto_method_name(RPC_M_GENERATE));
-    msgpack_pack_array(&pk, nopts ? 1 : 0);
+    wire_begin(&w, b, msgid, RPC_M_GENERATE, nopts ? 1 : 0);
     if (nopts)
-        pack_options(&pk, o);
-    if (t.rc < 0)
-        b->len = start;
-    return t.rc;
+        pack_options(&w.pk, o);
+    return wire_end(&w);
 }
 
 /* ------------------------------------------------------------------------ */

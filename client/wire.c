@@ -15,6 +15,7 @@
 #include "client/client_impl.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
+#include "proto/rpc.h"
 
 /* ------------------------------------------------------------------------ */
 /* Byte buffers */
@@ -79,38 +80,34 @@ void client__set_error(struct sudoku_client_error *err, const char *code, const 
 /* ------------------------------------------------------------------------ */
 /* Encoding */
 
-/* A packer target: appends to a cbuf and remembers whether any append failed,
- * so that a request is either encoded whole or not at all. */
-struct pack_target {
-    struct cbuf *buf;
-    int rc;
-};
-
-static int pack_write(void *data, const char *buf, size_t len)
+static int packer_write(void *data, const char *buf, size_t len)
 {
-    struct pack_target *t = data;
-    int rc = t->rc ? t->rc : cbuf_append(t->buf, buf, len);
+    struct wire_packer *w = data;
+    int rc = w->rc ? w->rc : cbuf_append(w->buf, buf, len);
     if (rc < 0)
-        t->rc = rc;
+        w->rc = rc;
     return rc < 0 ? -1 : 0;
 }
 
-static void pack_str(msgpack_packer *pk, const char *s, size_t len)
+void wire_begin(struct wire_packer *w, struct cbuf *b, uint32_t msgid, enum rpc_method m,
+                size_t nparams)
 {
-    msgpack_pack_str(pk, len);
-    msgpack_pack_str_body(pk, s, len);
+    w->buf = b;
+    w->start = b->len;
+    w->rc = 0;
+    msgpack_packer_init(&w->pk, w, packer_write);
+    msgpack_pack_array(&w->pk, 4);
+    msgpack_pack_uint8(&w->pk, 0);
+    msgpack_pack_uint32(&w->pk, msgid);
+    rpc_pack_cstr(&w->pk, proto_method_name(m));
+    msgpack_pack_array(&w->pk, nparams);
 }
 
-/* Header of [0, msgid, method, params] up to the params array's header. */
-static void pack_head(msgpack_packer *pk, uint32_t msgid, enum rpc_method m, size_t nparams)
+int wire_end(struct wire_packer *w)
 {
-    const char *method = proto_method_name(m);
-
-    msgpack_pack_array(pk, 4);
-    msgpack_pack_uint8(pk, 0);
-    msgpack_pack_uint32(pk, msgid);
-    pack_str(pk, method, strlen(method));
-    msgpack_pack_array(pk, nparams);
+    if (w->rc < 0)
+        w->buf->len = w->start;
+    return w->rc;
 }
 
 static size_t options_len(const struct sudoku_client_options *o)
@@ -125,7 +122,7 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_options 
     msgpack_pack_map(pk, options_len(o));
     if (o->solver) {
         proto_pack_key(pk, PROTO_K_SOLVER);
-        pack_str(pk, o->solver, strlen(o->solver));
+        rpc_pack_cstr(pk, o->solver);
     }
     if (o->limit) {
         proto_pack_key(pk, PROTO_K_LIMIT);
@@ -137,52 +134,41 @@ static void pack_options(msgpack_packer *pk, const struct sudoku_client_options 
     }
 }
 
-/* Start packing into b: remembers where the message began. */
-#define PACK_BEGIN(b)                                                                              \
-    struct pack_target tgt = {(b), 0};                                                             \
-    size_t pack_start = (b)->len;                                                                  \
-    msgpack_packer pk;                                                                             \
-    msgpack_packer_init(&pk, &tgt, pack_write)
-
-/* Finish: on failure drop the partial message and return the error. */
-static int pack_end(struct pack_target *t, size_t start)
-{
-    if (t->rc < 0)
-        t->buf->len = start;
-    return t->rc;
-}
-
 int wire_pack_call(struct cbuf *b, uint32_t msgid, enum rpc_method method)
 {
-    PACK_BEGIN(b);
-    pack_head(&pk, msgid, method, 0);
-    return pack_end(&tgt, pack_start);
+    struct wire_packer w;
+
+    wire_begin(&w, b, msgid, method, 0);
+    return wire_end(&w);
 }
 
 int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                         const struct sudoku_client_options *o)
 {
-    PACK_BEGIN(b);
-    pack_head(&pk, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
-    pack_str(&pk, puzzle, len);
+    struct wire_packer w;
+
+    wire_begin(&w, b, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
+    msgpack_pack_str(&w.pk, len);
+    msgpack_pack_str_body(&w.pk, puzzle, len);
     if (options_len(o))
-        pack_options(&pk, o);
-    return pack_end(&tgt, pack_start);
+        pack_options(&w.pk, o);
+    return wire_end(&w);
 }
 
 int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
                           const struct sudoku_client_options *o)
 {
+    struct wire_packer w;
+
     if (n == 0 || n > 25)
         return -EINVAL;
-    PACK_BEGIN(b);
-    pack_head(&pk, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
-    msgpack_pack_array(&pk, (size_t)n * n);
+    wire_begin(&w, b, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
+    msgpack_pack_array(&w.pk, (size_t)n * n);
     for (size_t i = 0; i < (size_t)n * n; i++)
-        msgpack_pack_uint8(&pk, cells[i]);
+        msgpack_pack_uint8(&w.pk, cells[i]);
     if (options_len(o))
-        pack_options(&pk, o);
-    return pack_end(&tgt, pack_start);
+        pack_options(&w.pk, o);
+    return wire_end(&w);
 }
 
 /* ------------------------------------------------------------------------ */
