@@ -390,11 +390,7 @@ static int rate_record(struct rate_run *r, struct sudoku_batch *b, uint64_t tag,
         rate_local(r, tag, rec);
         return 0;
     }
-    if (rec->error[0])
-        return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
-    if (rec->format == INPUT_GRID)
-        return sudoku_batch_add_cells(b, rec->n, rec->cells, tag, err);
-    return sudoku_batch_add(b, rec->text, rec->len, tag, err);
+    return tool_batch_add(b, tag, rec, err);
 }
 
 /* Feed one input.  Returns 0, 1 (unreadable) or the batch's negative errno. */

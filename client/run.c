@@ -270,6 +270,16 @@ static void feed_local(struct run *r, uint64_t tag, const struct input_record *r
     on_answer(r, 0, tag, &res);
 }
 
+int tool_batch_add(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
+                   struct sudoku_client_error *err)
+{
+    if (rec->error[0])
+        return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
+    if (rec->format == INPUT_GRID)
+        return sudoku_batch_add_cells(b, rec->n, rec->cells, tag, err);
+    return sudoku_batch_add(b, rec->text, rec->len, tag, err);
+}
+
 static int feed_record(struct run *r, struct sudoku_batch *b, uint64_t tag,
                        const struct input_record *rec, struct sudoku_client_error *err)
 {
@@ -277,11 +287,7 @@ static int feed_record(struct run *r, struct sudoku_batch *b, uint64_t tag,
         feed_local(r, tag, rec);
         return 0;
     }
-    if (rec->error[0])
-        return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
-    if (rec->format == INPUT_GRID)
-        return sudoku_batch_add_cells(b, rec->n, rec->cells, tag, err);
-    return sudoku_batch_add(b, rec->text, rec->len, tag, err);
+    return tool_batch_add(b, tag, rec, err);
 }
 
 /* After the daemon was lost: count the puzzles left in in, so the summary can

@@ -53,6 +53,12 @@ struct sudoku_client *tool_connect(const struct tool_opts *o);
  * answers.  Returns an exit code. */
 int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 
+/* Add one input record to batch b with tag: a record the reader refused
+ * as a local bad_puzzle failure (answered in order), a grid as cells, a
+ * line as its text.  Returns as sudoku_batch_add. */
+int tool_batch_add(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
+                   struct sudoku_client_error *err);
+
 struct local;
 
 /* With --solver, ask the daemon c (or the local host l) once whether it has
