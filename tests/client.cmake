@@ -21,16 +21,16 @@ if(TARGET sudoku_client_static)
   endif()
   if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
     sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
-      LIBS sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
+      LIBS tool_run sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
     add_dependencies(test_client_e2e sudoku sudokud)
     # sudoku hint, explain and rate: output and exit codes against a fake daemon.
     sudoku_add_test(NAME test_client_hint SOURCES test_client_hint.c
-      LIBS msgpackc LABELS client TIMEOUT 60)
+      LIBS tool_run msgpackc LABELS client TIMEOUT 60)
     add_dependencies(test_client_hint sudoku)
     # hint, explain and rate against the real daemon: every step checked
     # against the unique solution, the tool's lines against the library's.
     sudoku_add_test(NAME test_client_explain_e2e SOURCES test_client_explain_e2e.c
-      LIBS daemon_harness sudoku_client_static LABELS client TIMEOUT 300)
+      LIBS tool_run daemon_harness sudoku_client_static LABELS client TIMEOUT 300)
     add_dependencies(test_client_explain_e2e sudoku sudokud)
     # Finding the daemon: user then system socket, and why a connection fails.
     sudoku_add_test(NAME test_client_find SOURCES test_client_find.c
@@ -55,6 +55,6 @@ endif()
 # (--threads 2 and 1), every puzzle checked by dlx through solve.
 if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_generate_e2e.c)
   sudoku_add_test(NAME test_generate_e2e SOURCES test_generate_e2e.c
-    LIBS daemon_harness sudoku_client_static sudoku_core LABELS client TIMEOUT 120)
+    LIBS tool_run daemon_harness sudoku_client_static sudoku_core LABELS client TIMEOUT 120)
   add_dependencies(test_generate_e2e sudoku sudokud sudoku-bench)
 endif()

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -29,11 +28,11 @@
 
 #include "core/grid.h"
 #include "proto/codec.h"
+#include "tests/tool_run.h"
 #include <msgpack.h>
 #include <sudoku/client.h>
 
 #define DATA(name) SUDOKU_TEST_DATA_DIR "/" name
-#define OUT_MAX    (1 << 20) /* largest stdout/stderr a test reads into memory */
 
 static char tmpdir[64];
 static char sock[128];
@@ -47,55 +46,12 @@ static void path_in_tmp(char *out, size_t size, const char *name)
 /* ------------------------------------------------------------------------ */
 /* Running things */
 
-/* What one run of the tool gave. */
-struct tool_run {
-    int status;     /* exit code, or 128 + signal */
-    long maxrss_kb; /* from wait4 */
-    char out[OUT_MAX];
-    char err[OUT_MAX];
-};
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-static void redirect(const char *path, int fd, int flags)
-{
-    int f = open(path, flags, 0600);
-    if (f < 0 || dup2(f, fd) < 0)
-        _exit(126);
-    close(f);
-}
-
 /* Run the tool with argv (NULL-terminated, argv[0] ignored), stdin from
  * in_path (NULL: /dev/null), stdout to tmp/out.txt.  The output is read into r
- * unless it is over OUT_MAX. */
+ * unless it is over TOOL_RUN_OUT_MAX. */
 static void run_tool(struct tool_run *r, const char *in_path, const char *const *argv)
 {
-    char out_path[128], err_path[128];
-    struct rusage ru;
-    int wst = 0;
-    path_in_tmp(out_path, sizeof(out_path), "out.txt");
-    path_in_tmp(err_path, sizeof(err_path), "err.txt");
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        redirect(in_path ? in_path : "/dev/null", 0, O_RDONLY);
-        redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
-        redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
-        execv(SUDOKU_BIN_DIR "/sudoku", (char *const *)argv);
-        _exit(127);
-    }
-    assert_int_equal(wait4(pid, &wst, 0, &ru), pid);
-    r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-    r->maxrss_kb = ru.ru_maxrss;
-    slurp(out_path, r->out, sizeof(r->out));
-    slurp(err_path, r->err, sizeof(r->err));
+    tool_run_prog(r, tmpdir, in_path, "sudoku", argv);
 }
 
 static int start_daemon(void **state)
@@ -109,7 +65,7 @@ static int start_daemon(void **state)
     path_in_tmp(log_path, sizeof(log_path), "daemon.log");
     daemon_pid = fork();
     if (daemon_pid == 0) {
-        redirect(log_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+        tool_run_redirect(log_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
         execl(SUDOKU_BIN_DIR "/sudokud", "sudokud", "-P", SUDOKU_BUILD_PLUGIN_DIR, "-s", sock,
               (char *)NULL);
         _exit(127);
@@ -345,7 +301,7 @@ static void test_judge_example(void **state)
     run_tool(&r, DATA("client_judge.txt"), argv);
     assert_int_equal(r.status, 0);
     check_judge_shape(r.out, 9);
-    slurp(DATA("client_judge.txt"), in, sizeof(in));
+    tool_run_slurp(DATA("client_judge.txt"), in, sizeof(in));
     assert_int_equal(codec_parse_judge(in, strlen(in), &n, puzzle, err, sizeof(err)), 0);
     assert_int_equal(codec_parse_judge(r.out, strlen(r.out), &sn, sol, err, sizeof(err)), 0);
     assert_int_equal(sn, 9);
@@ -1000,7 +956,7 @@ static void test_output_formats(void **state)
     char puzzle[SDK_MAX_CELLS + 1];
     uint8_t given[SDK_MAX_CELLS];
     unsigned n = 0;
-    slurp(DATA("client_judge.txt"), line, sizeof(line));
+    tool_run_slurp(DATA("client_judge.txt"), line, sizeof(line));
     assert_int_equal(codec_parse_judge(line, strlen(line), &n, given, NULL, 0), 0);
     assert_true(codec_format_line(n, given, CODEC_BLANK_DOT, puzzle, sizeof(puzzle)) > 0);
     r.out[strcspn(r.out, "\n")] = '\0';

@@ -18,19 +18,17 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "proto/codec.h"
 #include "tests/daemon_harness.h"
+#include "tests/tool_run.h"
 #include <sudoku/client.h>
 
 #define DATA(name)  SUDOKU_TEST_DATA_DIR "/" name
-#define OUT_MAX     (1 << 18)
 #define MAX_PUZZLES 64
 
 static struct dh daemon_;
@@ -136,29 +134,6 @@ static void check_steps(const struct known *k, const struct sudoku_client_explan
 /* ------------------------------------------------------------------------ */
 /* Running the tool */
 
-struct tool_run {
-    int status;
-    char out[OUT_MAX];
-    char err[OUT_MAX];
-};
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-static void redirect(const char *path, int fd, int flags)
-{
-    int f = open(path, flags, 0600);
-    if (f < 0 || dup2(f, fd) < 0)
-        _exit(126);
-    close(f);
-}
-
 static void tmp_path(char *out, size_t size, const char *name)
 {
     snprintf(out, size, "%s/%s", daemon_.dir, name);
@@ -167,28 +142,11 @@ static void tmp_path(char *out, size_t size, const char *name)
 /* sudoku -s SOCK args... */
 static void run_tool(struct tool_run *r, const char *const *args)
 {
-    char out[256], err[256];
-    const char *argv[32] = {"sudoku", "-s", daemon_.sock};
-    int argc = 3, wst = 0;
+    const char *head[] = {"sudoku", "-s", daemon_.sock, NULL};
+    const char *argv[32];
 
-    tmp_path(out, sizeof(out), "out.txt");
-    tmp_path(err, sizeof(err), "err.txt");
-    while (*args && argc < 31)
-        argv[argc++] = *args++;
-    argv[argc] = NULL;
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        redirect("/dev/null", 0, O_RDONLY);
-        redirect(out, 1, O_WRONLY | O_CREAT | O_TRUNC);
-        redirect(err, 2, O_WRONLY | O_CREAT | O_TRUNC);
-        execv(SUDOKU_BIN_DIR "/sudoku", (char *const *)argv);
-        _exit(127);
-    }
-    assert_int_equal(waitpid(pid, &wst, 0), pid);
-    r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-    slurp(out, r->out, sizeof(r->out));
-    slurp(err, r->err, sizeof(r->err));
+    tool_run_argv(argv, 32, head, args);
+    tool_run_prog(r, daemon_.dir, NULL, "sudoku", argv);
 }
 
 /* Write the puzzles' texts (and extra lines, may be NULL) to a file. */

@@ -15,7 +15,6 @@
 
 #include <cmocka.h>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,7 @@
 
 #include <msgpack.h>
 
-#define OUT_MAX (1 << 16) /* largest stdout/stderr a test reads */
+#include "tests/tool_run.h"
 
 static char tmpdir[64];
 
@@ -222,58 +221,19 @@ static pid_t fake_daemon(const char *path, int answers)
 /* ------------------------------------------------------------------------ */
 /* Running the tool */
 
-struct tool_run {
-    int status;
-    char out[OUT_MAX];
-    char err[OUT_MAX];
-};
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-static void redirect(const char *path, int fd, int flags)
-{
-    int f = open(path, flags, 0600);
-    if (f < 0 || dup2(f, fd) < 0)
-        _exit(126);
-    close(f);
-}
-
 /* Run the tool against a fake daemon answering `answers` requests. */
 static void run_fake(struct tool_run *r, int answers, const char *const *args)
 {
-    char sock[128], out[128], err[128];
-    const char *argv[32] = {"sudoku", "-s", sock};
-    int argc = 3, wst = 0;
+    char sock[128];
+    const char *head[] = {"sudoku", "-s", sock, NULL};
+    const char *argv[32];
 
     path_in_tmp(sock, sizeof(sock), "fake.sock");
-    path_in_tmp(out, sizeof(out), "out.txt");
-    path_in_tmp(err, sizeof(err), "err.txt");
-    while (*args && argc < 31)
-        argv[argc++] = *args++;
-    argv[argc] = NULL;
+    tool_run_argv(argv, 32, head, args);
     pid_t fake = fake_daemon(sock, answers);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        redirect("/dev/null", 0, O_RDONLY);
-        redirect(out, 1, O_WRONLY | O_CREAT | O_TRUNC);
-        redirect(err, 2, O_WRONLY | O_CREAT | O_TRUNC);
-        execv(SUDOKU_BIN_DIR "/sudoku", (char *const *)argv);
-        _exit(127);
-    }
-    assert_int_equal(waitpid(pid, &wst, 0), pid);
+    tool_run_prog(r, tmpdir, NULL, "sudoku", argv);
     kill(fake, SIGTERM);
     waitpid(fake, NULL, 0);
-    r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-    slurp(out, r->out, sizeof(r->out));
-    slurp(err, r->err, sizeof(r->err));
 }
 
 static void write_file(const char *name, const char *text, char *path, size_t size)

@@ -18,20 +18,17 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/generate.h"
 #include "core/grid.h"
 #include "proto/codec.h"
 #include "tests/daemon_harness.h"
+#include "tests/tool_run.h"
 #include <sudoku/client.h>
-
-#define OUT_MAX (1 << 20) /* largest stdout/stderr a test reads */
 
 static struct dh d2;    /* --threads 2 */
 static struct dh d1;    /* --threads 1 */
@@ -40,61 +37,18 @@ static char tmpdir[64]; /* the tools' stdout and stderr */
 /* ------------------------------------------------------------------------ */
 /* Running the tool */
 
-struct tool_run {
-    int status; /* exit code, or 128 + signal */
-    char out[OUT_MAX];
-    char err[OUT_MAX];
-};
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-static void redirect(const char *path, int fd, int flags)
-{
-    int f = open(path, flags, 0600);
-    if (f < 0 || dup2(f, fd) < 0)
-        _exit(126);
-    close(f);
-}
-
 /* Run SUDOKU_BIN_DIR/prog with argv (NULL-terminated; argv[0] is the name). */
 static void run_prog(struct tool_run *r, const char *prog, const char *const *argv)
 {
-    char out_path[300], err_path[300];
-    int wst = 0;
-    snprintf(out_path, sizeof(out_path), "%s/out.txt", tmpdir);
-    snprintf(err_path, sizeof(err_path), "%s/err.txt", tmpdir);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        char path[300];
-        snprintf(path, sizeof(path), "%s/%s", SUDOKU_BIN_DIR, prog);
-        redirect("/dev/null", 0, O_RDONLY);
-        redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
-        redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
-        execv(path, (char *const *)argv);
-        _exit(127);
-    }
-    assert_int_equal(waitpid(pid, &wst, 0), pid);
-    r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-    slurp(out_path, r->out, sizeof(r->out));
-    slurp(err_path, r->err, sizeof(r->err));
+    tool_run_prog(r, tmpdir, NULL, prog, argv);
 }
 
 /* sudoku generate -s SOCK ARGS... (at most 16 args, NULL-terminated). */
 static void generate(struct tool_run *r, const char *sock, const char *const *args)
 {
-    const char *argv[24] = {"sudoku", "generate", "-s", sock};
-    size_t n = 4;
-    for (size_t i = 0; args[i] && n < 23; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
+    const char *head[] = {"sudoku", "generate", "-s", sock, NULL};
+    const char *argv[24];
+    tool_run_argv(argv, 24, head, args);
     run_prog(r, "sudoku", argv);
 }
 
@@ -321,11 +275,9 @@ static void test_reproducible(void **state)
 /* sudoku generate --local ARGS... (the built plugins). */
 static void generate_local(struct tool_run *r, const char *const *args)
 {
-    const char *argv[24] = {"sudoku", "generate", "--local", "-P", SUDOKU_BUILD_PLUGIN_DIR};
-    size_t n = 5;
-    for (size_t i = 0; args[i] && n < 23; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
+    const char *head[] = {"sudoku", "generate", "--local", "-P", SUDOKU_BUILD_PLUGIN_DIR, NULL};
+    const char *argv[24];
+    tool_run_argv(argv, 24, head, args);
     run_prog(r, "sudoku", argv);
 }
 
