@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "client/local.h"
+#include "client/progress.h"
 #include "client/tool.h"
 #include "core/generate.h"
 #include "proto/clock.h"
@@ -37,10 +38,8 @@
 #ifndef GEN_CHUNK
 #define GEN_CHUNK 16u /* puzzles a request: fixed, --seed's output depends on it */
 #endif
-#define GEN_WINDOW         32u        /* requests in flight by default: 32 workers busy */
-#define GEN_MAX_COUNT      1000000000 /* -n at most */
-#define GEN_PROGRESS_AFTER 1000000u   /* us before the progress line first shows */
-#define GEN_PROGRESS_EVERY 200000u    /* us between redraws */
+#define GEN_WINDOW    32u        /* requests in flight by default: 32 workers busy */
+#define GEN_MAX_COUNT 1000000000 /* -n at most */
 
 /* The command line of sudoku generate. */
 struct gen_cli {
@@ -73,9 +72,7 @@ struct gen_run {
     int is_failed;                  /* a chunk failed: print nothing more */
     int is_short;                   /* ... because it came back short */
     struct sudoku_client_error err; /* the first failure */
-    int has_bar;                    /* stderr is a terminal and COUNT is large */
-    int is_bar_shown;
-    uint64_t t0_us, drawn_us;
+    struct progress bar;            /* on stderr when a terminal and COUNT is large; t0 */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -288,32 +285,19 @@ static void print_puzzle(const struct gen_cli *o, const struct sudoku_client_puz
 static void draw_bar(struct gen_run *r, uint64_t now)
 {
     double frac = (double)r->printed / (double)r->o->count;
-    double secs = (double)(now - r->t0_us) / 1e6;
+    double secs = progress_secs(&r->bar, now);
     double rate = secs > 0 ? (double)r->printed / secs : 0;
-    int fill = (int)(frac * 30);
-    fprintf(stderr, "\r[%.*s%*s] %3d%% %llu/%llu puzzles, %.0f/s\033[K", fill,
-            "##############################", 30 - fill, "", (int)(frac * 100),
-            (unsigned long long)r->printed, (unsigned long long)r->o->count, rate);
-    r->is_bar_shown = 1;
-    r->drawn_us = now;
+    progress_draw(&r->bar, now, frac, "%llu/%llu puzzles, %.0f/s", (unsigned long long)r->printed,
+                  (unsigned long long)r->o->count, rate);
 }
 
 static void maybe_progress(struct gen_run *r)
 {
-    if (!r->has_bar)
-        return;
-    uint64_t now = clock_now_us();
-    if (now - r->t0_us >= GEN_PROGRESS_AFTER && now - r->drawn_us >= GEN_PROGRESS_EVERY) {
+    uint64_t now;
+    if (progress_is_due(&r->bar, &now)) {
         fflush(stdout);
         draw_bar(r, now);
     }
-}
-
-static void clear_bar(struct gen_run *r)
-{
-    if (r->is_bar_shown)
-        fputs("\r\033[K", stderr);
-    r->is_bar_shown = 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -382,7 +366,7 @@ static int run_chunks(struct gen_run *r, struct sudoku_client_genbatch *b,
 
 static void summary(const struct gen_run *r)
 {
-    double secs = (double)(clock_now_us() - r->t0_us) / 1e6;
+    double secs = progress_secs(&r->bar, clock_now_us());
     fprintf(stderr, "sudoku: generate: %llu of %llu puzzles in %.3f s (%.0f/s)\n",
             (unsigned long long)r->printed, (unsigned long long)r->o->count, secs,
             secs > 0 ? (double)r->printed / secs : 0.0);
@@ -391,13 +375,14 @@ static void summary(const struct gen_run *r)
 /* --local: every chunk made here, in order, through the same callback. */
 static int generate_local(const struct gen_cli *o)
 {
-    struct gen_run r = {.o = o, .t0_us = clock_now_us()};
+    struct gen_run r = {.o = o};
+    progress_init(&r.bar, stderr, clock_now_us());
     struct sudoku_client_generate_opts g;
     struct local *l = NULL;
 
     if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
         return EXIT_UNREACHABLE;
-    r.has_bar = isatty(2) && o->count > GEN_CHUNK;
+    r.bar.is_on = isatty(2) && o->count > GEN_CHUNK;
     for (uint64_t k = 0; k < o->count && !r.is_failed; k += g.count) {
         struct sudoku_client_puzzle *p = NULL;
         struct sudoku_client_error err;
@@ -408,7 +393,7 @@ static int generate_local(const struct gen_cli *o)
         sudoku_client_puzzles_free(p);
     }
     fflush(stdout);
-    clear_bar(&r);
+    progress_clear(&r.bar);
     if (r.is_failed)
         fprintf(stderr, "sudoku: generate: %s: %s\n", r.err.code, r.err.message);
     local_free(l);
@@ -421,7 +406,8 @@ static int generate_local(const struct gen_cli *o)
 static int generate(const struct gen_cli *o)
 {
     struct tool_opts to = {.socket = o->socket};
-    struct gen_run r = {.o = o, .t0_us = clock_now_us()};
+    struct gen_run r = {.o = o};
+    progress_init(&r.bar, stderr, clock_now_us());
     struct sudoku_client_genbatch *b = NULL;
     struct sudoku_client_error err = {{0}, {0}};
     struct sudoku_client *c = tool_connect(&to);
@@ -429,7 +415,7 @@ static int generate(const struct gen_cli *o)
 
     if (!c)
         return EXIT_UNREACHABLE;
-    r.has_bar = isatty(2) && o->count > GEN_CHUNK;
+    r.bar.is_on = isatty(2) && o->count > GEN_CHUNK;
     if (o->timeout_ms)
         sudoku_client_set_io_timeout(c, o->timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
     rc = sudoku_client_genbatch_new(c, o->window ? o->window : GEN_WINDOW, on_chunk, &r, &b);
@@ -438,7 +424,7 @@ static int generate(const struct gen_cli *o)
     else
         snprintf(err.message, sizeof(err.message), "%s", strerror(-rc));
     fflush(stdout);
-    clear_bar(&r);
+    progress_clear(&r.bar);
     if (rc < 0)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
     else if (r.is_failed)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client/local.h"
+#include "client/progress.h"
 #include "client/tool.h"
 #include "proto/clock.h"
 #include "proto/codec.h"
@@ -30,8 +31,6 @@
 #define TAG_LINE_SHIFT 2
 #define TAG_LINE_BITS  40
 #define TAG_FILE_SHIFT 42
-#define PROGRESS_AFTER 1000000u /* us before the bar first shows */
-#define PROGRESS_EVERY 200000u  /* us between redraws */
 
 /* State of one run of the tool. */
 struct run {
@@ -40,16 +39,14 @@ struct run {
     struct sudoku_client *c; /* the connection, to tell a broken one */
     struct local *local;     /* --local: the plugins in this process, else NULL */
     uint64_t solved, unsolvable, failed, multiple;
-    uint64_t records;         /* puzzles read from the inputs (counted on after a loss) */
-    int is_count_partial;     /* a loss left an input that cannot be counted (a pipe) */
-    uint64_t shutting_down;   /* refused because the daemon is stopping */
-    uint64_t t0_us, drawn_us; /* start, last progress redraw */
-    int has_bar;              /* stderr is a terminal */
-    int is_bar_shown;         /* a bar is on screen, clear it before text */
-    uint64_t bytes_total;     /* sum of regular input sizes, 0 when unknown */
-    uint64_t bytes_before;    /* bytes of inputs already finished */
-    struct input in;          /* the input being read */
-    int is_reading;           /* in is open */
+    uint64_t records;       /* puzzles read from the inputs (counted on after a loss) */
+    int is_count_partial;   /* a loss left an input that cannot be counted (a pipe) */
+    uint64_t shutting_down; /* refused because the daemon is stopping */
+    struct progress bar;    /* on stderr when it is a terminal; its t0_us is the start */
+    uint64_t bytes_total;   /* sum of regular input sizes, 0 when unknown */
+    uint64_t bytes_before;  /* bytes of inputs already finished */
+    struct input in;        /* the input being read */
+    int is_reading;         /* in is open */
 };
 
 static const char *file_name(const struct run *r, uint64_t tag)
@@ -66,40 +63,26 @@ static uint64_t tag_line(uint64_t tag)
 /* ------------------------------------------------------------------------ */
 /* Progress bar */
 
-static void clear_bar(struct run *r)
-{
-    if (r->is_bar_shown) {
-        fputs("\r\033[K", stderr);
-        r->is_bar_shown = 0;
-    }
-}
-
 static void draw_bar(struct run *r, uint64_t now)
 {
     uint64_t done = r->solved + r->unsolvable + r->failed;
-    double secs = (double)(now - r->t0_us) / 1e6;
+    double secs = progress_secs(&r->bar, now);
     double rate = secs > 0 ? (double)done / secs : 0;
     uint64_t bytes = r->bytes_before + (r->is_reading ? r->in.bytes : 0);
     if (r->bytes_total > 0 && bytes <= r->bytes_total) {
         double frac = (double)bytes / (double)r->bytes_total;
-        int fill = (int)(frac * 30);
         double eta = frac > 0 ? secs / frac - secs : 0;
-        fprintf(stderr, "\r[%.*s%*s] %3d%% %llu puzzles, %.0f/s, ETA %.0fs\033[K", fill,
-                "##############################", 30 - fill, "", (int)(frac * 100),
-                (unsigned long long)done, rate, eta);
+        progress_draw(&r->bar, now, frac, "%llu puzzles, %.0f/s, ETA %.0fs",
+                      (unsigned long long)done, rate, eta);
     } else {
-        fprintf(stderr, "\r%llu puzzles, %.0f/s\033[K", (unsigned long long)done, rate);
+        progress_draw(&r->bar, now, -1, "%llu puzzles, %.0f/s", (unsigned long long)done, rate);
     }
-    r->is_bar_shown = 1;
-    r->drawn_us = now;
 }
 
 static void maybe_progress(struct run *r)
 {
-    if (!r->has_bar)
-        return;
-    uint64_t now = clock_now_us();
-    if (now - r->t0_us >= PROGRESS_AFTER && now - r->drawn_us >= PROGRESS_EVERY)
+    uint64_t now;
+    if (progress_is_due(&r->bar, &now))
         draw_bar(r, now);
 }
 
@@ -208,7 +191,7 @@ static void report_failure(struct run *r, uint64_t tag, const struct sudoku_clie
     if (res->status == SUDOKU_CLIENT_FAILED && strcmp(res->error.code, "overloaded") == 0 &&
         r->shutting_down++ > 0)
         return;
-    clear_bar(r);
+    progress_clear(&r->bar);
     if (res->status == SUDOKU_CLIENT_UNSOLVABLE)
         fprintf(stderr, "sudoku: %s:%llu: unsolvable: the puzzle has no solution\n",
                 file_name(r, tag), (unsigned long long)tag_line(tag));
@@ -314,7 +297,7 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
     struct input_record rec;
     int rc = input_open(&r->in, r->files[idx], r->o->format);
     if (rc < 0) {
-        clear_bar(r);
+        progress_clear(&r->bar);
         fprintf(stderr, "sudoku: cannot open %s: %s\n", r->files[idx], strerror(-rc));
         return 1;
     }
@@ -334,7 +317,7 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
     if (rc < 0 && rc != -EIO)
         count_rest(r, &r->in);
     if (rc == -EIO) {
-        clear_bar(r);
+        progress_clear(&r->bar);
         fprintf(stderr, "sudoku: error reading %s\n", input_name(&r->in));
         rc = 1;
     }
@@ -380,7 +363,7 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
 
 static void summary(const struct run *r)
 {
-    double secs = (double)(clock_now_us() - r->t0_us) / 1e6;
+    double secs = progress_secs(&r->bar, clock_now_us());
     uint64_t done = r->solved + r->unsolvable + r->failed;
     fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu errors",
             (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
@@ -475,7 +458,7 @@ static int solve_local(struct run *r, int nfiles)
     if (rc == 0)
         rc = feed_all(r, NULL, nfiles, &err);
     fflush(stdout);
-    clear_bar(r);
+    progress_clear(&r->bar);
     local_free(r->local);
     if (rc == EXIT_USAGE)
         return rc;
@@ -490,8 +473,8 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     memset(&r, 0, sizeof(r));
     r.o = o;
     r.files = files;
-    r.t0_us = clock_now_us();
-    r.has_bar = isatty(2);
+    progress_init(&r.bar, stderr, clock_now_us());
+    r.bar.is_on = isatty(2);
     struct sudoku_client_error err;
     struct sudoku_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);
@@ -514,7 +497,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     else
         snprintf(err.message, sizeof(err.message), "%s", strerror(-rc));
     fflush(stdout);
-    clear_bar(&r);
+    progress_clear(&r.bar);
     if (rc < 0)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
     sudoku_batch_free(b);
