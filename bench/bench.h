@@ -80,6 +80,12 @@ double bench_percentile(const double *sorted, size_t len, double pct);
 /* 1 when a puzzle file's line is blank or a '#' comment, else 0. */
 int bench_is_skipped(const char *line);
 
+/* The givens of rec (line or grid form) in cells (SDK_MAX_CELLS of them),
+ * its side in *n.  Returns 0, or -EINVAL when rec is an error record, its
+ * line does not parse or its givens break a rule (record.c). */
+struct input_record;
+int bench_record_cells(const struct input_record *rec, unsigned *n, uint8_t *cells);
+
 /* Print the idle-connections figures as text or as one JSON line. */
 void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json);
 

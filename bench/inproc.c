@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/grid.h"
 #include "proto/clock.h"
-#include "proto/codec.h"
 #include "proto/input.h"
 
 #define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */
@@ -80,22 +78,10 @@ static int run_record(const struct host_plugin *p, const struct inproc_opts *o,
                       uint64_t *guesses)
 {
     uint8_t cells[SDK_MAX_CELLS];
-    unsigned n = rec->n;
+    unsigned n;
 
     r->puzzles++;
-    if (rec->error[0]) {
-        r->errors++;
-        return 0;
-    }
-    if (rec->format == INPUT_LINE) {
-        if (codec_parse_line(rec->text, rec->len, &n, cells, NULL, 0) != 0) {
-            r->errors++;
-            return 0;
-        }
-    } else {
-        memcpy(cells, rec->cells, (size_t)n * n);
-    }
-    if (grid_check_givens(n, cells, NULL, 0) != 0) {
+    if (bench_record_cells(rec, &n, cells) != 0) {
         r->errors++;
         return 0;
     }

@@ -16,9 +16,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "core/grid.h"
 #include "proto/clock.h"
-#include "proto/codec.h"
 #include "proto/input.h"
 #include "proto/json.h"
 
@@ -124,22 +122,10 @@ static int rate_record(const struct host_plugin *p, const struct host_plugin *so
                        const struct input_record *rec, struct rate_result *r, struct rate_bufs *b)
 {
     uint8_t cells[SDK_MAX_CELLS];
-    unsigned n = rec->n;
+    unsigned n;
 
     r->puzzles++;
-    if (rec->error[0]) {
-        r->errors++;
-        return 0;
-    }
-    if (rec->format == INPUT_LINE) {
-        if (codec_parse_line(rec->text, rec->len, &n, cells, NULL, 0) != 0) {
-            r->errors++;
-            return 0;
-        }
-    } else {
-        memcpy(cells, rec->cells, (size_t)n * n);
-    }
-    if (grid_check_givens(n, cells, NULL, 0) != 0) {
+    if (bench_record_cells(rec, &n, cells) != 0) {
         r->errors++;
         return 0;
     }
