@@ -199,8 +199,8 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
 
     eo.steps = r->is_hint && !r->o->steps ? 1 : r->o->steps;
     if (rec->error[0] || record_text(rec, buf, sizeof(buf), &text, &len) < 0) {
-        struct sudoku_client_error bad = {"bad_puzzle", ""};
-        snprintf(bad.message, sizeof(bad.message), "%s", rec->error);
+        struct sudoku_client_error bad = {{0}, {0}};
+        tool_record_error(rec, &bad);
         report(r, file, rec->line, &bad);
         return 0;
     }
@@ -374,8 +374,7 @@ static void rate_local(struct rate_run *r, uint64_t tag, const struct input_reco
     if (rec->error[0]) {
         memset(&res, 0, sizeof(res));
         res.status = SUDOKU_CLIENT_FAILED;
-        snprintf(res.error.code, sizeof(res.error.code), "bad_puzzle");
-        snprintf(res.error.message, sizeof(res.error.message), "%s", rec->error);
+        tool_record_error(rec, &res.error);
     } else {
         local_rate(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
                    rec->cells, &so, &res);

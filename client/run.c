@@ -244,13 +244,18 @@ static void feed_local(struct run *r, uint64_t tag, const struct input_record *r
     if (rec->error[0]) {
         memset(&res, 0, sizeof(res));
         res.status = SUDOKU_CLIENT_FAILED;
-        snprintf(res.error.code, sizeof(res.error.code), "bad_puzzle");
-        snprintf(res.error.message, sizeof(res.error.message), "%s", rec->error);
+        tool_record_error(rec, &res.error);
     } else {
         local_solve(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
                     rec->cells, &r->o->solve, &res);
     }
     on_answer(r, 0, tag, &res);
+}
+
+void tool_record_error(const struct input_record *rec, struct sudoku_client_error *e)
+{
+    snprintf(e->code, sizeof(e->code), "bad_puzzle");
+    snprintf(e->message, sizeof(e->message), "%s", rec->error);
 }
 
 int tool_batch_add(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,

@@ -59,6 +59,10 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 int tool_batch_add(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
                    struct sudoku_client_error *err);
 
+/* The error a record the reader refused gets, as the daemon would give it:
+ * code bad_puzzle, rec's reason (may be empty) as the message. */
+void tool_record_error(const struct input_record *rec, struct sudoku_client_error *e);
+
 struct local;
 
 /* With --solver, ask the daemon c (or the local host l) once whether it has
