@@ -8,16 +8,19 @@
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
 # test_client_find: how the tool finds the daemon and says why it cannot.
 if(TARGET sudoku_client_static)
+  # fake_peer: the scripted fake daemons' socketpair, send and serving loop.
+  add_library(fake_peer STATIC fake_peer.c)
+  target_link_libraries(fake_peer PUBLIC sudoku_client_static PkgConfig::CMOCKA)
   sudoku_add_test(NAME test_client_wire SOURCES test_client_wire.c
     LIBS sudoku_client_static LABELS client TIMEOUT 30)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_batch.c)
     sudoku_add_test(NAME test_client_batch SOURCES test_client_batch.c
-      LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+      LIBS fake_peer sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
   endif()
   # explain and rate in the library, against a fake daemon on a socketpair.
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_explain.c)
     sudoku_add_test(NAME test_client_explain SOURCES test_client_explain.c
-      LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+      LIBS fake_peer sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
   endif()
   if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
     sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
@@ -54,7 +57,7 @@ endif()
 # test_client_generate: the generate calls against a scripted fake daemon.
 if(TARGET sudoku_client_static AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_generate.c)
   sudoku_add_test(NAME test_client_generate SOURCES test_client_generate.c
-    LIBS sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
+    LIBS fake_peer sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
 endif()
 # test_generate_e2e: sudoku generate and the library against two real daemons
 # (--threads 2 and 1), every puzzle checked by dlx through solve.

@@ -13,15 +13,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "client/client_impl.h"
-#include "proto/mpscan.h"
+#include "tests/fake_peer.h"
 
 #define SOLUTION4 "1234341221434321"
 
@@ -44,27 +42,13 @@ struct fake {
     unsigned pending_len;
 };
 
-static void send_all(int fd, const void *p, size_t len)
-{
-    const char *c = p;
-    while (len > 0) {
-        ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-        if (n <= 0)
-            return;
-        c += n;
-        len -= (size_t)n;
-    }
-}
-
 static void answer(struct fake *f, uint32_t msgid)
 {
     msgpack_sbuffer sb;
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 1);
-    msgpack_pack_uint32(&pk, msgid);
+    fake_peer_reply_head(&pk, msgid);
     msgpack_pack_nil(&pk);
     msgpack_pack_map(&pk, 3);
     msgpack_pack_str_with_body(&pk, "status", 6);
@@ -73,7 +57,7 @@ static void answer(struct fake *f, uint32_t msgid)
     msgpack_pack_str_with_body(&pk, SOLUTION4, 16);
     msgpack_pack_str_with_body(&pk, "count", 5);
     msgpack_pack_uint8(&pk, 1);
-    send_all(f->fd, sb.data, sb.size);
+    fake_peer_send_all(f->fd, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
     f->answered++;
 }
@@ -111,61 +95,53 @@ static void scripted_misbehaviour(struct fake *f)
 {
     if (f->script == SCRIPT_HOSTILE) {
         static const uint8_t hdr[] = {0xdd, 0xff, 0xff, 0xff, 0xf0, 0x01};
-        send_all(f->fd, hdr, sizeof(hdr));
+        fake_peer_send_all(f->fd, hdr, sizeof(hdr));
     } else {
         static const uint8_t note[] = {0x93, 0x02, 0xa5, 'e',  'r', 'r',  'o', 'r', 0x91, 0x82,
                                        0xa4, 'c',  'o',  'd',  'e', 0xa9, 't', 'o', 'o',  '_',
                                        'l',  'a',  'r',  'g',  'e', 0xa7, 'm', 'e', 's',  's',
                                        'a',  'g',  'e',  0xa3, 'b', 'i',  'g'};
-        send_all(f->fd, note, sizeof(note));
+        fake_peer_send_all(f->fd, note, sizeof(note));
     }
+}
+
+static int on_request(void *arg, const uint8_t *p, size_t len)
+{
+    return take_request(arg, p, len);
+}
+
+/* a quiet moment means the client waits: answer what we hold */
+static int on_quiet(void *arg)
+{
+    return flush_pending(arg);
+}
+
+/* The misbehaving scripts do their deed after the first read. */
+static int on_read(void *arg)
+{
+    struct fake *f = arg;
+    if (f->script == SCRIPT_HOSTILE || f->script == SCRIPT_NOTIFY) {
+        scripted_misbehaviour(f);
+        return -1;
+    }
+    return 0;
 }
 
 static void *fake_main(void *arg)
 {
+    static const struct fake_peer_ops ops = {on_request, on_quiet, on_read};
     struct fake *f = arg;
-    static uint8_t buf[1 << 16];
-    size_t len = 0;
-    for (;;) {
-        struct pollfd pfd = {.fd = f->fd, .events = POLLIN};
-        /* a quiet moment means the client waits: answer what we hold */
-        if (poll(&pfd, 1, 20) == 0) {
-            if (flush_pending(f) < 0)
-                break;
-            continue;
-        }
-        ssize_t n = recv(f->fd, buf + len, sizeof(buf) - len, 0);
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-        ssize_t m;
-        while ((m = mpscan_object(buf, len, sizeof(buf), MPSCAN_MAX_DEPTH)) > 0) {
-            if (take_request(f, buf, (size_t)m) < 0)
-                goto out;
-            memmove(buf, buf + m, len - (size_t)m);
-            len -= (size_t)m;
-        }
-        if (f->script == SCRIPT_HOSTILE || f->script == SCRIPT_NOTIFY) {
-            scripted_misbehaviour(f);
-            break;
-        }
-    }
-out:
-    close(f->fd);
+    fake_peer_serve(f->fd, &ops, f);
     return NULL;
 }
 
 /* Start a fake daemon; returns the client end. */
 static struct sudoku_client *start_fake(struct fake *f, pthread_t *th, enum script script)
 {
-    int sv[2];
-    struct sudoku_client *c = NULL;
     memset(f, 0, sizeof(*f));
     f->script = script;
-    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    f->fd = sv[1];
+    struct sudoku_client *c = fake_peer_client(&f->fd);
     assert_int_equal(pthread_create(th, NULL, fake_main, f), 0);
-    assert_int_equal(sudoku_client_open_fd(sv[0], &c), 0);
     return c;
 }
 

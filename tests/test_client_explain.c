@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "client/client_impl.h"
+#include "tests/fake_peer.h"
 
 #define PUZZLE4 "1..4..1..1..4..1" /* a 4x4 puzzle: cells 0..15, values 1..4 */
 
@@ -51,18 +52,6 @@ struct fake {
     unsigned held_len;
 };
 
-static void send_all(int fd, const void *p, size_t len)
-{
-    const char *c = p;
-    while (len > 0) {
-        ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-        if (n <= 0)
-            return;
-        c += n;
-        len -= (size_t)n;
-    }
-}
-
 /* Answer msgid; returns -1 once the script says to hang up. */
 static int answer(struct fake *f, uint32_t msgid, const msgpack_sbuffer *params)
 {
@@ -78,11 +67,9 @@ static int answer(struct fake *f, uint32_t msgid, const msgpack_sbuffer *params)
     msgpack_unpack(params->data, params->size, &off, &zone, &o);
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 1);
-    msgpack_pack_uint32(&pk, msgid);
+    fake_peer_reply_head(&pk, msgid);
     f->respond(f, msgid, &o, &pk);
-    send_all(f->fd, sb.data, sb.size);
+    fake_peer_send_all(f->fd, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
     msgpack_zone_destroy(&zone);
     f->answered++;
@@ -163,15 +150,10 @@ static void *fake_main(void *arg)
 
 static struct sudoku_client *start_fake(struct fake *f, respond_fn respond)
 {
-    int sv[2];
-    struct sudoku_client *c = NULL;
     memset(f, 0, sizeof(*f));
     f->respond = respond;
     msgpack_sbuffer_init(&f->params);
-    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    f->fd = sv[1];
-    assert_int_equal(sudoku_client_open_fd(sv[0], &c), 0);
-    return c;
+    return fake_peer_client(&f->fd);
 }
 
 static void run_fake(struct fake *f, pthread_t *th)

@@ -16,15 +16,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "client/client_impl.h"
-#include "proto/mpscan.h"
+#include "tests/fake_peer.h"
 
 #define GRID4 "1234341221434321" /* a valid 4x4 grid: the fake's solutions */
 
@@ -75,18 +73,6 @@ struct fake {
     uint64_t pcount[64], pseed[64];
     unsigned pending_len;
 };
-
-static void send_all(int fd, const void *p, size_t len)
-{
-    const char *c = p;
-    while (len > 0) {
-        ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-        if (n <= 0)
-            return;
-        c += n;
-        len -= (size_t)n;
-    }
-}
 
 static void pstr(msgpack_packer *pk, const char *s)
 {
@@ -159,9 +145,7 @@ static void answer(struct fake *f, uint32_t msgid, uint64_t count, uint64_t seed
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 1);
-    msgpack_pack_uint32(&pk, msgid);
+    fake_peer_reply_head(&pk, msgid);
     if (f->script == S_ERROR || f->script == S_ERROR_NO_CODE) {
         msgpack_pack_map(&pk, f->script == S_ERROR ? 2 : 1);
         if (f->script == S_ERROR) {
@@ -184,7 +168,7 @@ static void answer(struct fake *f, uint32_t msgid, uint64_t count, uint64_t seed
         for (unsigned i = 0; i < n; i++)
             pack_one(&pk, f->script, i, seed);
     }
-    send_all(f->fd, sb.data, sb.size);
+    fake_peer_send_all(f->fd, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
     f->answered++;
 }
@@ -279,53 +263,40 @@ static int take_request(struct fake *f, const uint8_t *p, size_t len)
     return rc;
 }
 
-static void *fake_main(void *arg)
+static int on_request(void *arg, const uint8_t *p, size_t len)
 {
     struct fake *f = arg;
-    static uint8_t buf[1 << 16];
-    size_t len = 0;
-    for (;;) {
-        struct pollfd pfd = {.fd = f->fd, .events = POLLIN};
-        /* a quiet moment means the client waits: answer what we hold */
-        if (poll(&pfd, 1, 20) == 0) {
-            pthread_mutex_lock(&f->mu);
-            int rc = flush_pending(f);
-            pthread_mutex_unlock(&f->mu);
-            if (rc < 0)
-                break;
-            continue;
-        }
-        ssize_t n = recv(f->fd, buf + len, sizeof(buf) - len, 0);
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-        ssize_t m;
-        while ((m = mpscan_object(buf, len, sizeof(buf), MPSCAN_MAX_DEPTH)) > 0) {
-            pthread_mutex_lock(&f->mu);
-            int rc = take_request(f, buf, (size_t)m);
-            pthread_mutex_unlock(&f->mu);
-            if (rc < 0)
-                goto out;
-            memmove(buf, buf + m, len - (size_t)m);
-            len -= (size_t)m;
-        }
-    }
-out:
-    close(f->fd);
+    pthread_mutex_lock(&f->mu);
+    int rc = take_request(f, p, len);
+    pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
+/* a quiet moment means the client waits: answer what we hold */
+static int on_quiet(void *arg)
+{
+    struct fake *f = arg;
+    pthread_mutex_lock(&f->mu);
+    int rc = flush_pending(f);
+    pthread_mutex_unlock(&f->mu);
+    return rc;
+}
+
+static void *fake_main(void *arg)
+{
+    static const struct fake_peer_ops ops = {on_request, on_quiet, NULL};
+    struct fake *f = arg;
+    fake_peer_serve(f->fd, &ops, f);
     return NULL;
 }
 
 static struct sudoku_client *start_fake(struct fake *f, pthread_t *th, enum script script)
 {
-    int sv[2];
-    struct sudoku_client *c = NULL;
     memset(f, 0, sizeof(*f));
     pthread_mutex_init(&f->mu, NULL);
     f->script = script;
-    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    f->fd = sv[1];
+    struct sudoku_client *c = fake_peer_client(&f->fd);
     assert_int_equal(pthread_create(th, NULL, fake_main, f), 0);
-    assert_int_equal(sudoku_client_open_fd(sv[0], &c), 0);
     return c;
 }
 
