@@ -24,7 +24,7 @@ if(TARGET sudoku_client_static)
   endif()
   if(TARGET sudokud AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_e2e.c)
     sudoku_add_test(NAME test_client_e2e SOURCES test_client_e2e.c
-      LIBS tool_run sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
+      LIBS tool_run fake_peer sudoku_client_static sudoku_core LABELS client TIMEOUT 300)
     add_dependencies(test_client_e2e sudoku sudokud)
     # sudoku hint, explain and rate: output and exit codes against a fake daemon.
     sudoku_add_test(NAME test_client_hint SOURCES test_client_hint.c

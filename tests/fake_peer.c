@@ -52,6 +52,19 @@ void fake_peer_reply_head(msgpack_packer *pk, uint32_t msgid)
     msgpack_pack_uint32(pk, msgid);
 }
 
+void fake_peer_pack_solved(msgpack_packer *pk, uint32_t msgid, const char *solution)
+{
+    fake_peer_reply_head(pk, msgid);
+    msgpack_pack_nil(pk);
+    msgpack_pack_map(pk, 3);
+    msgpack_pack_str_with_body(pk, "status", 6);
+    msgpack_pack_str_with_body(pk, "solved", 6);
+    msgpack_pack_str_with_body(pk, "solution", 8);
+    msgpack_pack_str_with_body(pk, solution, strlen(solution));
+    msgpack_pack_str_with_body(pk, "count", 5);
+    msgpack_pack_uint8(pk, 1);
+}
+
 /* Hand every whole request at the front of buf to the test.  Returns 0, or
  * < 0 when it hangs up. */
 static int take_all(uint8_t *buf, size_t *len, const struct fake_peer_ops *ops, void *arg)

@@ -41,6 +41,9 @@ void fake_peer_send_all(int fd, const void *p, size_t len);
  * error and the result. */
 void fake_peer_reply_head(msgpack_packer *pk, uint32_t msgid);
 
+/* Pack a whole answer to msgid: solved, with solution (line form), count 1. */
+void fake_peer_pack_solved(msgpack_packer *pk, uint32_t msgid, const char *solution);
+
 /* Serve fd with ops until the client goes or a callback hangs up, then
  * close fd.  Requests are framed by mpscan_object in a 64 KiB buffer. */
 void fake_peer_serve(int fd, const struct fake_peer_ops *ops, void *arg);

@@ -48,15 +48,7 @@ static void answer(struct fake *f, uint32_t msgid)
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    fake_peer_reply_head(&pk, msgid);
-    msgpack_pack_nil(&pk);
-    msgpack_pack_map(&pk, 3);
-    msgpack_pack_str_with_body(&pk, "status", 6);
-    msgpack_pack_str_with_body(&pk, "solved", 6);
-    msgpack_pack_str_with_body(&pk, "solution", 8);
-    msgpack_pack_str_with_body(&pk, SOLUTION4, 16);
-    msgpack_pack_str_with_body(&pk, "count", 5);
-    msgpack_pack_uint8(&pk, 1);
+    fake_peer_pack_solved(&pk, msgid, SOLUTION4);
     fake_peer_send_all(f->fd, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
     f->answered++;

@@ -28,6 +28,7 @@
 
 #include "core/grid.h"
 #include "proto/codec.h"
+#include "tests/fake_peer.h"
 #include "tests/tool_run.h"
 #include <msgpack.h>
 #include <sudoku/client.h>
@@ -614,17 +615,7 @@ static void fake_answer(int fd, uint32_t msgid)
 
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 1);
-    msgpack_pack_uint32(&pk, msgid);
-    msgpack_pack_nil(&pk);
-    msgpack_pack_map(&pk, 3);
-    msgpack_pack_str_with_body(&pk, "status", 6);
-    msgpack_pack_str_with_body(&pk, "solved", 6);
-    msgpack_pack_str_with_body(&pk, "solution", 8);
-    msgpack_pack_str_with_body(&pk, FAKE_SOLUTION, 81);
-    msgpack_pack_str_with_body(&pk, "count", 5);
-    msgpack_pack_uint8(&pk, 1);
+    fake_peer_pack_solved(&pk, msgid, FAKE_SOLUTION);
     if (write(fd, sb.data, sb.size) != (ssize_t)sb.size)
         _exit(1);
     msgpack_sbuffer_destroy(&sb);
@@ -641,9 +632,7 @@ static void fake_refuse(int fd, uint32_t msgid)
 
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_uint8(&pk, 1);
-    msgpack_pack_uint32(&pk, msgid);
+    fake_peer_reply_head(&pk, msgid);
     msgpack_pack_map(&pk, 2);
     msgpack_pack_str_with_body(&pk, "code", 4);
     msgpack_pack_str_with_body(&pk, "overloaded", 10);
