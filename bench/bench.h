@@ -2,7 +2,8 @@
  *
  * Shared by every way sudoku-bench can run puzzles (in process today, through
  * a daemon later): a runner fills a struct bench_result per (solver, file) and
- * bench_report_*() prints it.  Nothing here allocates.
+ * bench_report_*() prints it.  Only struct bench_samples allocates (its
+ * array of latencies, which grows); nothing else here does.
  */
 #ifndef SUDOKU_BENCH_H
 #define SUDOKU_BENCH_H
@@ -70,6 +71,20 @@ void bench_report_json(FILE *out, const struct bench_result *r);
 void bench_report_daemon_header(FILE *out);
 void bench_report_daemon_row(FILE *out, const struct bench_daemon_result *r);
 void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r);
+
+/* Per-call latencies in microseconds, growable: zero it to start, push,
+ * then bench_samples_free.  us is owned by the struct. */
+struct bench_samples {
+    double *us; /* len of them, room for cap */
+    size_t len;
+    size_t cap;
+};
+
+/* Append us to s.  Returns 0 or -ENOMEM (s unchanged). */
+int bench_samples_push(struct bench_samples *s, double us);
+
+/* Free s's array (s may be zeroed or already freed) and zero s. */
+void bench_samples_free(struct bench_samples *s);
 
 /* Sort len latency samples ascending, ready for bench_percentile(). */
 void bench_sort(double *v, size_t len);

@@ -19,30 +19,9 @@
 
 #define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */
 
-/* Per-call solver times, growable. */
-struct samples {
-    double *us;
-    size_t len;
-    size_t cap;
-};
-
-static int samples_push(struct samples *s, double us)
-{
-    if (s->len == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        double *p = realloc(s->us, cap * sizeof(*p));
-        if (!p)
-            return -ENOMEM;
-        s->us = p;
-        s->cap = cap;
-    }
-    s->us[s->len++] = us;
-    return 0;
-}
-
 /* Solve one parsed puzzle and account for it in r. */
 static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, unsigned n,
-                     const uint8_t *cells, struct bench_result *r, struct samples *s,
+                     const uint8_t *cells, struct bench_result *r, struct bench_samples *s,
                      uint64_t *guesses)
 {
     uint8_t solution[SDK_MAX_CELLS];
@@ -69,13 +48,13 @@ static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, u
         r->timeouts++;
     else
         r->wrong++;
-    return samples_push(s, (double)t0 / 1e3);
+    return bench_samples_push(s, (double)t0 / 1e3);
 }
 
 /* Parse one record and run it.  Returns 0 or -ENOMEM. */
 static int run_record(const struct host_plugin *p, const struct inproc_opts *o,
-                      const struct input_record *rec, struct bench_result *r, struct samples *s,
-                      uint64_t *guesses)
+                      const struct input_record *rec, struct bench_result *r,
+                      struct bench_samples *s, uint64_t *guesses)
 {
     uint8_t cells[SDK_MAX_CELLS];
     unsigned n;
@@ -97,7 +76,7 @@ static void progress(const struct bench_result *r, int done)
 }
 
 static int run_stream(const struct host_plugin *p, struct input *in, const struct inproc_opts *o,
-                      struct bench_result *r, struct samples *s, uint64_t *guesses)
+                      struct bench_result *r, struct bench_samples *s, uint64_t *guesses)
 {
     struct input_record rec;
     uint64_t next = clock_now_ns() + INPROC_PROGRESS_NS;
@@ -117,7 +96,7 @@ static int run_stream(const struct host_plugin *p, struct input *in, const struc
     return rc;
 }
 
-static void finish(struct bench_result *r, struct samples *s, uint64_t guesses)
+static void finish(struct bench_result *r, struct bench_samples *s, uint64_t guesses)
 {
     bench_sort(s->us, s->len);
     r->us_median = bench_percentile(s->us, s->len, 50.0);
@@ -129,7 +108,7 @@ static void finish(struct bench_result *r, struct samples *s, uint64_t guesses)
 int inproc_run_file(const struct host_plugin *p, const char *file, const struct inproc_opts *o,
                     struct bench_result *out, char *err, size_t err_size)
 {
-    struct samples s = {0};
+    struct bench_samples s = {0};
     struct input in;
     uint64_t guesses = 0;
     int rc;
@@ -147,6 +126,6 @@ int inproc_run_file(const struct host_plugin *p, const char *file, const struct 
         snprintf(err, err_size, "%s: %s", file, strerror(-rc));
     input_close(&in);
     finish(out, &s, guesses);
-    free(s.us);
+    bench_samples_free(&s);
     return rc;
 }

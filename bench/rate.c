@@ -37,8 +37,7 @@ static const struct sdk_host quiet_host = {.size = sizeof(struct sdk_host), .log
 struct rate_bufs {
     struct sdk_explain arrays; /* only its arrays and capacities: for any n */
     void *block;               /* they point into it, owned */
-    double *us;
-    size_t us_len, us_cap;
+    struct bench_samples us;   /* per-puzzle times through host_explain() */
     double plugin_s;
     double rating_sum, steps_sum;
 };
@@ -53,21 +52,7 @@ static int bufs_init(struct rate_bufs *b)
 static void bufs_free(struct rate_bufs *b)
 {
     free(b->block);
-    free(b->us);
-}
-
-static int push_us(struct rate_bufs *b, double us)
-{
-    if (b->us_len == b->us_cap) {
-        size_t cap = b->us_cap ? b->us_cap * 2 : 1024;
-        double *p = realloc(b->us, cap * sizeof(*p));
-        if (!p)
-            return -ENOMEM;
-        b->us = p;
-        b->us_cap = cap;
-    }
-    b->us[b->us_len++] = us;
-    return 0;
+    bench_samples_free(&b->us);
 }
 
 static void job_init(struct sdk_explain *j, struct rate_bufs *b, unsigned n, const uint8_t *cells,
@@ -115,7 +100,7 @@ static int rate_one(const struct host_plugin *p, const struct host_plugin *solve
         b->rating_sum += j.rating;
         b->steps_sum += j.steps_len;
     }
-    return push_us(b, (double)t0 / 1e3);
+    return bench_samples_push(&b->us, (double)t0 / 1e3);
 }
 
 static int rate_record(const struct host_plugin *p, const struct host_plugin *solver,
@@ -136,11 +121,11 @@ static void finish(struct rate_result *r, struct rate_bufs *b)
 {
     const double rated = (double)(r->solved + r->stuck);
 
-    bench_sort(b->us, b->us_len);
-    r->us_p50 = bench_percentile(b->us, b->us_len, 50.0);
-    r->us_p99 = bench_percentile(b->us, b->us_len, 99.0);
-    r->puzzles_per_s = r->seconds > 0 ? (double)b->us_len / r->seconds : 0.0;
-    r->plugin_per_s = b->plugin_s > 0 ? (double)b->us_len / b->plugin_s : 0.0;
+    bench_sort(b->us.us, b->us.len);
+    r->us_p50 = bench_percentile(b->us.us, b->us.len, 50.0);
+    r->us_p99 = bench_percentile(b->us.us, b->us.len, 99.0);
+    r->puzzles_per_s = r->seconds > 0 ? (double)b->us.len / r->seconds : 0.0;
+    r->plugin_per_s = b->plugin_s > 0 ? (double)b->us.len / b->plugin_s : 0.0;
     r->mean_rating = rated > 0 ? b->rating_sum / rated : 0.0;
     r->mean_steps = rated > 0 ? b->steps_sum / rated : 0.0;
 }

@@ -3,11 +3,12 @@
  * One JSON object per line per (solver, file), so the output can be read by
  * line-oriented tools and by a JSON parser alike.  The file name is the only
  * free text and is escaped.  Also the small pieces both runners (in process
- * and through the daemon) share: sorting latency samples, percentiles, and
- * which lines of a puzzle file to skip.
+ * and through the daemon) share: collecting and sorting latency samples,
+ * percentiles, and which lines of a puzzle file to skip.
  */
 #include "bench/bench.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,26 @@ static int cmp_double(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
 
     return (x > y) - (x < y);
+}
+
+int bench_samples_push(struct bench_samples *s, double us)
+{
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        double *p = realloc(s->us, cap * sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        s->us = p;
+        s->cap = cap;
+    }
+    s->us[s->len++] = us;
+    return 0;
+}
+
+void bench_samples_free(struct bench_samples *s)
+{
+    free(s->us);
+    *s = (struct bench_samples){0};
 }
 
 void bench_sort(double *v, size_t len)
