@@ -28,7 +28,7 @@ if(TARGET sudoku_client_static)
     add_dependencies(test_client_e2e sudoku sudokud)
     # sudoku hint, explain and rate: output and exit codes against a fake daemon.
     sudoku_add_test(NAME test_client_hint SOURCES test_client_hint.c
-      LIBS tool_run msgpackc LABELS client TIMEOUT 60)
+      LIBS tool_run fake_peer msgpackc LABELS client TIMEOUT 60)
     add_dependencies(test_client_hint sudoku)
     # hint, explain and rate against the real daemon: every step checked
     # against the unique solution, the tool's lines against the library's.

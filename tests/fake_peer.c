@@ -1,7 +1,7 @@
 /* fake_peer.c -- the scripted fake daemons of the client library's tests.
  *
- * The pair, the send, the reply's head and the serving loop that
- * test_client_batch, test_client_generate and test_client_explain share
+ * The pair (or the listener of a fake in a child), the send, the reply's
+ * head and the serving loop that the client tests share
  * (fake_peer.h has the contracts).  Nothing here knows a script: the tests
  * keep what they answer, and when.
  */
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "proto/mpscan.h"
@@ -31,6 +32,28 @@ struct sudoku_client *fake_peer_client(int *peer_fd)
     *peer_fd = sv[1];
     assert_int_equal(sudoku_client_open_fd(sv[0], &c), 0);
     return c;
+}
+
+pid_t fake_peer_fork_listener(const char *path, int *fd)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+    assert_true(lfd >= 0);
+    assert_true(strlen(path) < sizeof(sa.sun_path));
+    memcpy(sa.sun_path, path, strlen(path) + 1);
+    unlink(path);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    assert_int_equal(listen(lfd, 4), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid > 0) {
+        close(lfd);
+        return pid;
+    }
+    alarm(60); /* never outlive a broken test */
+    *fd = accept(lfd, NULL, NULL);
+    return 0;
 }
 
 void fake_peer_send_all(int fd, const void *p, size_t len)

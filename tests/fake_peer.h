@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <msgpack.h>
 
@@ -33,6 +34,13 @@ struct fake_peer_ops {
  * client library on the other.  Fails the test when either cannot be made.
  * Returns the client; the caller frees it (sudoku_client_free). */
 struct sudoku_client *fake_peer_client(int *peer_fd);
+
+/* For a fake daemon in a child process: listen on the Unix socket path
+ * (replacing a stale one), fork, and in the parent return the child's pid
+ * (the caller kills and reaps it).  In the child return 0 with *fd the one
+ * connection accepted; the child lives at most 60 s (alarm) and should end
+ * with _exit.  Fails the test when the socket or the fork cannot be made. */
+pid_t fake_peer_fork_listener(const char *path, int *fd);
 
 /* Write all of p, or stop quietly when the client has gone. */
 void fake_peer_send_all(int fd, const void *p, size_t len);

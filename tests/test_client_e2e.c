@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -655,22 +654,10 @@ static pid_t fake_daemon(const char *path, int answers)
  * is refused `overloaded` (a daemon shutting down) until the client goes. */
 static pid_t fake_daemon_ex(const char *path, int answers, int refuse_rest)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-
-    assert_true(strlen(path) < sizeof(sa.sun_path));
-    memcpy(sa.sun_path, path, strlen(path) + 1);
-    unlink(path);
-    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-    assert_int_equal(listen(lfd, 4), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid > 0) {
-        close(lfd);
+    int fd = -1;
+    pid_t pid = fake_peer_fork_listener(path, &fd);
+    if (pid > 0)
         return pid;
-    }
-    alarm(60); /* never outlive a broken test */
-    int fd = accept(lfd, NULL, NULL);
     msgpack_unpacker u;
     msgpack_unpacked m;
     msgpack_unpacker_init(&u, 1 << 16);

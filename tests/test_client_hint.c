@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <msgpack.h>
 
+#include "tests/fake_peer.h"
 #include "tests/tool_run.h"
 
 static char tmpdir[64];
@@ -180,21 +180,10 @@ static void fake_answer(int fd, const msgpack_object *req)
  * no limit) close it.  Returns the child's pid. */
 static pid_t fake_daemon(const char *path, int answers)
 {
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
-
-    memcpy(sa.sun_path, path, strlen(path) + 1);
-    unlink(path);
-    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-    assert_int_equal(listen(lfd, 4), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid > 0) {
-        close(lfd);
+    int fd = -1;
+    pid_t pid = fake_peer_fork_listener(path, &fd);
+    if (pid > 0)
         return pid;
-    }
-    alarm(60); /* never outlive a broken test */
-    int fd = accept(lfd, NULL, NULL);
     msgpack_unpacker u;
     msgpack_unpacked m;
     msgpack_unpacker_init(&u, 1 << 16);
