@@ -521,6 +521,23 @@ static int run_inproc(const struct bench_cfg *c, const struct host *h)
 
 /* ---------------------------------------------------------------- generating */
 
+/* Print one generation run: a JSON line, or the table (its header before
+ * the first row).  Returns 1 when it made wrong puzzles, errors or none. */
+static int report_generate(const struct bench_cfg *c, const struct genbench_result *r,
+                           int *header_done)
+{
+    if (c->json) {
+        genbench_report_json(stdout, r);
+    } else {
+        if (!*header_done)
+            genbench_report_header(stdout);
+        *header_done = 1;
+        genbench_report_row(stdout, r);
+    }
+    fflush(stdout);
+    return r->wrong || r->errors || !r->puzzles ? 1 : 0;
+}
+
 /* Time generation with one counting plugin.  Returns 0 or 1. */
 static int run_generate_solver(const struct bench_cfg *c, const struct host_plugin *p,
                                int *header_done)
@@ -532,16 +549,7 @@ static int run_generate_solver(const struct bench_cfg *c, const struct host_plug
         fprintf(stderr, "sudoku-bench: %s\n", err);
         return 1;
     }
-    if (c->json) {
-        genbench_report_json(stdout, &r);
-    } else {
-        if (!*header_done)
-            genbench_report_header(stdout);
-        *header_done = 1;
-        genbench_report_row(stdout, &r);
-    }
-    fflush(stdout);
-    return r.wrong || r.errors || !r.puzzles ? 1 : 0;
+    return report_generate(c, &r, header_done);
 }
 
 /* Time generation through the daemon with one counting plugin (NULL: the
@@ -562,16 +570,7 @@ static int run_generate_daemon(const struct bench_cfg *c, const char *solver,
         fprintf(stderr, "sudoku-bench: %s\n", err);
         return rc == DAEMON_UNREACHABLE ? 3 : 1;
     }
-    if (c->json) {
-        genbench_report_json(stdout, &r);
-    } else {
-        if (!*header_done)
-            genbench_report_header(stdout);
-        *header_done = 1;
-        genbench_report_row(stdout, &r);
-    }
-    fflush(stdout);
-    return r.wrong || r.errors || !r.puzzles ? 1 : 0;
+    return report_generate(c, &r, header_done);
 }
 
 static int run_generate(struct bench_cfg *c, const struct host *h)
