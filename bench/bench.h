@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct input_record; /* proto/input.h */
+
 /* The figures for one solver over one file. */
 struct bench_result {
     char solver[32];           /* plugin name */
@@ -75,9 +77,9 @@ void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r);
 /* Per-call latencies in microseconds, growable: zero it to start, push,
  * then bench_samples_free.  us is owned by the struct. */
 struct bench_samples {
-    double *us; /* len of them, room for cap */
-    size_t len;
-    size_t cap;
+    double *us; /* the samples, owned */
+    size_t len; /* samples in us */
+    size_t cap; /* room in us */
 };
 
 /* Append us to s.  Returns 0 or -ENOMEM (s unchanged). */
@@ -98,7 +100,6 @@ int bench_is_skipped(const char *line);
 /* The givens of rec (line or grid form) in cells (SDK_MAX_CELLS of them),
  * its side in *n.  Returns 0, or -EINVAL when rec is an error record, its
  * line does not parse or its givens break a rule (record.c). */
-struct input_record;
 int bench_record_cells(const struct input_record *rec, unsigned *n, uint8_t *cells);
 
 /* Print the idle-connections figures as text or as one JSON line. */
