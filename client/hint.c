@@ -30,6 +30,36 @@
 /* ------------------------------------------------------------------------ */
 /* Inputs */
 
+/* Open file for its puzzles, telling a user at a terminal how to end.
+ * *is_tty (may be NULL): 1 when the input is a terminal.  Returns 0, or 1 (said on
+ * stderr) when it cannot be opened. */
+static int open_input(struct input *in, const char *file, enum input_format format, int *is_tty)
+{
+    int rc = input_open(in, file, format);
+    if (rc < 0) {
+        fprintf(stderr, "sudoku: cannot open %s: %s\n", file, strerror(-rc));
+        return 1;
+    }
+    int tty = isatty(fileno(in->f));
+    if (is_tty)
+        *is_tty = tty;
+    if (tty)
+        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
+    return 0;
+}
+
+/* Close in once its records are read; rc is how the reading ended.  A read
+ * error (-EIO) is said on stderr and becomes 1; any other rc is returned. */
+static int close_input(struct input *in, int rc)
+{
+    if (rc == -EIO) {
+        fprintf(stderr, "sudoku: error reading %s\n", input_name(in));
+        rc = 1;
+    }
+    input_close(in);
+    return rc;
+}
+
 /* The line form of a record: its own text, or its grid formatted. */
 static int record_text(const struct input_record *rec, char *buf, size_t size, const char **text,
                        size_t *len)
@@ -235,25 +265,16 @@ static int explain_file(struct explain_run *r, const char *file)
 {
     static struct input in; /* holds an 8 KiB line: off the stack */
     static struct input_record rec;
-    int rc = input_open(&in, file, r->o->format);
-    if (rc < 0) {
-        fprintf(stderr, "sudoku: cannot open %s: %s\n", file, strerror(-rc));
+    int rc;
+    if (open_input(&in, file, r->o->format, NULL) != 0)
         return 1;
-    }
-    if (isatty(fileno(in.f)))
-        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&in, &rec)) > 0) {
         rc = explain_one(r, file, &rec);
         fflush(stdout);
         if (rc < 0)
             break;
     }
-    if (rc == -EIO) {
-        fprintf(stderr, "sudoku: error reading %s\n", input_name(&in));
-        rc = 1;
-    }
-    input_close(&in);
-    return rc;
+    return close_input(&in, rc);
 }
 
 /* Where the explanations come from: the daemon, or with --local the
@@ -398,14 +419,9 @@ static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
 {
     static struct input in;
     static struct input_record rec;
-    int rc = input_open(&in, r->files[idx], r->o->format);
-    if (rc < 0) {
-        fprintf(stderr, "sudoku: cannot open %s: %s\n", r->files[idx], strerror(-rc));
+    int is_tty, rc;
+    if (open_input(&in, r->files[idx], r->o->format, &is_tty) != 0)
         return 1;
-    }
-    int is_tty = isatty(fileno(in.f));
-    if (is_tty)
-        fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&in, &rec)) > 0) {
         uint64_t tag = ((uint64_t)idx << RATE_FILE_SHIFT) |
                        (rec.line & ((UINT64_C(1) << RATE_FILE_SHIFT) - 1));
@@ -415,12 +431,7 @@ static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
         if (rc < 0)
             break;
     }
-    if (rc == -EIO) {
-        fprintf(stderr, "sudoku: error reading %s\n", input_name(&in));
-        rc = 1;
-    }
-    input_close(&in);
-    return rc;
+    return close_input(&in, rc);
 }
 
 /* sudoku rate --local: every input through the plugins of this process. */
