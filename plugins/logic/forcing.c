@@ -22,8 +22,11 @@
  * contradiction source.  On 9x9 a candidate often starts several sources
  * (a bivalue cell and up to three units): the first run of its branch is
  * kept (FORCING_MEMO of them) and the next ones copy it, as the same start
- * has the same closure.  The copies live in one struct on the caller's
- * stack (about 10 KB); nothing allocates.
+ * has the same closure.  The dynamic rung's source branches start from
+ * the static rung's closures of the same sources, kept for it in c->keep
+ * (on 9x9, when the caller has one): singles are done already, and the
+ * closure does not depend on the order.  The copies live in one struct on
+ * the caller's stack (about 10 KB); nothing allocates.
  */
 #include <string.h>
 
@@ -64,6 +67,7 @@ struct forcing {
     uint8_t val[2];                             /* what it places */
     int rc[2];                                  /* deduce's answer */
     uint64_t ran[LG_MAX_CELLS * LG_MAX_N / 64]; /* bit cell * n + v - 1: branch run, stood */
+    struct lg_forcing_keep *keep;               /* fast: c->keep (static: filled, dynamic: read) */
     uint32_t memo_len;                          /* fast: entries used in memo */
     uint8_t memo_of[81 * 9];                    /* fast: 1 + memo index of cell * 9 + v - 1, or 0 */
     struct forcing_memo memo[FORCING_MEMO];     /* fast: source branches run so far */
@@ -295,6 +299,43 @@ static void mark_stood(struct forcing *f, const struct lg_ctx *c, int k)
             mark(f, c, i, f->br[k].m[i]);
 }
 
+/* Keep the static branch b of source candidate key (answer rc) for the
+ * dynamic rung, while there is room. */
+static void branch_keep(struct lg_forcing_keep *keep, const struct lg_b9 *b, uint32_t key, int rc)
+{
+    if (!keep || keep->len >= LG_KEEP)
+        return;
+    struct lg_b9_kept *e = &keep->e[keep->len++];
+    memcpy(e->p, b->p, sizeof(e->p));
+    memcpy(e->solved, b->solved, sizeof(e->solved));
+    e->rc = rc;
+    e->key = (uint16_t)key;
+    keep->of[key] = (uint8_t)keep->len;
+}
+
+/* Dynamic rung: the branch of key from its closure under singles, kept by
+ * the static rung on this position (closed under singles; the locks as
+ * f's position left them).  The dynamic closure of that is the branch's
+ * own: every rule of the static one is a rule of the dynamic one, and the
+ * closure does not depend on the order.  Returns lg_b9_deduce's answer
+ * into b, or 1 when nothing is kept for key. */
+static int branch_continue(const struct forcing *f, struct lg_b9 *b, uint32_t key)
+{
+    const struct lg_forcing_keep *keep = f->keep;
+    const uint32_t i = keep ? keep->of[key] : 0;
+
+    if (!i || i > keep->len || keep->e[i - 1].key != key)
+        return 1;
+    const struct lg_b9_kept *e = &keep->e[i - 1];
+    if (e->rc != 0)
+        return -1; /* broken with fewer rules: broken with more */
+    memcpy(b->p, e->p, sizeof(b->p));
+    memcpy(b->solved, e->solved, sizeof(b->solved));
+    memcpy(b->hs_seen, e->p, sizeof(b->hs_seen));
+    memcpy(b->lk_seen, f->base9.lk_seen, sizeof(b->lk_seen));
+    return lg_b9_deduce(b, true);
+}
+
 /* Run branch k of f (9x9) placing v in cell, or copy its memo.  Returns
  * lg_b9_deduce's answer.  Only source branches (keep) are kept: the
  * contradiction pass never asks for one twice. */
@@ -309,9 +350,14 @@ static int branch_run9(struct forcing *f, int k, uint32_t cell, uint32_t v, bool
         memcpy(b->solved, m->solved, sizeof(b->solved));
         return m->rc;
     }
-    *b = f->base9;
-    lg_b9_place(b, cell, v);
-    int rc = lg_b9_deduce(b, f->dynamic);
+    int rc = keep && f->dynamic ? branch_continue(f, b, key) : 1;
+    if (rc > 0) {
+        *b = f->base9;
+        lg_b9_place(b, cell, v);
+        rc = lg_b9_deduce(b, f->dynamic);
+    }
+    if (keep && !f->dynamic)
+        branch_keep(f->keep, b, key, rc);
     if (keep && f->memo_len < FORCING_MEMO) {
         struct forcing_memo *m = &f->memo[f->memo_len++];
         memcpy(m->p, b->p, sizeof(m->p));
@@ -364,6 +410,13 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
     f->fast = fast && c->geo->n == 9;
     f->memo_len = 0;
+    f->keep = f->fast ? c->keep : NULL;
+    if (f->keep && !dynamic)
+        f->keep->len = 0; /* the static rung comes first on a position */
+    if (f->keep && !f->keep->ready) {
+        memset(f->keep->of, 0, sizeof(f->keep->of)); /* read before written: defined */
+        f->keep->ready = true;
+    }
     if (f->fast) {
         memset(f->memo_of, 0, sizeof(f->memo_of));
         struct lg_b9 *t9 = &f->br9[0];
