@@ -7,11 +7,16 @@
  *
  * Cross-thread wake-ups are the expensive part here (a futex wake of a
  * sleeping vCPU costs more than a 9x9 solve), so the pool avoids them:
- * jobs reach the queue in batches with one signal per batch, and only as
- * many signals as there are sleeping workers; a worker posts its completion
+ * jobs reach the queue in batches, with a signal only for the jobs that the
+ * spinning worker (if any) leaves to sleepers; a worker posts its completion
  * and takes its next job under one lock, and sends the async only when the
  * done list was empty (else a wake-up is already on its way); an idle worker
  * spins briefly before it sleeps, so a steady stream of jobs never parks it.
+ * After a long job (an explanation) it spins as long as that job took, up
+ * to SPIN_AFTER_MAX_NS: a client that waits for each answer sends its next
+ * request a round trip later (100 to 200 us), well past the usual spin, and
+ * a sleeping worker costs that request a wake-up; the spin costs at most
+ * the job's own CPU time again, and only while nothing comes.
  *
  * One mutex guards the queue, the done list and every handed-over job's
  * state; a job's own fields belong to whoever holds it in that state (the
@@ -42,7 +47,8 @@
 
 #include "proto/clock.h"
 
-#define CLOSE_WAIT_MS 500 /* pool_close: how long running jobs get before being written off */
+#define CLOSE_WAIT_MS     500 /* pool_close: how long running jobs get before being written off */
+#define SPIN_AFTER_MAX_NS 400000u /* the longest spin after a long job */
 
 /* One thread.  `job` and `is_written_off` are under the pool's mutex. */
 struct worker {
@@ -75,9 +81,9 @@ struct pool {
 
 /* Called and returns with p->mu unlocked: spin until a job shows up, stop is
  * set or spin_ns passes. */
-static void spin_for_work(struct pool *p)
+static void spin_for_work(struct pool *p, uint64_t spin_ns)
 {
-    uint64_t end = clock_now_ns() + p->spin_ns;
+    uint64_t end = clock_now_ns() + spin_ns;
 
     for (unsigned i = 1;; i++) {
         if (atomic_load_explicit(&p->queued, memory_order_relaxed) > 0 ||
@@ -94,7 +100,17 @@ static struct pool_job *job_of(struct list *link)
     return LIST_CONTAINER_OF(link, struct pool_job, link);
 }
 
-static struct pool_job *take_next(struct pool *p, struct worker *w)
+/* How long a worker whose last job took job_ns spins before it sleeps. */
+static uint64_t spin_budget(const struct pool *p, uint64_t job_ns)
+{
+    if (p->spin_ns == 0 || job_ns <= p->spin_ns)
+        return p->spin_ns;
+    return job_ns < SPIN_AFTER_MAX_NS ? job_ns : SPIN_AFTER_MAX_NS;
+}
+
+/* Under p->mu: the next job for w, or NULL when the pool stops.  job_ns is
+ * how long w's last job took (0: none). */
+static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job_ns)
 {
     struct pool_job *job;
     int has_spun = p->spin_ns == 0;
@@ -105,7 +121,7 @@ static struct pool_job *take_next(struct pool *p, struct worker *w)
              * take both cores of a small machine from the loop. */
             has_spun = 1;
             pthread_mutex_unlock(&p->mu);
-            spin_for_work(p);
+            spin_for_work(p, spin_budget(p, job_ns));
             atomic_fetch_sub(&p->spinners, 1);
             pthread_mutex_lock(&p->mu);
             continue;
@@ -164,11 +180,14 @@ static void *worker_main(void *arg)
     struct worker *w = arg;
     struct pool *p = w->p;
     struct pool_job *job;
+    uint64_t job_ns = 0;
 
     pthread_mutex_lock(&p->mu);
-    while ((job = take_next(p, w)) != NULL) {
+    while ((job = take_next(p, w, job_ns)) != NULL) {
         pthread_mutex_unlock(&p->mu);
+        uint64_t start = p->spin_ns ? clock_now_ns() : 0;
         job->work(job);
+        job_ns = p->spin_ns ? clock_now_ns() - start : 0;
         pthread_mutex_lock(&p->mu);
         if (w->is_written_off)
             return retire(p, w, job);
@@ -340,6 +359,19 @@ int pool_submit(struct pool *p, struct pool_job *job)
     return 0;
 }
 
+/* Under p->mu: wake up to n sleeping workers. */
+static void wake_sleepers(struct pool *p, size_t n)
+{
+    if (n == 0 || p->sleeping == 0)
+        return;
+    if (n >= p->sleeping && p->sleeping > 1) {
+        pthread_cond_broadcast(&p->cv);
+        return;
+    }
+    for (size_t i = 0; i < n && i < p->sleeping; i++)
+        pthread_cond_signal(&p->cv);
+}
+
 void pool_flush(struct pool *p)
 {
     size_t n = p->staged;
@@ -353,13 +385,12 @@ void pool_flush(struct pool *p)
         job_of(l)->is_staged = 0;
     }
     list_splice_tail(&p->queue, &p->staged_jobs);
+    /* Read before the jobs show: a spinner counted now looks at the queue
+     * under the mutex before it can sleep, so it takes one of them. */
+    size_t spinning = atomic_load(&p->spinners);
     atomic_fetch_add(&p->queued, n);
     atomic_fetch_add(&p->active, n);
-    if (p->sleeping > 0 && n >= p->sleeping)
-        pthread_cond_broadcast(&p->cv);
-    else if (p->sleeping > 0)
-        for (size_t i = 0; i < n; i++)
-            pthread_cond_signal(&p->cv);
+    wake_sleepers(p, n > spinning ? n - spinning : 0);
     pthread_mutex_unlock(&p->mu);
     p->staged = 0;
 }

@@ -41,3 +41,7 @@ endif()
 
 # daemon/list.h on its own (header only: no daemon sources linked).
 sudoku_add_test(NAME test_list SOURCES test_list.c LABELS daemon unit TIMEOUT 30)
+
+# daemon/pool.c on its own, on a real libuv loop (no daemon spawned).
+sudoku_add_test(NAME test_pool SOURCES test_pool.c ${CMAKE_SOURCE_DIR}/daemon/pool.c
+                LIBS PkgConfig::LIBUV Threads::Threads LABELS daemon unit TIMEOUT 120)

@@ -473,6 +473,83 @@ static void test_forcing_engines(void **state)
     assert_true(puzzles >= 30 && broke > 1000 && stood > 1000);
 }
 
+/* Are two steps the same (what they change, their pattern, their text)? */
+static void assert_same_step(const struct lg_step *a, const struct lg_step *b)
+{
+    assert_int_equal(a->place_len, b->place_len);
+    assert_int_equal(a->elim_len, b->elim_len);
+    assert_int_equal(a->cells_len, b->cells_len);
+    assert_memory_equal(a->place_cell, b->place_cell, a->place_len * sizeof(a->place_cell[0]));
+    assert_memory_equal(a->place_val, b->place_val, a->place_len);
+    assert_memory_equal(a->elim_cell, b->elim_cell, a->elim_len * sizeof(a->elim_cell[0]));
+    assert_memory_equal(a->elim_val, b->elim_val, a->elim_len);
+    assert_memory_equal(a->cells, b->cells, a->cells_len * sizeof(a->cells[0]));
+    assert_string_equal(a->text, b->text);
+}
+
+/* One forcing rung on g, with the keep of ctx k (or none), into s. */
+static bool forcing_rung(struct lg_grid *g, struct lg_forcing_keep *k, bool dynamic,
+                         struct lg_step *s)
+{
+    struct lg_pos pos = {.valid = false};
+    const struct lg_ctx c = {.geo = &geo9, .g = g, .want_text = true, .pos = &pos, .keep = k};
+
+    lg_step_reset(s, dynamic ? "dynamic_forcing_chain" : "forcing_chain", dynamic ? 8.5 : 8.0);
+    return dynamic ? lg_dynamic_forcing_chain(&c, s) : lg_forcing_chain(&c, s);
+}
+
+/* Up to 6 positions of each puzzle of a file (the easy rungs' closure, then
+ * after each dynamic step): the dynamic rung that continues the static
+ * rung's kept branches finds the step it finds from scratch.  Returns how
+ * many of those runs had kept branches to continue. */
+static uint32_t keep_file(const char *path, uint32_t *runs)
+{
+    static struct lg_forcing_keep k;
+    FILE *f = fopen(path, "r");
+    char line[256];
+    uint8_t cells[81];
+    struct lg_grid g;
+    struct lg_step a, b, t;
+    uint32_t kept = 0;
+
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        if (strlen(line) < 81 || line[0] == '#')
+            continue;
+        for (uint32_t i = 0; i < 81; i++)
+            cells[i] = line[i] >= '1' && line[i] <= '9' ? (uint8_t)(line[i] - '0') : 0;
+        assert_int_equal(lg_grid_load(&g, &geo9, cells), 0);
+        for (int n = 0; n < 6 && g.unsolved; n++) {
+            close_easy(&g);
+            bool fa = forcing_rung(&g, NULL, true, &a);
+            forcing_rung(&g, &k, false, &t);
+            kept += k.len > 0;
+            bool fb = forcing_rung(&g, &k, true, &b);
+            ++*runs;
+            assert_int_equal(fa, fb);
+            if (!fa)
+                break;
+            assert_same_step(&a, &b);
+            assert_true(lg_step_apply(&a, &g, &geo9));
+        }
+    }
+    fclose(f);
+    return kept;
+}
+
+/* The dynamic forcing rung continuing the static rung's branches (struct
+ * lg_forcing_keep) takes the same steps as without them. */
+static void test_forcing_keep(void **state)
+{
+    uint32_t runs = 0, kept;
+
+    (void)state;
+    kept = keep_file(SUDOKU_TEST_DATA_DIR "/forum_hardest_sample.txt", &runs);
+    kept += keep_file(SUDOKU_TEST_DATA_DIR "/norvig_top95.txt", &runs);
+    print_message("%u dynamic rungs, %u with kept branches\n", runs, kept);
+    assert_true(runs > 200 && kept > 100);
+}
+
 /* The ladder: ratings rise, names are snake_case, and docs/techniques.md
  * lists every name with its rating (the names are a wire contract). */
 static void test_ladder_documented(void **state)
@@ -518,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_wings),
         cmocka_unit_test(test_chains),
         cmocka_unit_test(test_forcing_engines),
+        cmocka_unit_test(test_forcing_keep),
         cmocka_unit_test(test_nothing_on_empty),
         cmocka_unit_test(test_ladder_documented),
     };

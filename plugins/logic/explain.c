@@ -8,8 +8,9 @@
  * keeps a pointer into the job.  The cancel flag and the deadline are polled
  * before every step and, inside the chain and forcing searches, before each
  * start cell or unit, so a stop is seen within a fraction of one step.  The
- * working state (position, places, one step) is one struct on the stack,
- * about 5 KB; a chain search adds about 55 KB, a forcing search 5.5 KB.
+ * working state (position, places, one step, the forcing rungs' shared
+ * branches) is one struct on the stack, about 10 KB; a chain search adds
+ * about 55 KB, a forcing search 10 KB.
  */
 #include <errno.h>
 #include <string.h>
@@ -51,10 +52,11 @@ const struct lg_rung *lg_ladder(size_t *len)
 
 /* Everything one explain call works on. */
 struct lg_run {
-    const struct lg_geom *geo; /* the shape (plugin state, shared, read-only) */
-    struct lg_grid g;          /* the position */
-    struct lg_step step;       /* the step being found */
-    struct lg_pos pos;         /* the places cache of g */
+    const struct lg_geom *geo;   /* the shape (plugin state, shared, read-only) */
+    struct lg_grid g;            /* the position */
+    struct lg_step step;         /* the step being found */
+    struct lg_pos pos;           /* the places cache of g */
+    struct lg_forcing_keep keep; /* the forcing rungs' shared branches of g */
 };
 
 /* Find the easiest step of the position into s.  Returns true when found. */
@@ -174,7 +176,10 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
                              .want_text = job->text != NULL,
                              .hs_next = &hs_next,
                              .pos = &r->pos,
-                             .job = job};
+                             .job = job,
+                             .keep = &r->keep};
+
+    r->keep.ready = false;
 
     while (r->g.unsolved) {
         if (job->max_steps && job->steps_len >= job->max_steps)
@@ -183,6 +188,7 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
         if (stop)
             return (uint32_t)stop;
         r->pos.valid = false; /* g changed with the last step */
+        r->keep.len = 0;      /* its branches were of the last position */
         if (!ladder_next(&c, &r->step)) {
             stop = sdk_explain_should_stop(job);
             if (stop) /* a long search gave up: not stuck */

@@ -19,8 +19,14 @@
  * checked once, and its branches start from their placement's work only.
  * A candidate whose branch stood, or was placed by a branch that stood
  * (its own branch starts from less, so it stands too), is not run as a
- * contradiction source.  The copies live in one struct on the caller's
- * stack (about 5.5 KB); nothing allocates.
+ * contradiction source.  On 9x9 a candidate often starts several sources
+ * (a bivalue cell and up to three units): the first run of its branch is
+ * kept (FORCING_MEMO of them) and the next ones copy it, as the same start
+ * has the same closure.  The dynamic rung's source branches start from
+ * the static rung's closures of the same sources, kept for it in c->keep
+ * (on 9x9, when the caller has one): singles are done already, and the
+ * closure does not depend on the order.  The copies live in one struct on
+ * the caller's stack (about 10 KB); nothing allocates.
  */
 #include <string.h>
 
@@ -39,6 +45,15 @@ struct branch {
     uint16_t stack[LG_MAX_CELLS]; /* cells down to one candidate */
 };
 
+#define FORCING_MEMO 32 /* 9x9 source branches kept for the next source starting alike */
+
+/* A 9x9 branch's result, kept for the next source that starts with it. */
+struct forcing_memo {
+    uint32_t p[9][3];   /* the branch's candidates (struct lg_b9) */
+    uint32_t solved[3]; /* its solved cells */
+    int rc;             /* lg_b9_deduce's answer */
+};
+
 /* The two branches of one source. */
 struct forcing {
     bool dynamic;                               /* branches also use locked candidates */
@@ -52,6 +67,10 @@ struct forcing {
     uint8_t val[2];                             /* what it places */
     int rc[2];                                  /* deduce's answer */
     uint64_t ran[LG_MAX_CELLS * LG_MAX_N / 64]; /* bit cell * n + v - 1: branch run, stood */
+    struct lg_forcing_keep *keep;               /* fast: c->keep (static: filled, dynamic: read) */
+    uint32_t memo_len;                          /* fast: entries used in memo */
+    uint8_t memo_of[81 * 9];                    /* fast: 1 + memo index of cell * 9 + v - 1, or 0 */
+    struct forcing_memo memo[FORCING_MEMO];     /* fast: source branches run so far */
 };
 
 static uint64_t units_of(const struct lg_geom *geo, uint32_t cell)
@@ -280,15 +299,84 @@ static void mark_stood(struct forcing *f, const struct lg_ctx *c, int k)
             mark(f, c, i, f->br[k].m[i]);
 }
 
-/* Start branch k of f from f's position with cell = v, and deduce. */
-static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t cell, uint32_t v)
+/* Keep the static branch b of source candidate key (answer rc) for the
+ * dynamic rung, while there is room. */
+static void branch_keep(struct lg_forcing_keep *keep, const struct lg_b9 *b, uint32_t key, int rc)
+{
+    if (!keep || keep->len >= LG_KEEP)
+        return;
+    struct lg_b9_kept *e = &keep->e[keep->len++];
+    memcpy(e->p, b->p, sizeof(e->p));
+    memcpy(e->solved, b->solved, sizeof(e->solved));
+    e->rc = rc;
+    e->key = (uint16_t)key;
+    keep->of[key] = (uint8_t)keep->len;
+}
+
+/* Dynamic rung: the branch of key from its closure under singles, kept by
+ * the static rung on this position (closed under singles; the locks as
+ * f's position left them).  The dynamic closure of that is the branch's
+ * own: every rule of the static one is a rule of the dynamic one, and the
+ * closure does not depend on the order.  Returns lg_b9_deduce's answer
+ * into b, or 1 when nothing is kept for key. */
+static int branch_continue(const struct forcing *f, struct lg_b9 *b, uint32_t key)
+{
+    const struct lg_forcing_keep *keep = f->keep;
+    const uint32_t i = keep ? keep->of[key] : 0;
+
+    if (!i || i > keep->len || keep->e[i - 1].key != key)
+        return 1;
+    const struct lg_b9_kept *e = &keep->e[i - 1];
+    if (e->rc != 0)
+        return -1; /* broken with fewer rules: broken with more */
+    memcpy(b->p, e->p, sizeof(b->p));
+    memcpy(b->solved, e->solved, sizeof(b->solved));
+    memcpy(b->hs_seen, e->p, sizeof(b->hs_seen));
+    memcpy(b->lk_seen, f->base9.lk_seen, sizeof(b->lk_seen));
+    return lg_b9_deduce(b, true);
+}
+
+/* Run branch k of f (9x9) placing v in cell, or copy its memo.  Returns
+ * lg_b9_deduce's answer.  Only source branches (keep) are kept: the
+ * contradiction pass never asks for one twice. */
+static int branch_run9(struct forcing *f, int k, uint32_t cell, uint32_t v, bool keep)
+{
+    struct lg_b9 *b = &f->br9[k];
+    const uint32_t key = cell * 9 + v - 1;
+
+    if (f->memo_of[key]) {
+        const struct forcing_memo *m = &f->memo[f->memo_of[key] - 1];
+        memcpy(b->p, m->p, sizeof(b->p));
+        memcpy(b->solved, m->solved, sizeof(b->solved));
+        return m->rc;
+    }
+    int rc = keep && f->dynamic ? branch_continue(f, b, key) : 1;
+    if (rc > 0) {
+        *b = f->base9;
+        lg_b9_place(b, cell, v);
+        rc = lg_b9_deduce(b, f->dynamic);
+    }
+    if (keep && !f->dynamic)
+        branch_keep(f->keep, b, key, rc);
+    if (keep && f->memo_len < FORCING_MEMO) {
+        struct forcing_memo *m = &f->memo[f->memo_len++];
+        memcpy(m->p, b->p, sizeof(m->p));
+        memcpy(m->solved, b->solved, sizeof(m->solved));
+        m->rc = rc;
+        f->memo_of[key] = (uint8_t)f->memo_len;
+    }
+    return rc;
+}
+
+/* Start branch k of f from f's position with cell = v, and deduce (keep:
+ * a source's branch, which the 9x9 memo may keep). */
+static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t cell, uint32_t v,
+                      bool keep)
 {
     struct branch *b = &f->br[k];
 
     if (f->fast) {
-        f->br9[k] = f->base9;
-        lg_b9_place(&f->br9[k], cell, v);
-        if (lg_b9_deduce(&f->br9[k], f->dynamic) != 0)
+        if (branch_run9(f, k, cell, v, keep) != 0)
             return -1;
     } else {
         branch_copy(b, &f->base, c->geo);
@@ -321,7 +409,16 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
     f->dynamic = dynamic;
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
     f->fast = fast && c->geo->n == 9;
+    f->memo_len = 0;
+    f->keep = f->fast ? c->keep : NULL;
+    if (f->keep && !dynamic)
+        f->keep->len = 0; /* the static rung comes first on a position */
+    if (f->keep && !f->keep->ready) {
+        memset(f->keep->of, 0, sizeof(f->keep->of)); /* read before written: defined */
+        f->keep->ready = true;
+    }
     if (f->fast) {
+        memset(f->memo_of, 0, sizeof(f->memo_of));
         struct lg_b9 *t9 = &f->br9[0];
         lg_b9_load(&f->base9, c->g);
         *t9 = f->base9;
@@ -340,7 +437,7 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
 static void forcing_run(struct forcing *f, const struct lg_ctx *c)
 {
     for (int b = 0; b < 2; b++)
-        f->rc[b] = branch_run(f, b, c, f->cell[b], f->val[b]);
+        f->rc[b] = branch_run(f, b, c, f->cell[b], f->val[b], true);
 }
 
 /* One cell of what both branches agree on: solved alike, or candidates
@@ -477,7 +574,7 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
             uint32_t v = lg_lowest(m) + 1;
             /* The same position, the same deduction: a branch that stood
              * as half of a source stands again. */
-            if (branch_stood(f, c, i, v) || branch_run(f, 0, c, i, v) == 0)
+            if (branch_stood(f, c, i, v) || branch_run(f, 0, c, i, v, false) == 0)
                 continue;
             lg_step_elim(s, i, v);
             lg_step_cell(s, i);
@@ -520,7 +617,7 @@ int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32
     struct forcing f;
 
     forcing_init(&f, c, dynamic, !generic);
-    if (branch_run(&f, 0, c, cell, v) != 0)
+    if (branch_run(&f, 0, c, cell, v, false) != 0)
         return -1;
     for (uint32_t i = 0; i < c->geo->ncells; i++) {
         m[i] = (uint16_t)(f.fast ? lg_b9_cand(&f.br9[0], i) : f.br[0].m[i]);

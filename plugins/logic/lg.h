@@ -84,6 +84,23 @@ struct lg_pos {
     uint16_t m[LG_MAX_UNITS][LG_MAX_N]; /* places of each value in each unit */
 };
 
+/* The 9x9 branches of the forcing_chain rung's sources, for the dynamic
+ * rung on the same position (forcing.c): their closures under singles,
+ * which the dynamic rung's branches of the same sources continue from.
+ * Whoever changes the position clears len; whoever makes one clears ready. */
+#define LG_KEEP 32 /* source branches kept */
+struct lg_forcing_keep {
+    bool ready;         /* of is defined (cleared once, by the first rung) */
+    uint32_t len;       /* entries used */
+    uint8_t of[81 * 9]; /* 1 + entry of cell * 9 + v - 1 (checked: e[].key, len) */
+    struct lg_b9_kept {
+        uint32_t p[9][3];   /* the branch's candidates (struct lg_b9) */
+        uint32_t solved[3]; /* its solved cells */
+        int rc;             /* lg_b9_deduce's answer */
+        uint16_t key;       /* cell * 9 + v - 1 */
+    } e[LG_KEEP];
+};
+
 /* What a technique works on. */
 struct lg_ctx {
     const struct lg_geom *geo;     /* the shape */
@@ -92,6 +109,7 @@ struct lg_ctx {
     uint32_t *hs_next;             /* where the hidden-single scan starts, or NULL */
     struct lg_pos *pos;            /* the places cache (required) */
     const struct sdk_explain *job; /* its cancel flag and deadline, or NULL */
+    struct lg_forcing_keep *keep;  /* forcing rungs' shared branches, or NULL */
 };
 
 /* Should a long search give up now (cancel flag or deadline of c->job)?
