@@ -2,7 +2,9 @@
  *
  * The daemon's whole defence against hostile bytes runs through rpc_read():
  * mpscan_object() bounds the object (size and depth) without allocating, and
- * only then does msgpack_unpack() build it in a zone that lives for this call.
+ * only then is it built: on the stack by mpsmall_unpack() when it is small
+ * and plain (a solve request always is), else by msgpack_unpack() in
+ * a zone that lives for this call.
  * rpc_decode() never trusts a type: every field is checked before use and
  * copied into the fixed-size struct rpc_request, so nothing points into the
  * zone once rpc_read() returns.
@@ -16,6 +18,7 @@
 
 #include "proto/codec.h"
 #include "proto/mpscan.h"
+#include "proto/mpsmall.h"
 #include "proto/side.h"
 
 /* ---------------------------------------------------------------- reading */
@@ -280,6 +283,7 @@ enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, cha
 ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_request *req,
                  char *err, size_t err_size)
 {
+    struct mpsmall_zone small;
     msgpack_zone zone;
     msgpack_object obj;
     size_t off = 0;
@@ -291,6 +295,10 @@ ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_req
         snprintf(err, err_size, "not a msgpack object (or nested deeper than %d)", RPC_MAX_DEPTH);
     if (n <= 0)
         return n;
+    if (mpsmall_unpack(buf, (size_t)n, &small, &obj) == 0) {
+        rpc_decode(&obj, req, err, err_size);
+        return n;
+    }
     if (!msgpack_zone_init(&zone, 2048))
         return -ENOMEM;
     if (msgpack_unpack((const char *)buf, (size_t)n, &off, &zone, &obj) == MSGPACK_UNPACK_SUCCESS)
