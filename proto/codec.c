@@ -66,13 +66,14 @@ int codec_symbol_value(unsigned n, char c)
     return v;
 }
 
+/* The symbol of each value 1..25 (index 0 is never used). */
+static const char value_symbols[] = "?123456789ABCDEFGHIJKLMNOP";
+
 char codec_value_symbol(unsigned v, enum codec_blank blank)
 {
-    static const char symbols[] = "?123456789ABCDEFGHIJKLMNOP";
-
     if (v == 0)
         return (char)blank;
-    return v <= 25 ? symbols[v] : '?';
+    return v <= 25 ? value_symbols[v] : '?';
 }
 
 /* The symbols allowed for side n, for messages. */
@@ -348,8 +349,12 @@ int codec_format_line(unsigned n, const uint8_t *cells, enum codec_blank blank, 
         return -EINVAL;
     if (out_size < (size_t)n * n + 1)
         return -ENOSPC;
-    for (i = 0; i < n * n; i++)
-        out[i] = codec_value_symbol(cells[i], blank);
+    /* No call per cell: a table look-up and a select. */
+    for (i = 0; i < n * n; i++) {
+        unsigned v = cells[i];
+        char c = v <= 25 ? value_symbols[v] : '?';
+        out[i] = v == 0 ? (char)blank : c;
+    }
     out[n * n] = '\0';
     return (int)(n * n);
 }

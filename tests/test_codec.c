@@ -324,6 +324,30 @@ static void test_round_trips(void **state)
     }
 }
 
+/* The line form of every byte value, blank symbol both ways, is the
+ * symbol codec_value_symbol() names for it ('?' above 25). */
+static void test_format_every_value(void **state)
+{
+    static const enum codec_blank blanks[] = {CODEC_BLANK_DOT, CODEC_BLANK_ZERO};
+    uint8_t cells[256];
+    char text[256 + 1];
+
+    (void)state;
+    for (unsigned b = 0; b < 2; b++) {
+        for (unsigned start = 0; start < 256; start += 16) {
+            for (unsigned i = 0; i < 16; i++)
+                cells[i] = (uint8_t)(start + i);
+            assert_int_equal(codec_format_line(4, cells, blanks[b], text, sizeof(text)), 16);
+            for (unsigned i = 0; i < 16; i++)
+                assert_int_equal(text[i], codec_value_symbol(cells[i], blanks[b]));
+            assert_int_equal(text[16], '\0');
+        }
+    }
+    assert_int_equal(codec_value_symbol(0, CODEC_BLANK_DOT), '.');
+    assert_int_equal(codec_value_symbol(10, CODEC_BLANK_DOT), 'A');
+    assert_int_equal(codec_value_symbol(26, CODEC_BLANK_DOT), '?');
+}
+
 static void test_format_limits(void **state)
 {
     uint8_t grid[SDK_MAX_CELLS];
@@ -450,10 +474,11 @@ static void test_shared_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_line_bad),    cmocka_unit_test(test_line_spacing_and_case),
-        cmocka_unit_test(test_line_args),   cmocka_unit_test(test_judge_bad),
-        cmocka_unit_test(test_round_trips), cmocka_unit_test(test_format_limits),
-        cmocka_unit_test(test_symbols),     cmocka_unit_test(test_shared_data),
+        cmocka_unit_test(test_line_bad),           cmocka_unit_test(test_line_spacing_and_case),
+        cmocka_unit_test(test_line_args),          cmocka_unit_test(test_judge_bad),
+        cmocka_unit_test(test_round_trips),        cmocka_unit_test(test_format_limits),
+        cmocka_unit_test(test_format_every_value), cmocka_unit_test(test_symbols),
+        cmocka_unit_test(test_shared_data),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

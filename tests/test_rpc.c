@@ -113,7 +113,7 @@ static int has_failed;   /* it has failed since budget was set */
 /* msgpack_sbuffer_write until budget is spent, then failure. */
 static int failing_write(void *data, const char *buf, size_t len)
 {
-    if (len > budget && (is_permanent || !has_failed)) {
+    if ((len > budget && (is_permanent || !has_failed)) || (is_permanent && has_failed)) {
         has_failed = 1;
         return -1;
     }
@@ -210,11 +210,102 @@ static void test_answer_never_partial(void **state)
     check_answer_never_partial(1);
 }
 
+/* --------------------------------------------- the solve map, byte exact */
+
+/* The solve map as msgpack-c's packer writes it: what rpc_pack_solve_map
+ * must produce byte for byte. */
+static void reference_solve_map(msgpack_packer *pk, const struct rpc_solve_result *r)
+{
+    static const char symbols[] = ".123456789ABCDEFGHIJKLMNOP";
+    unsigned cells = r->n * r->n;
+    char line[SDK_MAX_CELLS];
+
+    msgpack_pack_map(pk, 6);
+    msgpack_pack_str_with_body(pk, "status", 6);
+    if (r->solved)
+        msgpack_pack_str_with_body(pk, "solved", 6);
+    else
+        msgpack_pack_str_with_body(pk, "unsolvable", 10);
+    msgpack_pack_str_with_body(pk, "solution", 8);
+    if (!r->solution) {
+        msgpack_pack_nil(pk);
+    } else if (r->form == RPC_FORM_ARRAY) {
+        msgpack_pack_array(pk, cells);
+        for (unsigned i = 0; i < cells; i++)
+            msgpack_pack_uint8(pk, r->solution[i]);
+    } else {
+        for (unsigned i = 0; i < cells; i++) {
+            char c = symbols[r->solution[i]];
+            line[i] = r->form == RPC_FORM_LOWER && c >= 'A' ? (char)(c - 'A' + 'a') : c;
+        }
+        msgpack_pack_str_with_body(pk, line, cells);
+    }
+    msgpack_pack_str_with_body(pk, "count", 5);
+    msgpack_pack_uint64(pk, r->count);
+    msgpack_pack_str_with_body(pk, "solver", 6);
+    msgpack_pack_str_with_body(pk, r->solver, strlen(r->solver));
+    msgpack_pack_str_with_body(pk, "elapsed_us", 10);
+    msgpack_pack_uint64(pk, r->elapsed_us);
+    msgpack_pack_str_with_body(pk, "guesses", 7);
+    msgpack_pack_uint64(pk, r->guesses);
+}
+
+/* Every side and form, solved or not, numbers at each encoding's edges,
+ * solver names at each string encoding's edges. */
+static void test_solve_map_bytes(void **state)
+{
+    static const uint64_t numbers[] = {
+        0, 1, 127, 128, 255, 256, 65535, 65536, UINT32_MAX, (uint64_t)UINT32_MAX + 1, UINT64_MAX};
+    static const unsigned sides[] = {4, 9, 16, 25}, name_lens[] = {0, 7, 31, 32, 255, 256, 300};
+    static char name[301];
+    uint8_t sol[SDK_MAX_CELLS];
+    unsigned t = 0;
+
+    (void)state;
+    for (unsigned s = 0; s < 4; s++) {
+        for (unsigned i = 0; i < sides[s] * sides[s]; i++)
+            sol[i] = (uint8_t)(i * 7 % sides[s] + 1);
+        for (unsigned form = RPC_FORM_STRING; form <= RPC_FORM_ARRAY; form++) {
+            for (unsigned k = 0; k < 7 * 11; k++, t++) {
+                struct rpc_solve_result r = {
+                    .solved = k % 3 != 0,
+                    .n = sides[s],
+                    .form = (enum rpc_form)form,
+                    .solution = k % 3 != 0 ? sol : NULL,
+                    .count = numbers[k % 11],
+                    .solver = name,
+                    .elapsed_us = numbers[(k + 3) % 11],
+                    .guesses = numbers[(k + 7) % 11],
+                };
+                msgpack_sbuffer got, want;
+                msgpack_packer pk;
+
+                memset(name, 'a' + (int)(t % 26), name_lens[k / 11]);
+                name[name_lens[k / 11]] = '\0';
+                msgpack_sbuffer_init(&got);
+                msgpack_sbuffer_init(&want);
+                assert_int_equal(rpc_pack_solve_result(&got, (uint32_t)numbers[k % 9], &r), 0);
+                msgpack_packer_init(&pk, &want, msgpack_sbuffer_write);
+                msgpack_pack_array(&pk, 4);
+                msgpack_pack_int(&pk, 1);
+                msgpack_pack_uint32(&pk, (uint32_t)numbers[k % 9]);
+                msgpack_pack_nil(&pk);
+                reference_solve_map(&pk, &r);
+                assert_int_equal(got.size, want.size);
+                assert_memory_equal(got.data, want.data, want.size);
+                msgpack_sbuffer_destroy(&got);
+                msgpack_sbuffer_destroy(&want);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notification_shapes),
         cmocka_unit_test(test_answer_never_partial),
+        cmocka_unit_test(test_solve_map_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
