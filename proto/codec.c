@@ -155,8 +155,20 @@ static size_t line_count(const char *s, size_t len, size_t *bad_pos, char *bad_s
 static unsigned line_fast(const char *s, size_t len, uint8_t *cells)
 {
     size_t i, pos = 0;
-    unsigned top = 0, side;
+    unsigned top = 0, side = grid_side_for_cells(len);
 
+    if (side != 0) {
+        /* No whitespace (the usual line): a non-symbol's class minus one is
+         * 0xff, a space's 0x7f, both above any side. */
+        for (i = 0; i < len; i++) {
+            unsigned v = (uint8_t)(symbol_class[(unsigned char)s[i]] - 1);
+            cells[i] = (uint8_t)v;
+            top = v > top ? v : top;
+        }
+        if (top <= side)
+            return side;
+        top = 0;
+    }
     for (i = 0; i < len; i++) {
         unsigned k = symbol_class[(unsigned char)s[i]];
         if (k == SYM_SPACE)

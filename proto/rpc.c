@@ -63,7 +63,9 @@ static enum rpc_code decode_puzzle_string(const char *text, uint32_t len,
     if (codec_parse_line(text, len, &s->n, s->cells, err, err_size) < 0)
         return RPC_BAD_PUZZLE;
     s->form = RPC_FORM_STRING;
-    for (uint32_t i = 0; i < len; i++) /* one lower-case letter: the answer is in lower case */
+    /* One lower-case letter: the answer is in lower case.  Up to 9x9 no
+     * letter is a symbol, so none can have been parsed. */
+    for (uint32_t i = 0; s->n > 9 && i < len; i++)
         if (text[i] >= 'a' && text[i] <= 'p')
             s->form = RPC_FORM_LOWER;
     return RPC_OK;

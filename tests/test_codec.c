@@ -348,6 +348,78 @@ static void test_format_every_value(void **state)
     assert_int_equal(codec_value_symbol(26, CODEC_BLANK_DOT), '?');
 }
 
+/* The line parser against the definition: whitespace skipped, then 16,
+ * 81, 256 or 625 symbols each within the side.  Returns 0 and fills
+ * cells, or -EINVAL. */
+static int reference_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells)
+{
+    size_t count = 0, pos = 0;
+    unsigned side;
+
+    for (size_t i = 0; i < len; i++)
+        count += strchr(" \t\n\r\v\f", s[i]) == NULL || s[i] == '\0';
+    side = count == 16 ? 4 : count == 81 ? 9 : count == 256 ? 16 : count == 625 ? 25 : 0;
+    if (side == 0)
+        return -EINVAL;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '\0' && strchr(" \t\n\r\v\f", s[i]) != NULL)
+            continue;
+        int v = codec_symbol_value(side, s[i]);
+        if (v < 0)
+            return -EINVAL;
+        cells[pos++] = (uint8_t)v;
+    }
+    *n = side;
+    return 0;
+}
+
+static uint64_t line_rng = 88172645463325252u;
+
+static unsigned line_rnd(unsigned bound)
+{
+    line_rng ^= line_rng << 13;
+    line_rng ^= line_rng >> 7;
+    line_rng ^= line_rng << 17;
+    return (unsigned)(line_rng % bound);
+}
+
+/* Random lines of every side: symbols in and out of range (upper and lower
+ * case), a stray space or junk byte, a cell too many or too few. */
+static void test_parse_line_random(void **state)
+{
+    static const unsigned counts[] = {16, 81, 256, 625};
+    static const char pool[] = ".0123456789ABCDEFGPQZabcdefgpqz \t\n,\x80\xff";
+    static char line[700];
+    uint8_t got[SDK_MAX_CELLS], want[SDK_MAX_CELLS];
+    unsigned ok = 0, bad = 0;
+
+    (void)state;
+    for (unsigned t = 0; t < 20000; t++) {
+        unsigned cells = counts[t % 4], top = t % 4 == 0 ? 5 : t % 4 == 1 ? 10 : 17;
+        size_t len = cells + (t % 5 == 0 ? line_rnd(3) : 0) - (t % 7 == 0);
+        unsigned gn = 0, wn = 0;
+
+        if (t % 4 == 3)
+            top = 26;
+        for (size_t i = 0; i < len; i++) /* in range for the side: '.', 1.. */
+            line[i] = ".123456789ABCDEFGHIJKLMNOP"[line_rnd(top)];
+        for (unsigned k = t % 3; k > 0; k--) /* a few strays */
+            line[line_rnd((unsigned)len)] = pool[line_rnd(sizeof(pool) - 1)];
+        int wrc = reference_parse_line(line, len, &wn, want);
+        int grc = codec_parse_line(line, len, &gn, got, NULL, 0);
+        assert_int_equal(grc, wrc);
+        if (wrc == 0) {
+            assert_int_equal(gn, wn);
+            assert_memory_equal(got, want, (size_t)wn * wn);
+        }
+        ok += wrc == 0;
+        bad += wrc != 0;
+    }
+    /* both outcomes were exercised many times */
+    assert_true(ok > 3000);
+    assert_true(bad > 3000);
+}
+
 static void test_format_limits(void **state)
 {
     uint8_t grid[SDK_MAX_CELLS];
@@ -474,10 +546,15 @@ static void test_shared_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_line_bad),           cmocka_unit_test(test_line_spacing_and_case),
-        cmocka_unit_test(test_line_args),          cmocka_unit_test(test_judge_bad),
-        cmocka_unit_test(test_round_trips),        cmocka_unit_test(test_format_limits),
-        cmocka_unit_test(test_format_every_value), cmocka_unit_test(test_symbols),
+        cmocka_unit_test(test_line_bad),
+        cmocka_unit_test(test_line_spacing_and_case),
+        cmocka_unit_test(test_line_args),
+        cmocka_unit_test(test_judge_bad),
+        cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_format_limits),
+        cmocka_unit_test(test_format_every_value),
+        cmocka_unit_test(test_parse_line_random),
+        cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_shared_data),
     };
 
