@@ -19,7 +19,9 @@
  *
  * A job whose connection went away (or stopped taking answers) is an orphan:
  * it has left its session, and is finished and freed like any other, but
- * nothing is sent.  finish() only packs and tells the connection
+ * nothing is sent.  A freed job's memory is kept for the next one (up to
+ * DISPATCH_SPARE_JOBS), so that a steady stream of solves allocates
+ * nothing.  finish() only packs and tells the connection
  * (conn_complete); the connection reads on from its ready list, so nothing
  * here ever runs inside a connection's own read or closes one.
  *
@@ -178,12 +180,22 @@ static void answer_job(struct job *job)
     }
 }
 
+/* Give job's memory back: to the spares while there is room, else free.
+ * Loop thread only, like everything that allocates a job. */
+static void job_release(struct dispatch *d, struct job *job)
+{
+    if (d->spare_len < DISPATCH_SPARE_JOBS)
+        d->spare[d->spare_len++] = job;
+    else
+        free(job);
+}
+
 /* Free job and the kind's part of it. */
 static void job_free(struct job *job)
 {
     if (job->kind->destroy)
         job->kind->destroy(job);
-    free(job);
+    job_release(job->d, job);
 }
 
 /* Explain, rate, generate: counted by what they answer. */
@@ -399,8 +411,9 @@ static void job_done(struct pool_job *pj)
  * NULL when out of memory; job_free() frees it. */
 static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid, uint64_t timeout_ms)
 {
-    struct job *job = malloc(sizeof(*job));
-    uint64_t t = ss->d->timeout_ms;
+    struct dispatch *d = ss->d;
+    struct job *job = d->spare_len > 0 ? d->spare[--d->spare_len] : malloc(sizeof(*job));
+    uint64_t t = d->timeout_ms;
 
     if (!job)
         return NULL;
@@ -564,7 +577,7 @@ static void start_work(struct session *ss, struct conn *c, const struct rpc_requ
     code = start(d->host, req, job, msg, sizeof(msg));
     if (code != RPC_OK) {
         answer_error(d, c, req->msgid, req->method_name, code, msg);
-        free(job); /* the kind kept nothing */
+        job_release(d, job); /* the kind kept nothing */
         return;
     }
     job->due_ns += job->kind->grace_ms * 1000000u;
@@ -924,6 +937,8 @@ void dispatch_close(struct dispatch *d)
     free(d->heap);
     d->heap = NULL;
     d->heap_len = d->heap_cap = 0;
+    while (d->spare_len > 0)
+        free(d->spare[--d->spare_len]);
 }
 
 int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *listener)

@@ -24,6 +24,8 @@ struct job;
 struct pool;
 struct stats;
 
+#define DISPATCH_SPARE_JOBS 256 /* freed jobs kept for reuse: a malloc and a free less each */
+
 /* Shared state of every session; the server owns it and fills the settings. */
 struct dispatch {
     uv_loop_t *loop;          /* the one loop */
@@ -43,6 +45,8 @@ struct dispatch {
     struct job **heap;        /* jobs given to the pool, min-heap by due time */
     size_t heap_len;          /* jobs in it */
     size_t heap_cap;          /* room in it */
+    struct job *spare[DISPATCH_SPARE_JOBS]; /* freed jobs kept for reuse (loop only) */
+    size_t spare_len;                       /* jobs in spare */
 };
 
 /* d with these pointers, no session, and every setting 0 (none, or off)
