@@ -12,6 +12,7 @@
 struct cursor {
     const uint8_t *p;   /* next byte */
     const uint8_t *end; /* one past the last */
+    unsigned depth_max; /* containers this deep are declined */
 };
 
 /* The next k bytes as a big-endian number, or -1 when fewer are left. */
@@ -82,7 +83,7 @@ static int take_array(struct cursor *cur, struct mpsmall_zone *z, unsigned depth
 {
     msgpack_object *kids = z->objects + z->objects_used;
 
-    if (depth >= MPSMALL_DEPTH || n > MPSMALL_OBJECTS - z->objects_used)
+    if (depth >= cur->depth_max || n > MPSMALL_OBJECTS - z->objects_used)
         return -1;
     z->objects_used += (unsigned)n;
     o->type = MSGPACK_OBJECT_ARRAY;
@@ -99,7 +100,7 @@ static int take_map(struct cursor *cur, struct mpsmall_zone *z, unsigned depth, 
 {
     msgpack_object_kv *kv = z->pairs + z->pairs_used;
 
-    if (depth >= MPSMALL_DEPTH || n > MPSMALL_PAIRS - z->pairs_used)
+    if (depth >= cur->depth_max || n > MPSMALL_PAIRS - z->pairs_used)
         return -1;
     z->pairs_used += (unsigned)n;
     o->type = MSGPACK_OBJECT_MAP;
@@ -173,13 +174,14 @@ static int unpack_at(struct cursor *cur, struct mpsmall_zone *z, unsigned depth,
     return unpack_tagged(cur, z, depth, tag, o);
 }
 
-int mpsmall_unpack(const uint8_t *buf, size_t len, struct mpsmall_zone *z, msgpack_object *out)
+ssize_t mpsmall_unpack(const uint8_t *buf, size_t len, unsigned depth_max, struct mpsmall_zone *z,
+                       msgpack_object *out)
 {
-    struct cursor cur = {buf, buf + len};
+    struct cursor cur = {buf, buf + len, depth_max < MPSMALL_DEPTH ? depth_max : MPSMALL_DEPTH};
 
     z->objects_used = 0;
     z->pairs_used = 0;
     if (unpack_at(&cur, z, 0, out) < 0)
         return -1;
-    return cur.p == cur.end ? 0 : -1;
+    return cur.p - buf;
 }

@@ -5,8 +5,8 @@
  * mpsmall builds the same msgpack_object tree in a fixed pool the caller
  * keeps on its stack.  It handles only what requests are made of (nil,
  * booleans, integers, str, bin, arrays, maps); for anything else (floats,
- * ext), for a tree larger than the pool, or for bytes that are not one whole
- * object, it declines and the caller falls back to msgpack_unpack().  What it
+ * ext), for a tree larger than the pool, or for an object not complete yet,
+ * it declines and the caller falls back to msgpack_unpack().  What it
  * does build equals what msgpack_unpack() builds: same types, sizes, values
  * and order; str and bin point into the input buffer.
  */
@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <msgpack.h>
 
@@ -31,9 +32,15 @@ struct mpsmall_zone {
     unsigned pairs_used;                     /* taken from pairs */
 };
 
-/* Unpack the single object that is exactly buf[0..len) into *out, its
- * children in *z (z need not be initialised).  Returns 0, or -1 when
- * mpsmall declines (see above): then *out is unspecified.  Thread-safe. */
-int mpsmall_unpack(const uint8_t *buf, size_t len, struct mpsmall_zone *z, msgpack_object *out);
+/* Unpack the object at the start of buf[0..len) into *out, its children
+ * in *z (z need not be initialised); containers nested depth_max deep or
+ * more are declined (the top level is depth 0; at most MPSMALL_DEPTH).
+ * Returns the object's length in bytes, or -1 when mpsmall declines (see
+ * above; also when the object is not complete): then *out is unspecified.
+ * An object it takes has the length mpscan_object() finds for it and
+ * passes that function's depth check for the same depth_max.
+ * Thread-safe. */
+ssize_t mpsmall_unpack(const uint8_t *buf, size_t len, unsigned depth_max, struct mpsmall_zone *z,
+                       msgpack_object *out);
 
 #endif /* SUDOKU_MPSMALL_H */

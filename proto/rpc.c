@@ -1,10 +1,11 @@
 /* rpc.c -- decode and validate protocol v1 requests, encode responses.
  *
- * The daemon's whole defence against hostile bytes runs through rpc_read():
- * mpscan_object() bounds the object (size and depth) without allocating, and
- * only then is it built: on the stack by mpsmall_unpack() when it is small
- * and plain (a solve request always is), else by msgpack_unpack() in
- * a zone that lives for this call.
+ * The daemon's whole defence against hostile bytes runs through rpc_read().
+ * A small plain object (a solve request always is) is built on the stack by
+ * mpsmall_unpack(), which allocates nothing and keeps mpscan's size and
+ * depth limits; anything else is first bounded by mpscan_object() without
+ * allocating, and only then built by msgpack_unpack() in a zone that lives
+ * for this call.
  * rpc_decode() never trusts a type: every field is checked before use and
  * copied into the fixed-size struct rpc_request, so nothing points into the
  * zone once rpc_read() returns.
@@ -289,7 +290,14 @@ ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_req
     msgpack_zone zone;
     msgpack_object obj;
     size_t off = 0;
-    ssize_t n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
+    ssize_t n = mpsmall_unpack(buf, len, RPC_MAX_DEPTH, &small, &obj);
+
+    /* Taken whole and within the limit: what mpscan would say (mpsmall.h). */
+    if (n > 0 && (size_t)n <= max_size) {
+        rpc_decode(&obj, req, err, err_size);
+        return n;
+    }
+    n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
 
     if (n == -E2BIG && err && err_size)
         snprintf(err, err_size, "message larger than the %zu-byte limit", max_size);
@@ -297,10 +305,6 @@ ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_req
         snprintf(err, err_size, "not a msgpack object (or nested deeper than %d)", RPC_MAX_DEPTH);
     if (n <= 0)
         return n;
-    if (mpsmall_unpack(buf, (size_t)n, &small, &obj) == 0) {
-        rpc_decode(&obj, req, err, err_size);
-        return n;
-    }
     if (!msgpack_zone_init(&zone, 2048))
         return -ENOMEM;
     if (msgpack_unpack((const char *)buf, (size_t)n, &off, &zone, &obj) == MSGPACK_UNPACK_SUCCESS)

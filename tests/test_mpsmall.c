@@ -4,8 +4,8 @@
  * (a 3 as fixint, uint8..uint64 and int8..int64; short strings as str8 and
  * str16 too), floats, ext and the reserved byte mixed in.  Whatever
  * mpsmall_unpack() accepts must be exactly the tree msgpack_unpack() builds;
- * plain trees that fit the pool must be accepted; every strict prefix and
- * every buffer with a byte too many must be declined.  Buffers are copied to
+ * plain trees that fit the pool must be accepted, with the length and depth
+ * verdict mpscan_object() gives; every strict prefix must be declined.  Buffers are copied to
  * heap blocks of exactly their length so that ASan sees any overread.
  */
 #include <setjmp.h>
@@ -14,10 +14,12 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/mpscan.h"
 #include "proto/mpsmall.h"
 
 #define BUF_MAX 8192
@@ -27,6 +29,7 @@ struct out {
     size_t len;
     int is_plain; /* only formats mpsmall takes */
     unsigned objects, pairs;
+    unsigned depth; /* deepest container level + 1 */
 };
 
 static uint64_t rng = 0x2545f4914f6cdd1du;
@@ -121,6 +124,8 @@ static void gen_container(struct out *o, unsigned depth, int is_map)
 {
     unsigned n = rnd(5) == 0 ? rnd(40) : rnd(5), k = rnd(2) ? 2 : 4;
 
+    if (depth + 1 > o->depth)
+        o->depth = depth + 1;
     if (n < 16 && rnd(2))
         put(o, (uint8_t)((is_map ? 0x80 : 0x90) + n));
     else {
@@ -137,7 +142,7 @@ static void gen_container(struct out *o, unsigned depth, int is_map)
 
 static void gen(struct out *o, unsigned depth)
 {
-    unsigned pick = rnd(depth < 4 ? 10 : 7);
+    unsigned pick = rnd(depth < 4 ? 10 : depth < 18 && rnd(8) == 0 ? 10 : 7);
 
     if (pick == 0) {
         static const uint8_t tags[] = {0xc0, 0xc2, 0xc3, 0xc0,
@@ -200,26 +205,34 @@ static int same(const msgpack_object *a, const msgpack_object *b)
     }
 }
 
-/* mpsmall on exactly len bytes, from a heap copy of that size. */
-static int small_exact(const uint8_t *buf, size_t len, struct mpsmall_zone *z, msgpack_object *obj)
+/* mpsmall on len bytes, from a heap copy of exactly that size, with
+ * depth_max 16.  What it takes is checked against msgpack_unpack() (the
+ * same tree) and mpscan_object() (the same length, the depth check
+ * passed).  Returns what mpsmall_unpack() returned. */
+static ssize_t small_exact(const uint8_t *buf, size_t len, struct mpsmall_zone *z,
+                           msgpack_object *obj)
 {
     uint8_t *copy = malloc(len ? len : 1);
-    int rc;
+    ssize_t rc;
 
     assert_non_null(copy);
     memcpy(copy, buf, len);
-    rc = mpsmall_unpack(copy, len, z, obj);
+    rc = mpsmall_unpack(copy, len, 16, z, obj);
     /* the tree points into the buffer: compare before it goes */
-    if (rc == 0) {
+    if (rc > 0) {
         msgpack_zone zone;
         msgpack_object ref;
         size_t off = 0;
+        assert_true((size_t)rc <= len);
+        assert_int_equal(mpscan_object(copy, len, len, 16), rc);
         assert_true(msgpack_zone_init(&zone, 2048));
-        assert_int_equal(msgpack_unpack((const char *)copy, len, &off, &zone, &ref),
+        assert_int_equal(msgpack_unpack((const char *)copy, (size_t)rc, &off, &zone, &ref),
                          MSGPACK_UNPACK_SUCCESS);
-        assert_int_equal(off, len);
+        assert_int_equal(off, (size_t)rc);
         assert_true(same(obj, &ref));
         msgpack_zone_destroy(&zone);
+    } else {
+        assert_int_equal(rc, -1);
     }
     free(copy);
     return rc;
@@ -239,16 +252,16 @@ static void test_random_objects(void **state)
         gen(&o, 0);
         if (o.len >= BUF_MAX - 1)
             continue;
-        int rc = small_exact(o.b, o.len, &z, &obj);
-        int fits = o.objects <= MPSMALL_OBJECTS && o.pairs <= MPSMALL_PAIRS;
+        ssize_t rc = small_exact(o.b, o.len, &z, &obj);
+        int fits = o.objects <= MPSMALL_OBJECTS && o.pairs <= MPSMALL_PAIRS && o.depth <= 16;
         if (o.is_plain && fits) {
-            assert_int_equal(rc, 0); /* what requests are made of is taken */
+            assert_int_equal(rc, o.len); /* what requests are made of is taken */
             plain_fits++;
         }
-        accepted += rc == 0;
-        /* a byte too many, or any strict prefix: not one whole object */
+        accepted += rc > 0;
+        /* a byte more: the same object; any strict prefix: not complete */
         o.b[o.len] = 0xc0;
-        assert_int_equal(small_exact(o.b, o.len + 1, &z, &obj), -1);
+        assert_int_equal(small_exact(o.b, o.len + 1, &z, &obj), rc);
         for (size_t k = 0; k < o.len; k += 1 + o.len / 16)
             assert_int_equal(small_exact(o.b, k, &z, &obj), -1);
     }
@@ -282,8 +295,28 @@ static void test_requests(void **state)
         msgpack_pack_str_with_body(&pk, "limit", 5);
         msgpack_pack_uint32(&pk, 2);
         assert_int_equal(small_exact((const uint8_t *)sb.data, sb.size, &z, &obj),
-                         cells == 81 ? 0 : -1);
+                         cells == 81 ? (ssize_t)sb.size : -1);
         msgpack_sbuffer_destroy(&sb);
+    }
+}
+
+/* Nesting: k arrays one in another, a nil in the innermost; with
+ * depth_max 16, 16 levels are taken and 17 are declined, as mpscan says. */
+static void test_depth(void **state)
+{
+    uint8_t buf[40];
+    struct mpsmall_zone z;
+    msgpack_object obj;
+
+    (void)state;
+    for (unsigned k = 1; k <= 20; k++) {
+        memset(buf, 0x91, k); /* fixarray of 1 */
+        buf[k] = 0xc0;
+        ssize_t want = k <= 16 ? (ssize_t)k + 1 : -1;
+        assert_int_equal(small_exact(buf, k + 1, &z, &obj), want);
+        assert_int_equal(mpscan_object(buf, k + 1, 1000, 16), k <= 16 ? want : -EBADMSG);
+        buf[k - 1] = 0x90; /* the innermost empty: the same verdicts */
+        assert_int_equal(small_exact(buf, k, &z, &obj), k <= 16 ? (ssize_t)k : -1);
     }
 }
 
@@ -292,6 +325,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_objects),
         cmocka_unit_test(test_requests),
+        cmocka_unit_test(test_depth),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

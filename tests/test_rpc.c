@@ -13,8 +13,10 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "proto/mpscan.h"
 #include "proto/rpc.h"
 
 /* ---------------------------------------------------------- notifications */
@@ -300,12 +302,121 @@ static void test_solve_map_bytes(void **state)
     }
 }
 
+/* ------------------------------------------ rpc_read against the old road */
+
+/* rpc_read as it was before mpsmall: mpscan_object() bounds the object,
+ * msgpack_unpack() builds it, rpc_decode() judges it. */
+static ssize_t reference_read(const uint8_t *buf, size_t len, size_t max_size,
+                              struct rpc_request *req, char *err, size_t err_size)
+{
+    msgpack_zone zone;
+    msgpack_object obj;
+    size_t off = 0;
+    ssize_t n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
+
+    if (n == -E2BIG)
+        snprintf(err, err_size, "message larger than the %zu-byte limit", max_size);
+    else if (n < 0)
+        snprintf(err, err_size, "not a msgpack object (or nested deeper than %d)", RPC_MAX_DEPTH);
+    if (n <= 0)
+        return n;
+    assert_true(msgpack_zone_init(&zone, 2048));
+    if (msgpack_unpack((const char *)buf, (size_t)n, &off, &zone, &obj) == MSGPACK_UNPACK_SUCCESS)
+        rpc_decode(&obj, req, err, err_size);
+    else {
+        memset(req, 0, sizeof(*req));
+        req->code = RPC_BAD_REQUEST;
+        snprintf(err, err_size, "%s", "msgpack object could not be unpacked");
+    }
+    msgpack_zone_destroy(&zone);
+    return n;
+}
+
+static uint64_t read_rng = 0x853c49e6748fea9bu;
+
+static unsigned read_rnd(unsigned bound)
+{
+    read_rng ^= read_rng << 13;
+    read_rng ^= read_rng >> 7;
+    read_rng ^= read_rng << 17;
+    return (unsigned)(read_rng % bound);
+}
+
+/* A solve (or another method) request with random options. */
+static void pack_random_request(msgpack_packer *pk)
+{
+    static const char *methods[] = {"solve", "solve", "solve", "ping", "stats", "rate", "cancel"};
+    static const char *keys[] = {"solver", "limit", "timeout_ms", "other"};
+    const char *m = methods[read_rnd(7)];
+    unsigned opts = read_rnd(4);
+    char line[82];
+
+    for (unsigned i = 0; i < 81; i++)
+        line[i] = ".123456789"[read_rnd(10)];
+    msgpack_pack_array(pk, read_rnd(10) == 0 ? 3 : 4);
+    msgpack_pack_int(pk, read_rnd(8) == 0 ? 2 : 0);
+    msgpack_pack_uint32(pk, read_rnd(70000));
+    msgpack_pack_str_with_body(pk, m, strlen(m));
+    msgpack_pack_array(pk, opts ? 2 : 1);
+    if (read_rnd(6) == 0) {
+        msgpack_pack_array(pk, 16);
+        for (unsigned i = 0; i < 16; i++)
+            msgpack_pack_int(pk, (int)read_rnd(6) - 1);
+    } else
+        msgpack_pack_str_with_body(pk, line, 81);
+    if (opts == 0)
+        return;
+    msgpack_pack_map(pk, opts - 1);
+    for (unsigned k = 0; k + 1 < opts; k++) {
+        const char *key = keys[read_rnd(4)];
+        msgpack_pack_str_with_body(pk, key, strlen(key));
+        if (read_rnd(3) == 0)
+            msgpack_pack_str_with_body(pk, "bitmask", 7);
+        else if (read_rnd(4) == 0)
+            msgpack_pack_double(pk, 2.5);
+        else
+            msgpack_pack_int64(pk, (int64_t)read_rnd(5) - 1);
+    }
+}
+
+/* Requests, with bytes flipped, cut short or followed by another, read
+ * under limits around their size: the same verdict, request and message. */
+static void test_read_matches_reference(void **state)
+{
+    (void)state;
+    for (unsigned t = 0; t < 20000; t++) {
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        struct rpc_request got, want;
+        char gerr[RPC_ERR_SIZE] = "", werr[RPC_ERR_SIZE] = "";
+
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        pack_random_request(&pk);
+        if (read_rnd(4) == 0)
+            pack_random_request(&pk);
+        for (unsigned k = read_rnd(3); k > 0; k--)
+            sb.data[read_rnd((unsigned)sb.size)] = (char)read_rnd(256);
+        size_t len = read_rnd(5) == 0 ? read_rnd((unsigned)sb.size + 1) : sb.size;
+        size_t max = read_rnd(4) == 0 ? 60 + read_rnd(80) : 4096;
+        memset(&got, 0x5a, sizeof(got));
+        memset(&want, 0x5a, sizeof(want));
+        ssize_t gn = rpc_read((const uint8_t *)sb.data, len, max, &got, gerr, sizeof(gerr));
+        ssize_t wn = reference_read((const uint8_t *)sb.data, len, max, &want, werr, sizeof(werr));
+        assert_int_equal(gn, wn);
+        assert_string_equal(gerr, werr);
+        assert_memory_equal(&got, &want, sizeof(got));
+        msgpack_sbuffer_destroy(&sb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notification_shapes),
         cmocka_unit_test(test_answer_never_partial),
         cmocka_unit_test(test_solve_map_bytes),
+        cmocka_unit_test(test_read_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
