@@ -362,10 +362,16 @@ int codec_format_line(unsigned n, const uint8_t *cells, enum codec_blank blank, 
     if (out_size < (size_t)n * n + 1)
         return -ENOSPC;
     /* No call per cell: a table look-up and a select. */
-    for (i = 0; i < n * n; i++) {
-        unsigned v = cells[i];
-        char c = v <= 25 ? value_symbols[v] : '?';
-        out[i] = v == 0 ? (char)blank : c;
+    if (blank == CODEC_BLANK_DOT || blank == CODEC_BLANK_ZERO) {
+        const char *t =
+            blank == CODEC_BLANK_DOT ? ".123456789ABCDEFGHIJKLMNOP" : "0123456789ABCDEFGHIJKLMNOP";
+        for (i = 0; i < n * n; i++) {
+            unsigned v = cells[i];
+            out[i] = v <= 25 ? t[v] : '?';
+        }
+    } else {
+        for (i = 0; i < n * n; i++)
+            out[i] = codec_value_symbol(cells[i], blank);
     }
     out[n * n] = '\0';
     return (int)(n * n);
