@@ -382,12 +382,19 @@ int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *mes
     return 0;
 }
 
+static uint8_t *put_uint(uint8_t *p, uint64_t v);
+
+/* Bytes as msgpack-c's packer writes them (see the solve answer below),
+ * in one write. */
 int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid)
 {
-    if (msgpack_pack_array(pk, 4) < 0 || msgpack_pack_int(pk, RPC_MSG_RESPONSE) < 0 ||
-        msgpack_pack_uint32(pk, msgid) < 0 || msgpack_pack_nil(pk) < 0)
-        return -ENOMEM;
-    return 0;
+    uint8_t buf[8], *p = buf;
+
+    *p++ = 0x94; /* fixarray of 4 */
+    *p++ = RPC_MSG_RESPONSE;
+    p = put_uint(p, msgid);
+    *p++ = 0xc0; /* nil: no error */
+    return pk->callback(pk->data, (const char *)buf, (size_t)(p - buf)) < 0 ? -ENOMEM : 0;
 }
 
 int rpc_pack_answer(msgpack_sbuffer *sb, msgpack_packer_write write, uint32_t msgid,
