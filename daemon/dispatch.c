@@ -174,9 +174,10 @@ static void answer_job(struct job *job)
     else {
         packed(job->d, c, job->msgid,
                rpc_pack_answer(&c->out, NULL, job->msgid, job->kind->pack, job));
-        log_msg(SDK_LOG_DEBUG, "conn %llu: %s %" PRIu32 " answered by %s in %" PRIu64 " us",
-                (unsigned long long)c->id, method, job->msgid, job->plugin->desc->name,
-                job->elapsed_us);
+        if (log_is_verbose()) /* spares every answer a call with seven arguments */
+            log_msg(SDK_LOG_DEBUG, "conn %llu: %s %" PRIu32 " answered by %s in %" PRIu64 " us",
+                    (unsigned long long)c->id, method, job->msgid, job->plugin->desc->name,
+                    job->elapsed_us);
     }
 }
 
