@@ -142,93 +142,81 @@ static int givens_are_kept(unsigned n, const uint8_t *puzzle, const uint8_t *sol
     return bad == 0;
 }
 
-/* Part two, one row: OR the bit of each value of row into its row mask, its
- * column masks and the masks of the b boxes it crosses. */
-static inline __attribute__((always_inline)) void
-row_masks(unsigned b, const uint8_t *row, uint32_t *row_mask, uint32_t *cols, uint32_t *boxes)
-{
-    for (unsigned bc = 0, c = 0; bc < b; bc++) {
-        for (unsigned k = 0; k < b; k++, c++) {
-            uint32_t bit = value_bits[row[c]];
-
-            *row_mask |= bit;
-            cols[c] |= bit;
-            boxes[bc] |= bit;
-        }
-    }
-}
-
 /* Part two: 1 when every unit holds all n values.  A unit has n cells, so
  * holding all n values means each exactly once and none out of range: no
- * per-cell test, only the masks at the end.  Inlined per side, so that with
- * n and b constant the loops have fixed trip counts and no division. */
+ * per-cell test, only the masks at the end.  A row is taken b cells (one
+ * box's width) at a time: the segment's mask goes into the row's (kept in a
+ * register) and the box's, and only the columns are updated per cell.
+ * Inlined per side, so that with n and b constant the loops have fixed
+ * trip counts and no division. */
 static inline __attribute__((always_inline)) int units_full(unsigned n, unsigned b,
                                                             const uint8_t *solution)
 {
-    uint32_t rows[SDK_MAX_N] = {0}, cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
+    uint32_t cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
     uint32_t full = ((1u << n) - 1) << 1, bad = 0;
-    unsigned r;
 
-    for (r = 0; r < n; r++)
-        row_masks(b, solution + r * n, &rows[r], cols, boxes + (r / b) * b);
-    for (r = 0; r < n; r++)
-        bad |= (rows[r] ^ full) | (cols[r] ^ full) | (boxes[r] ^ full);
+    for (unsigned r = 0; r < n; r++) {
+        const uint8_t *row = solution + r * n;
+        uint32_t row_mask = 0;
+
+        for (unsigned bc = 0; bc < b; bc++) {
+            uint32_t seg = 0;
+            for (unsigned k = 0; k < b; k++) {
+                uint32_t bit = value_bits[row[bc * b + k]];
+                seg |= bit;
+                cols[bc * b + k] |= bit;
+            }
+            boxes[(r / b) * b + bc] |= seg;
+            row_mask |= seg;
+        }
+        bad |= row_mask ^ full;
+    }
+    for (unsigned i = 0; i < n; i++)
+        bad |= (cols[i] ^ full) | (boxes[i] ^ full);
     return bad == 0;
 }
 
 /* 1 << v for the values 1..25, 0 for a blank and bit 31 for 26..255: a
  * value above n then sets a bit beyond a full unit's mask. */
 #define G(v) [v] = 1u << (v)
+/* clang-format off */
 static const uint32_t given_bits[256] = {
-    G(1),  G(2),
-    G(3),  G(4),
-    G(5),  G(6),
-    G(7),  G(8),
-    G(9),  G(10),
-    G(11), G(12),
-    G(13), G(14),
-    G(15), G(16),
-    G(17), G(18),
-    G(19), G(20),
-    G(21), G(22),
-    G(23), G(24),
-    G(25), [26 ... 255] = 1u << 31,
+    G(1),  G(2),  G(3),  G(4),  G(5),  G(6),  G(7),  G(8),  G(9),  G(10), G(11), G(12), G(13),
+    G(14), G(15), G(16), G(17), G(18), G(19), G(20), G(21), G(22), G(23), G(24), G(25),
+    [26 ... 255] = 1u << 31,
 };
+/* clang-format on */
 #undef G
 
-/* One row of givens: like row_masks(), and every bit already in one of the
- * three masks it lands in is added to *dup. */
-static inline __attribute__((always_inline)) void given_row(unsigned b, const uint8_t *row,
-                                                            uint32_t *row_mask, uint32_t *cols,
-                                                            uint32_t *boxes, uint32_t *dup)
-{
-    for (unsigned bc = 0, c = 0; bc < b; bc++) {
-        for (unsigned k = 0; k < b; k++, c++) {
-            uint32_t bit = given_bits[row[c]];
-
-            *dup |= (*row_mask | cols[c] | boxes[bc]) & bit;
-            *row_mask |= bit;
-            cols[c] |= bit;
-            boxes[bc] |= bit;
-        }
-    }
-}
-
 /* Fast pass for givens: 1 when every cell is in 0..n and no value 1..n
- * repeats in a unit, else 0.  No per-cell branch: repeats are gathered in
- * one mask, and a value out of range shows as a bit beyond the full mask in
- * the OR of the rows.  Inlined per side, like units_full(). */
+ * repeats in a unit, else 0.  No per-cell branch: every bit already in the
+ * row, column or box it lands in is added to one mask of repeats, and a
+ * value out of range shows as a bit beyond the full mask in the OR of the
+ * rows.  Taken b cells at a time like units_full(), inlined per side. */
 static inline __attribute__((always_inline)) int givens_clean_side(unsigned n, unsigned b,
                                                                    const uint8_t *cells)
 {
-    uint32_t rows[SDK_MAX_N] = {0}, cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
+    uint32_t cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
     uint32_t full = ((1u << n) - 1) << 1, dup = 0, all = 0;
-    unsigned r;
 
-    for (r = 0; r < n; r++)
-        given_row(b, cells + r * n, &rows[r], cols, boxes + (r / b) * b, &dup);
-    for (r = 0; r < n; r++)
-        all |= rows[r];
+    for (unsigned r = 0; r < n; r++) {
+        const uint8_t *row = cells + r * n;
+        uint32_t row_mask = 0;
+
+        for (unsigned bc = 0; bc < b; bc++) {
+            uint32_t *box = &boxes[(r / b) * b + bc];
+            uint32_t seen = row_mask | *box, seg = 0;
+            for (unsigned k = 0; k < b; k++) {
+                uint32_t bit = given_bits[row[bc * b + k]];
+                dup |= (seen | seg | cols[bc * b + k]) & bit;
+                seg |= bit;
+                cols[bc * b + k] |= bit;
+            }
+            *box |= seg;
+            row_mask |= seg;
+        }
+        all |= row_mask;
+    }
     return dup == 0 && (all & ~full) == 0;
 }
 
