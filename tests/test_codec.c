@@ -388,7 +388,7 @@ static unsigned line_rnd(unsigned bound)
 static void test_parse_line_random(void **state)
 {
     static const unsigned counts[] = {16, 81, 256, 625};
-    static const char pool[] = ".0123456789ABCDEFGPQZabcdefgpqz \t\n,\x80\xff";
+    static const char pool[] = ".0123456789ABCDEFGPQZabcdefgpqz \t\n,-/:\x80\xff";
     static char line[700];
     uint8_t got[SDK_MAX_CELLS], want[SDK_MAX_CELLS];
     unsigned ok = 0, bad = 0;
@@ -418,6 +418,28 @@ static void test_parse_line_random(void **state)
     /* both outcomes were exercised many times */
     assert_true(ok > 3000);
     assert_true(bad > 3000);
+}
+
+/* Random grids of every side whose values are mostly digits, some blank,
+ * some above 9 or far out of range: each symbol is codec_value_symbol()'s. */
+static void test_format_random(void **state)
+{
+    static const unsigned sides[] = {4, 9, 16, 25};
+    static const uint8_t odd[] = {0, 10, 9, 1, 25, 26, 127, 128, 255};
+    uint8_t cells[SDK_MAX_CELLS];
+    char text[SDK_MAX_CELLS + 1];
+
+    (void)state;
+    for (unsigned t = 0; t < 4000; t++) {
+        unsigned n = sides[t % 4];
+        enum codec_blank blank = t % 3 ? CODEC_BLANK_DOT : CODEC_BLANK_ZERO;
+        for (unsigned i = 0; i < n * n; i++)
+            cells[i] = line_rnd(40) == 0 ? odd[line_rnd(sizeof(odd))] : (uint8_t)line_rnd(10);
+        assert_int_equal(codec_format_line(n, cells, blank, text, sizeof(text)), (int)(n * n));
+        for (unsigned i = 0; i < n * n; i++)
+            assert_int_equal(text[i], codec_value_symbol(cells[i], blank));
+        assert_int_equal(text[n * n], '\0');
+    }
 }
 
 static void test_format_limits(void **state)
@@ -546,15 +568,11 @@ static void test_shared_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_line_bad),
-        cmocka_unit_test(test_line_spacing_and_case),
-        cmocka_unit_test(test_line_args),
-        cmocka_unit_test(test_judge_bad),
-        cmocka_unit_test(test_round_trips),
-        cmocka_unit_test(test_format_limits),
-        cmocka_unit_test(test_format_every_value),
-        cmocka_unit_test(test_parse_line_random),
-        cmocka_unit_test(test_symbols),
+        cmocka_unit_test(test_line_bad),           cmocka_unit_test(test_line_spacing_and_case),
+        cmocka_unit_test(test_line_args),          cmocka_unit_test(test_judge_bad),
+        cmocka_unit_test(test_round_trips),        cmocka_unit_test(test_format_limits),
+        cmocka_unit_test(test_format_every_value), cmocka_unit_test(test_parse_line_random),
+        cmocka_unit_test(test_format_random),      cmocka_unit_test(test_symbols),
         cmocka_unit_test(test_shared_data),
     };
 
