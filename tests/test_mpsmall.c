@@ -181,10 +181,12 @@ static int same(const msgpack_object *a, const msgpack_object *b)
         return a->via.i64 == b->via.i64;
     case MSGPACK_OBJECT_STR:
         return a->via.str.size == b->via.str.size &&
-               memcmp(a->via.str.ptr, b->via.str.ptr, a->via.str.size) == 0;
+               (a->via.str.size == 0 || /* msgpack-c may leave ptr NULL then */
+                memcmp(a->via.str.ptr, b->via.str.ptr, a->via.str.size) == 0);
     case MSGPACK_OBJECT_BIN:
         return a->via.bin.size == b->via.bin.size &&
-               memcmp(a->via.bin.ptr, b->via.bin.ptr, a->via.bin.size) == 0;
+               (a->via.bin.size == 0 ||
+                memcmp(a->via.bin.ptr, b->via.bin.ptr, a->via.bin.size) == 0);
     case MSGPACK_OBJECT_ARRAY:
         if (a->via.array.size != b->via.array.size)
             return 0;
