@@ -10,6 +10,9 @@
  * and in a fixed order (range, blanks, givens, rows, columns, boxes), to name
  * the first problem in words a user can act on.
  *
+ * Givens take the same road: one branch-free pass, repeats gathered in one
+ * mask, compiled per side.
+ *
  * Coordinates in messages are 1-based; boxes are numbered row-major from the
  * top left.  Values are printed as numbers, even for 16x16 and 25x25.
  * Thread-safe: the only static data is constant.
@@ -104,39 +107,6 @@ static int report_first_dup(unsigned n, const uint8_t *cells, char *err, size_t 
     return 0;
 }
 
-/* Fast pass for givens: 1 when every cell is in 0..n and no value 1..n
- * repeats in a unit, else 0.  The box index advances with a counter rather
- * than a division by the (run-time) box side. */
-static int givens_are_clean(unsigned n, const uint8_t *cells)
-{
-    uint32_t rows[SDK_MAX_N] = {0}, cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
-    unsigned b = sdk_box_side(n);
-    const uint8_t *p = cells;
-
-    for (unsigned r = 0; r < n; r++) {
-        unsigned box = (r / b) * b;
-
-        for (unsigned c = 0, k = 0; c < n; c++) {
-            unsigned v = *p++;
-            uint32_t bit;
-
-            if (v > n)
-                return 0;
-            bit = (1u << v) & ~1u; /* a blank sets no bit */
-            if ((rows[r] | cols[c] | boxes[box]) & bit)
-                return 0;
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[box] |= bit;
-            if (++k == b) {
-                k = 0;
-                box++;
-            }
-        }
-    }
-    return 1;
-}
-
 /* 1 << v for the values 1..25, 0 for anything else: a blank or a value out
  * of range then leaves a hole in, or sets a bit beyond, a unit's mask. */
 #define B(v) [v] = 1u << (v)
@@ -172,38 +142,96 @@ static int givens_are_kept(unsigned n, const uint8_t *puzzle, const uint8_t *sol
     return bad == 0;
 }
 
-/* Part two, one row: OR the bit of each value of row into its row mask, its
- * column masks and the masks of the b boxes it crosses. */
-static inline __attribute__((always_inline)) void
-row_masks(unsigned b, const uint8_t *row, uint32_t *row_mask, uint32_t *cols, uint32_t *boxes)
-{
-    for (unsigned bc = 0, c = 0; bc < b; bc++) {
-        for (unsigned k = 0; k < b; k++, c++) {
-            uint32_t bit = value_bits[row[c]];
-
-            *row_mask |= bit;
-            cols[c] |= bit;
-            boxes[bc] |= bit;
-        }
-    }
-}
-
 /* Part two: 1 when every unit holds all n values.  A unit has n cells, so
  * holding all n values means each exactly once and none out of range: no
- * per-cell test, only the masks at the end.  Inlined per side, so that with
- * n and b constant the loops have fixed trip counts and no division. */
+ * per-cell test, only the masks at the end.  A row is taken b cells (one
+ * box's width) at a time: the segment's mask goes into the row's (kept in a
+ * register) and the box's, and only the columns are updated per cell.
+ * Inlined per side, so that with n and b constant the loops have fixed
+ * trip counts and no division. */
 static inline __attribute__((always_inline)) int units_full(unsigned n, unsigned b,
                                                             const uint8_t *solution)
 {
-    uint32_t rows[SDK_MAX_N] = {0}, cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
+    uint32_t cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
     uint32_t full = ((1u << n) - 1) << 1, bad = 0;
-    unsigned r;
 
-    for (r = 0; r < n; r++)
-        row_masks(b, solution + r * n, &rows[r], cols, boxes + (r / b) * b);
-    for (r = 0; r < n; r++)
-        bad |= (rows[r] ^ full) | (cols[r] ^ full) | (boxes[r] ^ full);
+    for (unsigned r = 0; r < n; r++) {
+        const uint8_t *row = solution + r * n;
+        uint32_t row_mask = 0;
+
+        for (unsigned bc = 0; bc < b; bc++) {
+            uint32_t seg = 0;
+            for (unsigned k = 0; k < b; k++) {
+                uint32_t bit = value_bits[row[bc * b + k]];
+                seg |= bit;
+                cols[bc * b + k] |= bit;
+            }
+            boxes[(r / b) * b + bc] |= seg;
+            row_mask |= seg;
+        }
+        bad |= row_mask ^ full;
+    }
+    for (unsigned i = 0; i < n; i++)
+        bad |= (cols[i] ^ full) | (boxes[i] ^ full);
     return bad == 0;
+}
+
+/* 1 << v for the values 1..25, 0 for a blank and bit 31 for 26..255: a
+ * value above n then sets a bit beyond a full unit's mask. */
+#define G(v) [v] = 1u << (v)
+/* clang-format off */
+static const uint32_t given_bits[256] = {
+    G(1),  G(2),  G(3),  G(4),  G(5),  G(6),  G(7),  G(8),  G(9),  G(10), G(11), G(12), G(13),
+    G(14), G(15), G(16), G(17), G(18), G(19), G(20), G(21), G(22), G(23), G(24), G(25),
+    [26 ... 255] = 1u << 31,
+};
+/* clang-format on */
+#undef G
+
+/* Fast pass for givens: 1 when every cell is in 0..n and no value 1..n
+ * repeats in a unit, else 0.  No per-cell branch: every bit already in the
+ * row, column or box it lands in is added to one mask of repeats, and a
+ * value out of range shows as a bit beyond the full mask in the OR of the
+ * rows.  Taken b cells at a time like units_full(), inlined per side. */
+static inline __attribute__((always_inline)) int givens_clean_side(unsigned n, unsigned b,
+                                                                   const uint8_t *cells)
+{
+    uint32_t cols[SDK_MAX_N] = {0}, boxes[SDK_MAX_N] = {0};
+    uint32_t full = ((1u << n) - 1) << 1, dup = 0, all = 0;
+
+    for (unsigned r = 0; r < n; r++) {
+        const uint8_t *row = cells + r * n;
+        uint32_t row_mask = 0;
+
+        for (unsigned bc = 0; bc < b; bc++) {
+            uint32_t *box = &boxes[(r / b) * b + bc];
+            uint32_t seen = row_mask | *box, seg = 0;
+            for (unsigned k = 0; k < b; k++) {
+                uint32_t bit = given_bits[row[bc * b + k]];
+                dup |= (seen | seg | cols[bc * b + k]) & bit;
+                seg |= bit;
+                cols[bc * b + k] |= bit;
+            }
+            *box |= seg;
+            row_mask |= seg;
+        }
+        all |= row_mask;
+    }
+    return dup == 0 && (all & ~full) == 0;
+}
+
+static int givens_are_clean(unsigned n, const uint8_t *cells)
+{
+    switch (n) {
+    case 4:
+        return givens_clean_side(4, 2, cells);
+    case 9:
+        return givens_clean_side(9, 3, cells);
+    case 16:
+        return givens_clean_side(16, 4, cells);
+    default:
+        return givens_clean_side(25, 5, cells);
+    }
 }
 
 /* The identical-looking cases are the point: each inlines units_full() with

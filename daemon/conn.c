@@ -7,7 +7,10 @@
  *
  * Output: responses are packed into c->out and handed to uv_write once per
  * loop iteration, so a burst of answers costs one syscall.  At most one write
- * is in progress; its buffer is owned by the write request until the callback.
+ * is in progress; its buffer is owned by the write request until the callback,
+ * then kept (c->spare) for the next burst while more answers are on their
+ * way, so that a busy connection writes from two buffers in turn instead of
+ * growing a new one for every burst.
  *
  * Backpressure: while CONN_MAX_IN_FLIGHT answers are owed or
  * CONN_MAX_UNSENT bytes are unsent, messages stay unparsed in c->buf and
@@ -37,11 +40,14 @@
 #define CONN_BUF_START 4096 /* first input buffer size */
 #define CONN_FD_MARGIN 2    /* a connection's descriptor this close to the limit: warn */
 
+#define CONN_SPARE_MAX (256 * 1024) /* largest written buffer kept for reuse */
+
 struct write_req {
     uv_write_t req; /* libuv's */
     struct conn *c; /* whose */
     char *data;     /* owned until the callback */
     size_t size;    /* bytes */
+    size_t alloc;   /* data's allocated size */
 };
 
 static void resume(struct conn *c);
@@ -82,6 +88,8 @@ void conn_unref(struct conn *c)
     assert(c->is_closing && list_empty(&c->link) && list_empty(&c->ready_link));
     assert(c->in_flight == 0 && !c->needs_closed_call);
     msgpack_sbuffer_destroy(&c->out);
+    free(c->spare);
+    c->spare = NULL;
     c->writing_size = 0;
     count_unsent(c);
     free(c->buf);
@@ -220,12 +228,26 @@ static int is_full(const struct conn *c)
     return unsent >= CONN_SHARE_UNSENT && c->set->unsent_all >= CONN_MAX_UNSENT_ALL;
 }
 
+/* Keep a written buffer for the next batch of answers while more are on
+ * their way (answers owed, or some already packed); an idle connection
+ * keeps none. */
+static void keep_or_free(struct conn *c, struct write_req *w)
+{
+    if (!c->is_closing && !c->spare && w->alloc <= CONN_SPARE_MAX &&
+        (c->in_flight > 0 || c->out.size > 0)) {
+        c->spare = w->data;
+        c->spare_size = w->alloc;
+    } else {
+        free(w->data);
+    }
+}
+
 static void on_written(uv_write_t *req, int status)
 {
     struct write_req *w = (struct write_req *)req;
     struct conn *c = w->c;
 
-    free(w->data);
+    keep_or_free(c, w);
     free(w);
     c->is_writing = 0;
     c->writing_size = 0;
@@ -263,7 +285,13 @@ static void flush_one(struct conn *c)
     }
     w->c = c;
     w->size = c->out.size;
+    w->alloc = c->out.alloc;
     w->data = msgpack_sbuffer_release(&c->out);
+    if (c->spare) { /* the next answers go into the last written buffer */
+        c->out.data = c->spare;
+        c->out.alloc = c->spare_size;
+        c->spare = NULL;
+    }
     buf = uv_buf_init(w->data, (unsigned)w->size);
     rc = uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, on_written);
     if (rc < 0) {

@@ -97,6 +97,8 @@ struct conn {
     uint8_t *buf;                    /* received, not yet parsed */
     size_t len, cap;                 /* bytes in buf, its size */
     msgpack_sbuffer out;             /* responses not yet handed to uv_write */
+    char *spare;                     /* a written buffer kept for out, or NULL */
+    size_t spare_size;               /* its allocated size */
     size_t writing_size;             /* bytes in the uv_write in progress */
     size_t in_flight;                /* answers owed (conn_defer, not yet conn_complete) */
     size_t unsent_counted;           /* this connection's share of set->unsent_all */

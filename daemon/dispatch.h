@@ -24,6 +24,14 @@ struct job;
 struct pool;
 struct stats;
 
+#define DISPATCH_SPARE_JOBS 256 /* freed jobs kept for reuse: a malloc and a free less each */
+
+/* One job in the deadline heap, with its key. */
+struct heap_entry {
+    uint64_t due_ns; /* the job's due_ns when it was pushed */
+    struct job *job; /* whose */
+};
+
 /* Shared state of every session; the server owns it and fills the settings. */
 struct dispatch {
     uv_loop_t *loop;          /* the one loop */
@@ -40,9 +48,11 @@ struct dispatch {
     uv_idle_t kick;           /* after it answered: the loop must not sleep before its check */
     unsigned kick_runs;       /* kick's calls since it started */
     uint64_t timer_at_ns;     /* the due time it was armed for */
-    struct job **heap;        /* jobs given to the pool, min-heap by due time */
+    struct heap_entry *heap;  /* jobs given to the pool, min-heap by due time */
     size_t heap_len;          /* jobs in it */
     size_t heap_cap;          /* room in it */
+    struct job *spare[DISPATCH_SPARE_JOBS]; /* freed jobs kept for reuse (loop only) */
+    size_t spare_len;                       /* jobs in spare */
 };
 
 /* d with these pointers, no session, and every setting 0 (none, or off)

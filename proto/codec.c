@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "proto/side.h"
 
@@ -66,13 +67,14 @@ int codec_symbol_value(unsigned n, char c)
     return v;
 }
 
+/* The symbol of each value 1..25 (index 0 is never used). */
+static const char value_symbols[] = "?123456789ABCDEFGHIJKLMNOP";
+
 char codec_value_symbol(unsigned v, enum codec_blank blank)
 {
-    static const char symbols[] = "?123456789ABCDEFGHIJKLMNOP";
-
     if (v == 0)
         return (char)blank;
-    return v <= 25 ? symbols[v] : '?';
+    return v <= 25 ? value_symbols[v] : '?';
 }
 
 /* The symbols allowed for side n, for messages. */
@@ -151,11 +153,90 @@ static size_t line_count(const char *s, size_t len, size_t *bad_pos, char *bad_s
 /* The common case in one pass: every byte a symbol or whitespace, a valid
  * cell count, every value within the side.  Returns the side, or 0 when the
  * input needs the careful path (which also finds the error to report). */
+/* Eight bytes at a time (SWAR): each byte of a uint64_t is handled on its
+ * own, no carry or borrow ever crossing into the next, so the byte order of
+ * the machine does not matter. */
+#define ONES  0x0101010101010101u
+#define HIGHS 0x8080808080808080u
+#define LOW7  0x7f7f7f7f7f7f7f7fu
+
+/* High bit of each byte of x set where that byte is >= lo; x's bytes must
+ * all be below 0x80. */
+static uint64_t bytes_ge(uint64_t x, unsigned lo)
+{
+    return (x + (0x80u - lo) * ONES) & HIGHS;
+}
+
+/* High bit of each byte of x set where that byte is zero. */
+static uint64_t bytes_zero(uint64_t x)
+{
+    return ~(((x & LOW7) + LOW7) | x) & HIGHS;
+}
+
+/* Bytes 0xff where mask (high bits, as above) is set, else 0. */
+static uint64_t bytes_mask(uint64_t mask)
+{
+    return (mask >> 7) * 0xffu;
+}
+
+/* Eight symbols of a line for a side up to 9: '.' and '0' to '0' + side.
+ * Returns 1 and their values in *values, or 0 for anything else. */
+static int line_word(uint64_t w, unsigned side, uint64_t *values)
+{
+    uint64_t dot, digit, dots;
+
+    if (w & HIGHS)
+        return 0;
+    dot = bytes_zero(w ^ ('.' * ONES));
+    digit = bytes_ge(w, '0') & ~bytes_ge(w, '0' + side + 1);
+    if ((dot | digit) != HIGHS)
+        return 0;
+    dots = bytes_mask(dot);
+    *values = ((w & ~dots) | ('0' * ONES & dots)) - '0' * ONES;
+    return 1;
+}
+
+/* A line of exactly 16 or 81 symbols, no whitespace, eight at a time.
+ * Returns 1 with cells filled, or 0 (cells partly written). */
+static int line_small(const char *s, size_t len, unsigned side, uint8_t *cells)
+{
+    size_t i = 0;
+
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w, v;
+        memcpy(&w, s + i, 8);
+        if (!line_word(w, side, &v))
+            return 0;
+        memcpy(cells + i, &v, 8);
+    }
+    for (; i < len; i++) {
+        unsigned v = (uint8_t)(symbol_class[(unsigned char)s[i]] - 1);
+        if (v > side)
+            return 0;
+        cells[i] = (uint8_t)v;
+    }
+    return 1;
+}
+
 static unsigned line_fast(const char *s, size_t len, uint8_t *cells)
 {
     size_t i, pos = 0;
-    unsigned top = 0, side;
+    unsigned top = 0, side = grid_side_for_cells(len);
 
+    if (side != 0 && side <= 9 && line_small(s, len, side, cells))
+        return side;
+    if (side != 0) {
+        /* No whitespace (the usual line): a non-symbol's class minus one is
+         * 0xff, a space's 0x7f, both above any side. */
+        for (i = 0; i < len; i++) {
+            unsigned v = (uint8_t)(symbol_class[(unsigned char)s[i]] - 1);
+            cells[i] = (uint8_t)v;
+            top = v > top ? v : top;
+        }
+        if (top <= side)
+            return side;
+        top = 0;
+    }
     for (i = 0; i < len; i++) {
         unsigned k = symbol_class[(unsigned char)s[i]];
         if (k == SYM_SPACE)
@@ -339,6 +420,21 @@ int codec_parse_judge(const char *s, size_t len, unsigned *n, uint8_t *cells, ch
 /* ------------------------------------------------------------------ */
 /* Formatting                                                         */
 
+/* Eight cells of values up to 9 as digits, blanks as blank.  Returns 1,
+ * or 0 (nothing written) when a value is above 9. */
+static int format_word(const uint8_t *cells, char blank, char *out)
+{
+    uint64_t w, blanks;
+
+    memcpy(&w, cells, 8);
+    if (((((w & LOW7) + (0x7fu - 9) * ONES) | w) & HIGHS) != 0)
+        return 0;
+    blanks = bytes_mask(bytes_zero(w));
+    w = ((w + '0' * ONES) & ~blanks) | ((uint64_t)(unsigned char)blank * ONES & blanks);
+    memcpy(out, &w, 8);
+    return 1;
+}
+
 int codec_format_line(unsigned n, const uint8_t *cells, enum codec_blank blank, char *out,
                       size_t out_size)
 {
@@ -348,8 +444,21 @@ int codec_format_line(unsigned n, const uint8_t *cells, enum codec_blank blank, 
         return -EINVAL;
     if (out_size < (size_t)n * n + 1)
         return -ENOSPC;
-    for (i = 0; i < n * n; i++)
-        out[i] = codec_value_symbol(cells[i], blank);
+    /* No call per cell: eight digits at a time, else a table look-up and a
+     * select. */
+    if (blank == CODEC_BLANK_DOT || blank == CODEC_BLANK_ZERO) {
+        const char *t =
+            blank == CODEC_BLANK_DOT ? ".123456789ABCDEFGHIJKLMNOP" : "0123456789ABCDEFGHIJKLMNOP";
+        for (i = 0; i + 8 <= n * n && format_word(cells + i, (char)blank, out + i); i += 8)
+            ;
+        for (; i < n * n; i++) {
+            unsigned v = cells[i];
+            out[i] = v <= 25 ? t[v] : '?';
+        }
+    } else {
+        for (i = 0; i < n * n; i++)
+            out[i] = codec_value_symbol(cells[i], blank);
+    }
     out[n * n] = '\0';
     return (int)(n * n);
 }

@@ -59,9 +59,12 @@ static const struct band {
 
 #define BANDS (sizeof(bands) / sizeof(bands[0]))
 
+/* The first bytes are compared before memcmp is called: most names that
+ * are not the one differ there (the tables are scanned name by name). */
 static int name_is(const struct name *n, const char *s, size_t len)
 {
-    return n->str && n->len == len && memcmp(n->str, s, len) == 0;
+    return n->str && n->len == len && (len == 0 || n->str[0] == s[0]) &&
+           memcmp(n->str, s, len) == 0;
 }
 
 const char *proto_key(enum proto_key k)

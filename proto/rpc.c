@@ -1,8 +1,11 @@
 /* rpc.c -- decode and validate protocol v1 requests, encode responses.
  *
- * The daemon's whole defence against hostile bytes runs through rpc_read():
- * mpscan_object() bounds the object (size and depth) without allocating, and
- * only then does msgpack_unpack() build it in a zone that lives for this call.
+ * The daemon's whole defence against hostile bytes runs through rpc_read().
+ * A small plain object (a solve request always is) is built on the stack by
+ * mpsmall_unpack(), which allocates nothing and keeps mpscan's size and
+ * depth limits; anything else is first bounded by mpscan_object() without
+ * allocating, and only then built by msgpack_unpack() in a zone that lives
+ * for this call.
  * rpc_decode() never trusts a type: every field is checked before use and
  * copied into the fixed-size struct rpc_request, so nothing points into the
  * zone once rpc_read() returns.
@@ -16,6 +19,7 @@
 
 #include "proto/codec.h"
 #include "proto/mpscan.h"
+#include "proto/mpsmall.h"
 #include "proto/side.h"
 
 /* ---------------------------------------------------------------- reading */
@@ -60,7 +64,9 @@ static enum rpc_code decode_puzzle_string(const char *text, uint32_t len,
     if (codec_parse_line(text, len, &s->n, s->cells, err, err_size) < 0)
         return RPC_BAD_PUZZLE;
     s->form = RPC_FORM_STRING;
-    for (uint32_t i = 0; i < len; i++) /* one lower-case letter: the answer is in lower case */
+    /* One lower-case letter: the answer is in lower case.  Up to 9x9 no
+     * letter is a symbol, so none can have been parsed. */
+    for (uint32_t i = 0; s->n > 9 && i < len; i++)
         if (text[i] >= 'a' && text[i] <= 'p')
             s->form = RPC_FORM_LOWER;
     return RPC_OK;
@@ -280,10 +286,18 @@ enum rpc_code rpc_decode(const msgpack_object *obj, struct rpc_request *req, cha
 ssize_t rpc_read(const uint8_t *buf, size_t len, size_t max_size, struct rpc_request *req,
                  char *err, size_t err_size)
 {
+    struct mpsmall_zone small;
     msgpack_zone zone;
     msgpack_object obj;
     size_t off = 0;
-    ssize_t n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
+    ssize_t n = mpsmall_unpack(buf, len, RPC_MAX_DEPTH, &small, &obj);
+
+    /* Taken whole and within the limit: what mpscan would say (mpsmall.h). */
+    if (n > 0 && (size_t)n <= max_size) {
+        rpc_decode(&obj, req, err, err_size);
+        return n;
+    }
+    n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
 
     if (n == -E2BIG && err && err_size)
         snprintf(err, err_size, "message larger than the %zu-byte limit", max_size);
@@ -368,12 +382,19 @@ int rpc_pack_error_note(msgpack_sbuffer *sb, enum rpc_code code, const char *mes
     return 0;
 }
 
+static uint8_t *put_uint(uint8_t *p, uint64_t v);
+
+/* Bytes as msgpack-c's packer writes them (see the solve answer below),
+ * in one write. */
 int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid)
 {
-    if (msgpack_pack_array(pk, 4) < 0 || msgpack_pack_int(pk, RPC_MSG_RESPONSE) < 0 ||
-        msgpack_pack_uint32(pk, msgid) < 0 || msgpack_pack_nil(pk) < 0)
-        return -ENOMEM;
-    return 0;
+    uint8_t buf[8], *p = buf;
+
+    *p++ = 0x94; /* fixarray of 4 */
+    *p++ = RPC_MSG_RESPONSE;
+    p = put_uint(p, msgid);
+    *p++ = 0xc0; /* nil: no error */
+    return pk->callback(pk->data, (const char *)buf, (size_t)(p - buf)) < 0 ? -ENOMEM : 0;
 }
 
 int rpc_pack_answer(msgpack_sbuffer *sb, msgpack_packer_write write, uint32_t msgid,
@@ -402,6 +423,106 @@ int rpc_pack_pong(msgpack_sbuffer *sb, uint32_t msgid)
     return rpc_pack_answer(sb, NULL, msgid, pack_pong, NULL);
 }
 
+/* ------------------------------------------------- the solve answer, fast
+ *
+ * The answer to a solve is the one message the daemon sends by the
+ * hundred thousand a second, so its map is encoded by hand into a buffer on
+ * the stack and handed to the packer's writer in one call, instead of a
+ * dozen packer calls of a few bytes each.  The bytes are exactly those
+ * msgpack-c's packer produces (smallest encodings, str8 included); a solver
+ * name too long for the buffer takes the packer's road instead. */
+
+#define SOLVE_NAME_MAX 255 /* longest solver name encoded by hand (str8) */
+#define SOLVE_MAP_MAX  (2 * SDK_MAX_CELLS + SOLVE_NAME_MAX + 128)
+
+static uint8_t *put_be(uint8_t *p, uint64_t v, unsigned k)
+{
+    for (unsigned i = k; i > 0; i--)
+        *p++ = (uint8_t)(v >> (8 * (i - 1)));
+    return p;
+}
+
+/* msgpack_pack_uint64's encoding of v. */
+static uint8_t *put_uint(uint8_t *p, uint64_t v)
+{
+    if (v < 128) {
+        *p++ = (uint8_t)v;
+        return p;
+    }
+    if (v < 256) {
+        *p++ = 0xcc;
+        return put_be(p, v, 1);
+    }
+    if (v < 65536) {
+        *p++ = 0xcd;
+        return put_be(p, v, 2);
+    }
+    if (v <= UINT32_MAX) {
+        *p++ = 0xce;
+        return put_be(p, v, 4);
+    }
+    *p++ = 0xcf;
+    return put_be(p, v, 8);
+}
+
+/* msgpack_pack_str's header for len bytes (len < 65536). */
+static uint8_t *put_str_head(uint8_t *p, size_t len)
+{
+    if (len < 32) {
+        *p++ = (uint8_t)(0xa0 | len);
+        return p;
+    }
+    if (len < 256) {
+        *p++ = 0xd9;
+        return put_be(p, len, 1);
+    }
+    *p++ = 0xda;
+    return put_be(p, len, 2);
+}
+
+static uint8_t *put_str(uint8_t *p, const char *s, size_t len)
+{
+    p = put_str_head(p, len);
+    memcpy(p, s, len);
+    return p + len;
+}
+
+/* The map's constant parts: a fixmap of 6, then keys as fixstr (octal
+ * escapes: 0246 is fixstr of 6), the key names of protocol.c; test_rpc
+ * checks the bytes against msgpack-c's packer. */
+static const char solve_head_solved[] = "\206\246status\246solved\250solution";
+static const char solve_head_unsolvable[] = "\206\246status\252unsolvable\250solution";
+static const char solve_key_count[] = "\245count";
+static const char solve_key_solver[] = "\246solver";
+static const char solve_key_elapsed[] = "\252elapsed_us";
+static const char solve_key_guesses[] = "\247guesses";
+#define PUT_LITERAL(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* The solution: nil, an array of integers, or the line form. */
+static uint8_t *put_solution(uint8_t *p, const struct rpc_solve_result *r)
+{
+    unsigned cells = r->n * r->n;
+
+    if (!r->solution) {
+        *p++ = 0xc0;
+        return p;
+    }
+    if (r->form == RPC_FORM_ARRAY) {
+        *p++ = 0xdc; /* 16 cells and more: array 16 */
+        p = put_be(p, cells, 2);
+        for (unsigned i = 0; i < cells; i++)
+            p = put_uint(p, r->solution[i]);
+        return p;
+    }
+    p = put_str_head(p, cells);
+    codec_format_line(r->n, r->solution, CODEC_BLANK_DOT, (char *)p, cells + 1);
+    if (r->form == RPC_FORM_LOWER)
+        for (unsigned i = 0; i < cells; i++)
+            p[i] = (uint8_t)tolower(p[i]);
+    return p + cells;
+}
+
+/* The map by the packer, for what the fast road does not take. */
 static int pack_solution(msgpack_packer *pk, const struct rpc_solve_result *r)
 {
     unsigned cells = r->n * r->n;
@@ -427,10 +548,8 @@ static int pack_solution(msgpack_packer *pk, const struct rpc_solve_result *r)
     return 0;
 }
 
-int rpc_pack_solve_map(msgpack_packer *pk, const void *arg)
+static int pack_solve_map_slow(msgpack_packer *pk, const struct rpc_solve_result *r)
 {
-    const struct rpc_solve_result *r = arg;
-
     if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_STATUS) < 0 ||
         proto_pack_key(pk, r->solved ? PROTO_K_SOLVED : PROTO_K_UNSOLVABLE) < 0 ||
         proto_pack_key(pk, PROTO_K_SOLUTION) < 0 || pack_solution(pk, r) < 0 ||
@@ -440,6 +559,27 @@ int rpc_pack_solve_map(msgpack_packer *pk, const void *arg)
         proto_pack_key(pk, PROTO_K_GUESSES) < 0 || msgpack_pack_uint64(pk, r->guesses) < 0)
         return -ENOMEM;
     return 0;
+}
+
+int rpc_pack_solve_map(msgpack_packer *pk, const void *arg)
+{
+    const struct rpc_solve_result *r = arg;
+    uint8_t buf[SOLVE_MAP_MAX], *p = buf;
+    size_t name_len = strlen(r->solver);
+
+    if (!grid_side_ok(r->n) || name_len > SOLVE_NAME_MAX)
+        return pack_solve_map_slow(pk, r);
+    p = r->solved ? PUT_LITERAL(p, solve_head_solved) : PUT_LITERAL(p, solve_head_unsolvable);
+    p = put_solution(p, r);
+    p = PUT_LITERAL(p, solve_key_count);
+    p = put_uint(p, r->count);
+    p = PUT_LITERAL(p, solve_key_solver);
+    p = put_str(p, r->solver, name_len);
+    p = PUT_LITERAL(p, solve_key_elapsed);
+    p = put_uint(p, r->elapsed_us);
+    p = PUT_LITERAL(p, solve_key_guesses);
+    p = put_uint(p, r->guesses);
+    return pk->callback(pk->data, (const char *)buf, (size_t)(p - buf)) < 0 ? -ENOMEM : 0;
 }
 
 int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_solve_result *r)

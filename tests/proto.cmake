@@ -6,3 +6,4 @@ sudoku_add_test(NAME test_protocol SOURCES test_protocol.c LIBS sudoku_proto LAB
 sudoku_add_test(NAME test_input SOURCES test_input.c LIBS sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_opts SOURCES test_opts.c LIBS sudoku_opts LABELS proto)
 sudoku_add_test(NAME test_rpc SOURCES test_rpc.c LIBS sudoku_proto LABELS proto)
+sudoku_add_test(NAME test_mpsmall SOURCES test_mpsmall.c LIBS sudoku_proto LABELS proto)

@@ -324,6 +324,124 @@ static void test_round_trips(void **state)
     }
 }
 
+/* The line form of every byte value, blank symbol both ways, is the
+ * symbol codec_value_symbol() names for it ('?' above 25). */
+static void test_format_every_value(void **state)
+{
+    static const enum codec_blank blanks[] = {CODEC_BLANK_DOT, CODEC_BLANK_ZERO};
+    uint8_t cells[256];
+    char text[256 + 1];
+
+    (void)state;
+    for (unsigned b = 0; b < 2; b++) {
+        for (unsigned start = 0; start < 256; start += 16) {
+            for (unsigned i = 0; i < 16; i++)
+                cells[i] = (uint8_t)(start + i);
+            assert_int_equal(codec_format_line(4, cells, blanks[b], text, sizeof(text)), 16);
+            for (unsigned i = 0; i < 16; i++)
+                assert_int_equal(text[i], codec_value_symbol(cells[i], blanks[b]));
+            assert_int_equal(text[16], '\0');
+        }
+    }
+    assert_int_equal(codec_value_symbol(0, CODEC_BLANK_DOT), '.');
+    assert_int_equal(codec_value_symbol(10, CODEC_BLANK_DOT), 'A');
+    assert_int_equal(codec_value_symbol(26, CODEC_BLANK_DOT), '?');
+}
+
+/* The line parser against the definition: whitespace skipped, then 16,
+ * 81, 256 or 625 symbols each within the side.  Returns 0 and fills
+ * cells, or -EINVAL. */
+static int reference_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells)
+{
+    size_t count = 0, pos = 0;
+    unsigned side;
+
+    for (size_t i = 0; i < len; i++)
+        count += strchr(" \t\n\r\v\f", s[i]) == NULL || s[i] == '\0';
+    side = count == 16 ? 4 : count == 81 ? 9 : count == 256 ? 16 : count == 625 ? 25 : 0;
+    if (side == 0)
+        return -EINVAL;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '\0' && strchr(" \t\n\r\v\f", s[i]) != NULL)
+            continue;
+        int v = codec_symbol_value(side, s[i]);
+        if (v < 0)
+            return -EINVAL;
+        cells[pos++] = (uint8_t)v;
+    }
+    *n = side;
+    return 0;
+}
+
+static uint64_t line_rng = 88172645463325252u;
+
+static unsigned line_rnd(unsigned bound)
+{
+    line_rng ^= line_rng << 13;
+    line_rng ^= line_rng >> 7;
+    line_rng ^= line_rng << 17;
+    return (unsigned)(line_rng % bound);
+}
+
+/* Random lines of every side: symbols in and out of range (upper and lower
+ * case), a stray space or junk byte, a cell too many or too few. */
+static void test_parse_line_random(void **state)
+{
+    static const unsigned counts[] = {16, 81, 256, 625};
+    static const char pool[] = ".0123456789ABCDEFGPQZabcdefgpqz \t\n,-/:\x80\xff";
+    static char line[700];
+    uint8_t got[SDK_MAX_CELLS], want[SDK_MAX_CELLS];
+    unsigned ok = 0, bad = 0;
+
+    (void)state;
+    for (unsigned t = 0; t < 20000; t++) {
+        unsigned cells = counts[t % 4], top = t % 4 == 0 ? 5 : t % 4 == 1 ? 10 : 17;
+        size_t len = cells + (t % 5 == 0 ? line_rnd(3) : 0) - (t % 7 == 0);
+        unsigned gn = 0, wn = 0;
+
+        if (t % 4 == 3)
+            top = 26;
+        for (size_t i = 0; i < len; i++) /* in range for the side: '.', 1.. */
+            line[i] = ".123456789ABCDEFGHIJKLMNOP"[line_rnd(top)];
+        for (unsigned k = t % 3; k > 0; k--) /* a few strays */
+            line[line_rnd((unsigned)len)] = pool[line_rnd(sizeof(pool) - 1)];
+        int wrc = reference_parse_line(line, len, &wn, want);
+        int grc = codec_parse_line(line, len, &gn, got, NULL, 0);
+        assert_int_equal(grc, wrc);
+        if (wrc == 0) {
+            assert_int_equal(gn, wn);
+            assert_memory_equal(got, want, (size_t)wn * wn);
+        }
+        ok += wrc == 0;
+        bad += wrc != 0;
+    }
+    /* both outcomes were exercised many times */
+    assert_true(ok > 3000);
+    assert_true(bad > 3000);
+}
+
+/* Random grids of every side whose values are mostly digits, some blank,
+ * some above 9 or far out of range: each symbol is codec_value_symbol()'s. */
+static void test_format_random(void **state)
+{
+    static const unsigned sides[] = {4, 9, 16, 25};
+    static const uint8_t odd[] = {0, 10, 9, 1, 25, 26, 127, 128, 255};
+    uint8_t cells[SDK_MAX_CELLS];
+    char text[SDK_MAX_CELLS + 1];
+
+    (void)state;
+    for (unsigned t = 0; t < 4000; t++) {
+        unsigned n = sides[t % 4];
+        enum codec_blank blank = t % 3 ? CODEC_BLANK_DOT : CODEC_BLANK_ZERO;
+        for (unsigned i = 0; i < n * n; i++)
+            cells[i] = line_rnd(40) == 0 ? odd[line_rnd(sizeof(odd))] : (uint8_t)line_rnd(10);
+        assert_int_equal(codec_format_line(n, cells, blank, text, sizeof(text)), (int)(n * n));
+        for (unsigned i = 0; i < n * n; i++)
+            assert_int_equal(text[i], codec_value_symbol(cells[i], blank));
+        assert_int_equal(text[n * n], '\0');
+    }
+}
+
 static void test_format_limits(void **state)
 {
     uint8_t grid[SDK_MAX_CELLS];
@@ -450,10 +568,12 @@ static void test_shared_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_line_bad),    cmocka_unit_test(test_line_spacing_and_case),
-        cmocka_unit_test(test_line_args),   cmocka_unit_test(test_judge_bad),
-        cmocka_unit_test(test_round_trips), cmocka_unit_test(test_format_limits),
-        cmocka_unit_test(test_symbols),     cmocka_unit_test(test_shared_data),
+        cmocka_unit_test(test_line_bad),           cmocka_unit_test(test_line_spacing_and_case),
+        cmocka_unit_test(test_line_args),          cmocka_unit_test(test_judge_bad),
+        cmocka_unit_test(test_round_trips),        cmocka_unit_test(test_format_limits),
+        cmocka_unit_test(test_format_every_value), cmocka_unit_test(test_parse_line_random),
+        cmocka_unit_test(test_format_random),      cmocka_unit_test(test_symbols),
+        cmocka_unit_test(test_shared_data),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

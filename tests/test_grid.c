@@ -305,12 +305,94 @@ static void test_solution_every_cell(void **state)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* The fast checks against the plain definition, on random grids        */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static unsigned rnd(unsigned bound)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state % bound);
+}
+
+/* The rules as written: every cell 0..n, no value twice in a row, column
+ * or box.  1 when the givens are legal. */
+static int reference_givens_ok(unsigned n, const uint8_t *cells)
+{
+    unsigned b = box_of(n);
+
+    for (unsigned i = 0; i < n * n; i++)
+        if (cells[i] > n)
+            return 0;
+    for (unsigned i = 0; i < n * n; i++) {
+        for (unsigned j = i + 1; j < n * n; j++) {
+            unsigned ri = i / n, ci = i % n, rj = j / n, cj = j % n;
+            int same_unit = ri == rj || ci == cj || (ri / b == rj / b && ci / b == cj / b);
+            if (cells[i] != 0 && cells[i] == cells[j] && same_unit)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* A random grid of side n in one of several styles: a valid solution with
+ * cells blanked, the same with some cells changed at random (duplicates),
+ * or a stray value above n (just above, or up to 255). */
+static void random_grid(unsigned n, unsigned style, uint8_t *cells)
+{
+    unsigned cellc = n * n;
+
+    make_solution(n, cells);
+    for (unsigned i = 0; i < cellc; i++)
+        if (rnd(4) != 0)
+            cells[i] = 0;
+    if (style == 1) /* one changed cell: often a duplicate */
+        cells[rnd(cellc)] = (uint8_t)(rnd(n) + 1);
+    else if (style == 2) /* several */
+        for (unsigned k = rnd(4) + 1; k > 0; k--)
+            cells[rnd(cellc)] = (uint8_t)(rnd(n + 1));
+    else if (style == 3) /* just out of range */
+        cells[rnd(cellc)] = (uint8_t)(n + 1 + rnd(2));
+    else if (style == 4) /* far out of range */
+        cells[rnd(cellc)] = (uint8_t)(26 + rnd(230));
+    else if (style == 5) { /* a full valid grid, maybe one cell changed */
+        make_solution(n, cells);
+        cells[rnd(cellc)] = (uint8_t)rnd(n + 2);
+    }
+}
+
+static void test_givens_random(void **state)
+{
+    uint8_t cells[SDK_MAX_CELLS];
+    unsigned clean = 0, dirty = 0;
+
+    (void)state;
+    for (unsigned s = 0; s < 4; s++) {
+        unsigned rounds = sides[s] == 25 ? 300 : 2000;
+        for (unsigned t = 0; t < rounds; t++) {
+            random_grid(sides[s], t % 7, cells);
+            int want = reference_givens_ok(sides[s], cells);
+            int rc = grid_check_givens(sides[s], cells, NULL, 0);
+            assert_int_equal(rc, want ? 0 : -EINVAL);
+            clean += want != 0;
+            dirty += want == 0;
+        }
+    }
+    /* both outcomes were exercised many times */
+    assert_true(clean > 1000);
+    assert_true(dirty > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sides),          cmocka_unit_test(test_givens_table),
         cmocka_unit_test(test_givens_edges),   cmocka_unit_test(test_invalid_file),
         cmocka_unit_test(test_solution_table), cmocka_unit_test(test_solution_every_cell),
+        cmocka_unit_test(test_givens_random),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,10 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "proto/mpscan.h"
 #include "proto/rpc.h"
 
 /* ---------------------------------------------------------- notifications */
@@ -113,7 +115,7 @@ static int has_failed;   /* it has failed since budget was set */
 /* msgpack_sbuffer_write until budget is spent, then failure. */
 static int failing_write(void *data, const char *buf, size_t len)
 {
-    if (len > budget && (is_permanent || !has_failed)) {
+    if ((len > budget && (is_permanent || !has_failed)) || (is_permanent && has_failed)) {
         has_failed = 1;
         return -1;
     }
@@ -210,11 +212,211 @@ static void test_answer_never_partial(void **state)
     check_answer_never_partial(1);
 }
 
+/* --------------------------------------------- the solve map, byte exact */
+
+/* The solve map as msgpack-c's packer writes it: what rpc_pack_solve_map
+ * must produce byte for byte. */
+static void reference_solve_map(msgpack_packer *pk, const struct rpc_solve_result *r)
+{
+    static const char symbols[] = ".123456789ABCDEFGHIJKLMNOP";
+    unsigned cells = r->n * r->n;
+    char line[SDK_MAX_CELLS];
+
+    msgpack_pack_map(pk, 6);
+    msgpack_pack_str_with_body(pk, "status", 6);
+    if (r->solved)
+        msgpack_pack_str_with_body(pk, "solved", 6);
+    else
+        msgpack_pack_str_with_body(pk, "unsolvable", 10);
+    msgpack_pack_str_with_body(pk, "solution", 8);
+    if (!r->solution) {
+        msgpack_pack_nil(pk);
+    } else if (r->form == RPC_FORM_ARRAY) {
+        msgpack_pack_array(pk, cells);
+        for (unsigned i = 0; i < cells; i++)
+            msgpack_pack_uint8(pk, r->solution[i]);
+    } else {
+        for (unsigned i = 0; i < cells; i++) {
+            char c = symbols[r->solution[i]];
+            line[i] = r->form == RPC_FORM_LOWER && c >= 'A' ? (char)(c - 'A' + 'a') : c;
+        }
+        msgpack_pack_str_with_body(pk, line, cells);
+    }
+    msgpack_pack_str_with_body(pk, "count", 5);
+    msgpack_pack_uint64(pk, r->count);
+    msgpack_pack_str_with_body(pk, "solver", 6);
+    msgpack_pack_str_with_body(pk, r->solver, strlen(r->solver));
+    msgpack_pack_str_with_body(pk, "elapsed_us", 10);
+    msgpack_pack_uint64(pk, r->elapsed_us);
+    msgpack_pack_str_with_body(pk, "guesses", 7);
+    msgpack_pack_uint64(pk, r->guesses);
+}
+
+/* Every side and form, solved or not, numbers at each encoding's edges,
+ * solver names at each string encoding's edges. */
+static void test_solve_map_bytes(void **state)
+{
+    static const uint64_t numbers[] = {
+        0, 1, 127, 128, 255, 256, 65535, 65536, UINT32_MAX, (uint64_t)UINT32_MAX + 1, UINT64_MAX};
+    static const unsigned sides[] = {4, 9, 16, 25}, name_lens[] = {0, 7, 31, 32, 255, 256, 300};
+    static char name[301];
+    uint8_t sol[SDK_MAX_CELLS];
+    unsigned t = 0;
+
+    (void)state;
+    for (unsigned s = 0; s < 4; s++) {
+        for (unsigned i = 0; i < sides[s] * sides[s]; i++)
+            sol[i] = (uint8_t)(i * 7 % sides[s] + 1);
+        for (unsigned form = RPC_FORM_STRING; form <= RPC_FORM_ARRAY; form++) {
+            for (unsigned k = 0; k < 7 * 11; k++, t++) {
+                struct rpc_solve_result r = {
+                    .solved = k % 3 != 0,
+                    .n = sides[s],
+                    .form = (enum rpc_form)form,
+                    .solution = k % 3 != 0 ? sol : NULL,
+                    .count = numbers[k % 11],
+                    .solver = name,
+                    .elapsed_us = numbers[(k + 3) % 11],
+                    .guesses = numbers[(k + 7) % 11],
+                };
+                msgpack_sbuffer got, want;
+                msgpack_packer pk;
+
+                memset(name, 'a' + (int)(t % 26), name_lens[k / 11]);
+                name[name_lens[k / 11]] = '\0';
+                msgpack_sbuffer_init(&got);
+                msgpack_sbuffer_init(&want);
+                assert_int_equal(rpc_pack_solve_result(&got, (uint32_t)numbers[k % 9], &r), 0);
+                msgpack_packer_init(&pk, &want, msgpack_sbuffer_write);
+                msgpack_pack_array(&pk, 4);
+                msgpack_pack_int(&pk, 1);
+                msgpack_pack_uint32(&pk, (uint32_t)numbers[k % 9]);
+                msgpack_pack_nil(&pk);
+                reference_solve_map(&pk, &r);
+                assert_int_equal(got.size, want.size);
+                assert_memory_equal(got.data, want.data, want.size);
+                msgpack_sbuffer_destroy(&got);
+                msgpack_sbuffer_destroy(&want);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------ rpc_read against the old road */
+
+/* rpc_read as it was before mpsmall: mpscan_object() bounds the object,
+ * msgpack_unpack() builds it, rpc_decode() judges it. */
+static ssize_t reference_read(const uint8_t *buf, size_t len, size_t max_size,
+                              struct rpc_request *req, char *err, size_t err_size)
+{
+    msgpack_zone zone;
+    msgpack_object obj;
+    size_t off = 0;
+    ssize_t n = mpscan_object(buf, len, max_size, RPC_MAX_DEPTH);
+
+    if (n == -E2BIG)
+        snprintf(err, err_size, "message larger than the %zu-byte limit", max_size);
+    else if (n < 0)
+        snprintf(err, err_size, "not a msgpack object (or nested deeper than %d)", RPC_MAX_DEPTH);
+    if (n <= 0)
+        return n;
+    assert_true(msgpack_zone_init(&zone, 2048));
+    if (msgpack_unpack((const char *)buf, (size_t)n, &off, &zone, &obj) == MSGPACK_UNPACK_SUCCESS)
+        rpc_decode(&obj, req, err, err_size);
+    else {
+        memset(req, 0, sizeof(*req));
+        req->code = RPC_BAD_REQUEST;
+        snprintf(err, err_size, "%s", "msgpack object could not be unpacked");
+    }
+    msgpack_zone_destroy(&zone);
+    return n;
+}
+
+static uint64_t read_rng = 0x853c49e6748fea9bu;
+
+static unsigned read_rnd(unsigned bound)
+{
+    read_rng ^= read_rng << 13;
+    read_rng ^= read_rng >> 7;
+    read_rng ^= read_rng << 17;
+    return (unsigned)(read_rng % bound);
+}
+
+/* A solve (or another method) request with random options. */
+static void pack_random_request(msgpack_packer *pk)
+{
+    static const char *methods[] = {"solve", "solve", "solve", "ping", "stats", "rate", "cancel"};
+    static const char *keys[] = {"solver", "limit", "timeout_ms", "other"};
+    const char *m = methods[read_rnd(7)];
+    unsigned opts = read_rnd(4);
+    char line[82];
+
+    for (unsigned i = 0; i < 81; i++)
+        line[i] = ".123456789"[read_rnd(10)];
+    msgpack_pack_array(pk, read_rnd(10) == 0 ? 3 : 4);
+    msgpack_pack_int(pk, read_rnd(8) == 0 ? 2 : 0);
+    msgpack_pack_uint32(pk, read_rnd(70000));
+    msgpack_pack_str_with_body(pk, m, strlen(m));
+    msgpack_pack_array(pk, opts ? 2 : 1);
+    if (read_rnd(6) == 0) {
+        msgpack_pack_array(pk, 16);
+        for (unsigned i = 0; i < 16; i++)
+            msgpack_pack_int(pk, (int)read_rnd(6) - 1);
+    } else
+        msgpack_pack_str_with_body(pk, line, 81);
+    if (opts == 0)
+        return;
+    msgpack_pack_map(pk, opts - 1);
+    for (unsigned k = 0; k + 1 < opts; k++) {
+        const char *key = keys[read_rnd(4)];
+        msgpack_pack_str_with_body(pk, key, strlen(key));
+        if (read_rnd(3) == 0)
+            msgpack_pack_str_with_body(pk, "bitmask", 7);
+        else if (read_rnd(4) == 0)
+            msgpack_pack_double(pk, 2.5);
+        else
+            msgpack_pack_int64(pk, (int64_t)read_rnd(5) - 1);
+    }
+}
+
+/* Requests, with bytes flipped, cut short or followed by another, read
+ * under limits around their size: the same verdict, request and message. */
+static void test_read_matches_reference(void **state)
+{
+    (void)state;
+    for (unsigned t = 0; t < 20000; t++) {
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        struct rpc_request got, want;
+        char gerr[RPC_ERR_SIZE] = "", werr[RPC_ERR_SIZE] = "";
+
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        pack_random_request(&pk);
+        if (read_rnd(4) == 0)
+            pack_random_request(&pk);
+        for (unsigned k = read_rnd(3); k > 0; k--)
+            sb.data[read_rnd((unsigned)sb.size)] = (char)read_rnd(256);
+        size_t len = read_rnd(5) == 0 ? read_rnd((unsigned)sb.size + 1) : sb.size;
+        size_t max = read_rnd(4) == 0 ? 60 + read_rnd(80) : 4096;
+        memset(&got, 0x5a, sizeof(got));
+        memset(&want, 0x5a, sizeof(want));
+        ssize_t gn = rpc_read((const uint8_t *)sb.data, len, max, &got, gerr, sizeof(gerr));
+        ssize_t wn = reference_read((const uint8_t *)sb.data, len, max, &want, werr, sizeof(werr));
+        assert_int_equal(gn, wn);
+        assert_string_equal(gerr, werr);
+        assert_memory_equal(&got, &want, sizeof(got));
+        msgpack_sbuffer_destroy(&sb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_notification_shapes),
         cmocka_unit_test(test_answer_never_partial),
+        cmocka_unit_test(test_solve_map_bytes),
+        cmocka_unit_test(test_read_matches_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
