@@ -18,7 +18,7 @@
  * be spread over any number of workers and gives the same array.
  *
  * Thread safety: nothing here has global state; every call keeps its work on
- * the caller's stack (about 12 KiB) and writes only the caller's buffers.
+ * the caller's stack (about 30 KiB) and writes only the caller's buffers.
  * Any number of threads may generate at once (the host serialises plugins
  * that are not reentrant).
  */
