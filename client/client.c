@@ -31,6 +31,7 @@
 #include "client/client_impl.h"
 #include "proto/clock.h"
 #include "proto/mpscan.h"
+#include "proto/mpsmall.h"
 #include "proto/protocol.h"
 
 #define READ_CHUNK 65536u /* bytes asked of one recv() */
@@ -274,23 +275,62 @@ static int on_notification(struct sudoku_client *c, const struct wire_msg *m)
     return client__fail(c, -EPROTO, e.code, msg);
 }
 
+/* Hand one decoded message to its handler. */
+static int handle_object(struct sudoku_client *c, const msgpack_object *o)
+{
+    struct wire_msg m;
+
+    if (wire_classify(o, &m) < 0)
+        return client__fail(c, -EPROTO, "protocol",
+                            "the daemon sent a message that is not "
+                            "protocol v1");
+    if (m.kind == WIRE_NOTIFICATION)
+        return on_notification(c, &m);
+    if (c->on_response)
+        c->on_response(c->on_response_arg, &m);
+    return 0;
+}
+
+/* The general path: one complete object of len bytes, unpacked in the
+ * connection's zone, which is cleared after its handler returns. */
 static int dispatch_one(struct sudoku_client *c, const uint8_t *p, size_t len)
 {
     msgpack_object o;
-    struct wire_msg m;
     size_t off = 0;
-    int rc = 0;
-    if (msgpack_unpack((const char *)p, len, &off, &c->zone, &o) != MSGPACK_UNPACK_SUCCESS ||
-        wire_classify(&o, &m) < 0)
+    int rc;
+
+    if (msgpack_unpack((const char *)p, len, &off, &c->zone, &o) != MSGPACK_UNPACK_SUCCESS)
         rc = client__fail(c, -EPROTO, "protocol",
                           "the daemon sent a message that is not "
                           "protocol v1");
-    else if (m.kind == WIRE_NOTIFICATION)
-        rc = on_notification(c, &m);
-    else if (c->on_response)
-        c->on_response(c->on_response_arg, &m);
+    else
+        rc = handle_object(c, &o);
     msgpack_zone_clear(&c->zone);
     return rc;
+}
+
+/* Dispatch the object at p[0..avail): a small plain one (a solve answer) is
+ * built on the stack by mpsmall without a zone; anything else is bounded by
+ * mpscan first.  Returns its length, 0 when it is not complete yet, or a
+ * negative errno after failing the connection. */
+static ssize_t dispatch_next(struct sudoku_client *c, const uint8_t *p, size_t avail, int *rc)
+{
+    struct mpsmall_zone small;
+    msgpack_object o;
+    ssize_t n = mpsmall_unpack(p, avail, MPSCAN_MAX_DEPTH, &small, &o);
+
+    if (n > 0 && (size_t)n <= SUDOKU_CLIENT_MAX_MESSAGE) {
+        *rc = handle_object(c, &o);
+        return n;
+    }
+    n = mpscan_object(p, avail, SUDOKU_CLIENT_MAX_MESSAGE, MPSCAN_MAX_DEPTH);
+    if (n < 0)
+        return client__fail(c, -EPROTO, "protocol",
+                            n == -E2BIG ? "the daemon sent a message over the size limit"
+                                        : "the daemon sent bytes that are not msgpack");
+    if (n > 0)
+        *rc = dispatch_one(c, p, (size_t)n);
+    return n;
 }
 
 /* Dispatch every complete object in rbuf. */
@@ -299,17 +339,12 @@ static int dispatch_all(struct sudoku_client *c)
     size_t off = 0;
     int rc = 0;
     while (off < c->rbuf.len && !c->failed) {
-        ssize_t n = mpscan_object(c->rbuf.data + off, c->rbuf.len - off, SUDOKU_CLIENT_MAX_MESSAGE,
-                                  MPSCAN_MAX_DEPTH);
-        if (n == 0)
-            break;
-        if (n < 0) {
-            rc = client__fail(c, -EPROTO, "protocol",
-                              n == -E2BIG ? "the daemon sent a message over the size limit"
-                                          : "the daemon sent bytes that are not msgpack");
+        ssize_t n = dispatch_next(c, c->rbuf.data + off, c->rbuf.len - off, &rc);
+        if (n <= 0) {
+            if (n < 0)
+                rc = (int)n;
             break;
         }
-        rc = dispatch_one(c, c->rbuf.data + off, (size_t)n);
         off += (size_t)n;
     }
     cbuf_consume(&c->rbuf, off);
