@@ -108,7 +108,8 @@ static const struct opts_spec option_table[] = {
      OPTS_NUMBER_AT(struct options, cfg.inline_us, 0, 1000)},
     {"spin-us", 0, "US",
      "an idle worker polls for work this long before\n"
-     "it sleeps (default 50; 0: sleep at once)",
+     "it sleeps, after a longer job as long as that\n"
+     "job took, up to 400 (default 50; 0: sleep at once)",
      OPTS_NUMBER_AT(struct options, cfg.spin_us, 0, 10000)},
     {"idle-timeout", 0, "S",
      "close a connection that owes nothing and moved\n"
