@@ -50,6 +50,15 @@
  *
  * The band filter rates each finished candidate through a callback and moves
  * to the next seed of a chain (next = mix(seed + golden)) until one fits.
+ * With spec->orders > 1 a grid serves that many candidates first, each a
+ * pass in another order (the order's stream is the grid's stream xor
+ * mix(j * golden) for order j, so order 0 is the plain puzzle of the grid's
+ * seed): grid seeds have their low 4 bits clear and a candidate's seed is
+ * its grid's seed with j there.  The grid's witnesses, the ones read off it
+ * and every second solution a pass found, serve all its orders (a witness
+ * is a property of the grid, not of the order; only its last orbit is
+ * worked out again).  They change how many calls a pass takes, never the
+ * puzzle, so a candidate's seed alone makes it again.
  */
 #include "core/generate.h"
 
@@ -63,7 +72,7 @@
 #define GEN_CERT_WORDS  ((SDK_MAX_CELLS + 63) / 64)
 #define GEN_MAX_CERTS   32  /* witnesses from second solutions remembered in one pass */
 #define GEN_MAX_SETS    192 /* witnesses read off the grid before the pass */
-#define GEN_CERT_SLOTS  (GEN_MAX_SETS + GEN_MAX_CERTS)
+#define GEN_CERT_SLOTS  (GEN_MAX_SETS + 2 * GEN_MAX_CERTS) /* seeded, carried, new */
 #define GEN_FIRST_SHARE 5 /* the first run tries 1/5 of the orbits */
 
 /* The orbits of one puzzle, in the order the pass visits them. */
@@ -85,6 +94,7 @@ void gen_spec_init(struct gen_spec *spec, const struct host_plugin *counter)
     spec->is_minimal = 1;
     spec->counter = counter;
     spec->max_attempts = GEN_DEFAULT_ATTEMPTS;
+    spec->orders = GEN_DEFAULT_ORDERS;
 }
 
 const char *gen_symmetry_name(enum gen_symmetry s)
@@ -351,6 +361,19 @@ struct cert {
     unsigned last;              /* the last orbit in visiting order holding a cell */
 };
 
+/* One full grid's witnesses, kept across its removal orders: the sets read
+ * off the grid first (seeded of them), then a ring of GEN_MAX_CERTS from
+ * second solutions.  The grid itself is out->solution. */
+struct grid_work {
+    uint64_t rng;     /* the stream just after the grid was made */
+    int is_kept;      /* more orders follow: keep the witnesses */
+    int is_seeded;    /* the sets read off the grid are in w */
+    unsigned seeded;  /* of them */
+    unsigned learned; /* second solutions' sets after them, at most GEN_MAX_CERTS */
+    unsigned next;    /* ring slot the next one overwrites once full */
+    uint64_t w[GEN_MAX_SETS + GEN_MAX_CERTS][GEN_CERT_WORDS];
+};
+
 /* The state of one removal pass. */
 struct pass {
     const struct gen_spec *spec;
@@ -360,8 +383,9 @@ struct pass {
     uint16_t pos[SDK_MAX_CELLS];       /* cell -> index of its orbit in orb */
     struct cert certs[GEN_CERT_SLOTS]; /* witnesses still useful */
     unsigned certs_len;
-    unsigned certs_next; /* slot the next one overwrites once full */
-    unsigned *solves;    /* plugin calls, counted */
+    unsigned certs_next;  /* slot the next one overwrites once full */
+    unsigned *solves;     /* plugin calls, counted */
+    struct grid_work *gw; /* the grid's witnesses, which learn this pass's */
 };
 
 static void pass_init(struct pass *p, const struct gen_spec *spec, struct gen_puzzle *out,
@@ -374,6 +398,7 @@ static void pass_init(struct pass *p, const struct gen_spec *spec, struct gen_pu
     p->certs_len = 0;
     p->certs_next = 0;
     p->solves = &out->solves;
+    p->gw = NULL;
     for (unsigned i = 0; i < orb->len; i++) {
         for (unsigned j = 0; j < orb->cells_len[i]; j++)
             p->pos[orb->cells[i][j]] = (uint16_t)i;
@@ -420,6 +445,21 @@ static const struct cert *cert_store(struct pass *p, const uint64_t *w)
     return d;
 }
 
+/* Keep w, a second solution's set, for the grid's later orders; once the
+ * ring is full the oldest goes. */
+static void grid_learn(struct grid_work *g, const uint64_t *w)
+{
+    unsigned slot;
+
+    if (g->learned < GEN_MAX_CERTS) {
+        slot = g->learned++;
+    } else {
+        slot = g->next;
+        g->next = (g->next + 1) % GEN_MAX_CERTS;
+    }
+    memcpy(g->w[g->seeded + slot], w, sizeof(g->w[0])); /* w is GEN_CERT_WORDS long */
+}
+
 /* Remember where alt, a solution the plugin found (and the host checked),
  * differs from the grid.  Returns the stored witness, or NULL when alt is
  * the grid (no information). */
@@ -434,7 +474,11 @@ static const struct cert *cert_add(struct pass *p, const uint8_t *alt)
             is_empty = 0;
         }
     }
-    return is_empty ? NULL : cert_store(p, w);
+    if (is_empty)
+        return NULL;
+    if (p->gw)
+        grid_learn(p->gw, w);
+    return cert_store(p, w);
 }
 
 /* Store w while the seeded witnesses have room. */
@@ -684,29 +728,60 @@ static int check_spec(const struct gen_spec *spec)
     if (!spec->counter || !(spec->counter->desc->caps & SDK_CAP_COUNT) ||
         !(spec->counter->desc->sizes & sdk_size_bit(spec->n)))
         return -EINVAL;
-    if (spec->rate && (!(spec->min_rating <= spec->max_rating) || spec->max_attempts == 0))
+    if (spec->rate && (!(spec->min_rating <= spec->max_rating) || spec->max_attempts == 0 ||
+                       spec->orders > GEN_MAX_ORDERS))
         return -EINVAL;
     return 0;
 }
 
-/* Make the puzzle of exactly this seed into *out, unrated. */
-static int make_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out)
+/* Make the full grid of seed into out->solution, its witnesses still to
+ * read (and kept for later orders when is_kept).  Returns 0 or a negative
+ * errno. */
+static int grid_make(const struct gen_spec *spec, uint64_t seed, int is_kept, struct grid_work *g,
+                     struct gen_puzzle *out)
+{
+    g->rng = seed;
+    g->is_kept = is_kept;
+    g->is_seeded = 0;
+    g->seeded = g->learned = g->next = 0;
+    out->n = spec->n;
+    return full_grid(spec, &g->rng, out->solution, &out->solves);
+}
+
+/* Hand the pass the grid's witnesses: read them off the grid the first
+ * time, and keep them; afterwards copy them, with the ones learned. */
+static void grid_certs(struct pass *p, struct grid_work *g)
+{
+    size_t size = (p->spec->n * p->spec->n + 63) / 64 * sizeof(uint64_t);
+
+    if (!g->is_seeded) {
+        seed_certs(p);
+        for (unsigned k = 0; g->is_kept && k < p->certs_len; k++)
+            memcpy(g->w[k], p->certs[k].w, size);
+        g->seeded = p->certs_len;
+        g->is_seeded = 1;
+    } else {
+        for (unsigned k = 0; k < g->seeded + g->learned; k++)
+            (void)cert_store(p, g->w[k]);
+    }
+    p->gw = g->is_kept ? g : NULL;
+}
+
+/* Make the puzzle of removal order j of the grid in out->solution into
+ * *out, unrated. */
+static int make_order(const struct gen_spec *spec, struct grid_work *g, unsigned j,
+                      struct gen_puzzle *out)
 {
     struct orbits orb;
     struct pass p;
-    uint64_t rng = seed;
+    uint64_t rng = g->rng ^ mix64(j * GEN_GOLDEN);
     int rc;
 
-    out->n = spec->n;
-    out->seed = seed;
     out->rating = 0;
-    rc = full_grid(spec, &rng, out->solution, &out->solves);
-    if (rc < 0)
-        return rc;
     memcpy(out->puzzle, out->solution, (size_t)spec->n * spec->n);
     orbit_list(&rng, spec->n, spec->symmetry, &orb);
     pass_init(&p, spec, out, &orb);
-    seed_certs(&p);
+    grid_certs(&p, g);
     rc = remove_givens(&p);
     if (rc < 0)
         return rc;
@@ -732,6 +807,39 @@ static int in_band(const struct gen_spec *spec, struct gen_puzzle *out)
     return out->rating >= spec->min_rating && out->rating <= spec->max_rating;
 }
 
+/* Candidates attempt, attempt+1, ... from the grid of seed (low bits mask
+ * clear) and orders j0, j0+1, ... of it (mod mask + 1), orders of them a
+ * grid, until one is in the band.  Returns 0 or a negative errno. */
+static int gen_chain(const struct gen_spec *spec, uint64_t seed, unsigned orders,
+                     struct gen_puzzle *out)
+{
+    uint64_t mask = orders > 1 ? GEN_MAX_ORDERS - 1 : 0, grid_seed = seed & ~mask;
+    unsigned j0 = (unsigned)(seed & mask);
+    struct grid_work g;
+    int rc;
+
+    for (unsigned attempt = 1;; attempt++) {
+        unsigned t = (attempt - 1) % orders, j = (j0 + t) & (unsigned)mask;
+
+        rc = t == 0 ? grid_make(spec, grid_seed, orders > 1, &g, out) : 0;
+        if (rc == 0)
+            rc = make_order(spec, &g, j, out);
+        if (rc < 0)
+            return rc;
+        out->seed = grid_seed | j;
+        out->attempts = attempt;
+        if (!spec->rate)
+            return 0;
+        rc = in_band(spec, out);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+        if (attempt == spec->max_attempts)
+            return -ERANGE;
+        if (t + 1 == orders)
+            grid_seed = mix64(grid_seed + GEN_GOLDEN) & ~mask;
+    }
+}
+
 int gen_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out)
 {
     int rc = check_spec(spec);
@@ -741,20 +849,7 @@ int gen_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out)
     if (!out)
         return -EINVAL;
     memset(out, 0, sizeof(*out)); /* every byte defined: results compare with memcmp */
-    for (unsigned attempt = 1;; attempt++) {
-        rc = make_one(spec, seed, out);
-        if (rc < 0)
-            return rc;
-        out->attempts = attempt;
-        if (!spec->rate)
-            return 0;
-        rc = in_band(spec, out);
-        if (rc != 0)
-            return rc < 0 ? rc : 0;
-        if (attempt == spec->max_attempts)
-            return -ERANGE;
-        seed = mix64(seed + GEN_GOLDEN);
-    }
+    return gen_chain(spec, seed, spec->rate && spec->orders > 1 ? spec->orders : 1, out);
 }
 
 int gen_batch(const struct gen_spec *spec, uint64_t seed, uint64_t first, size_t len,

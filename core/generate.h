@@ -18,7 +18,7 @@
  * be spread over any number of workers and gives the same array.
  *
  * Thread safety: nothing here has global state; every call keeps its work on
- * the caller's stack (about 30 KiB) and writes only the caller's buffers.
+ * the caller's stack (about 60 KiB) and writes only the caller's buffers.
  * Any number of threads may generate at once (the host serialises plugins
  * that are not reentrant).
  */
@@ -33,7 +33,9 @@
 
 #include "core/host.h"
 
-#define GEN_DEFAULT_ATTEMPTS 10000u /* grids tried per puzzle for a band, by default */
+#define GEN_DEFAULT_ATTEMPTS 10000u /* candidates rated per puzzle for a band, by default */
+#define GEN_DEFAULT_ORDERS   16u    /* removal orders tried on each grid for a band */
+#define GEN_MAX_ORDERS       16u    /* orders a grid at most: the seed's low 4 bits */
 
 /* Which symmetric orbits the givens form. */
 enum gen_symmetry {
@@ -75,7 +77,10 @@ struct gen_spec {
     void *rate_ctx;                    /* passed to rate */
     double min_rating;                 /* band, inclusive, when rate is set */
     double max_rating;                 /* band, inclusive, when rate is set */
-    unsigned max_attempts;             /* grids tried per puzzle for the band */
+    unsigned max_attempts;             /* candidates rated per puzzle for the band */
+    unsigned orders;                   /* with rate: removal orders tried on each full grid
+                                          before the next grid, 1..GEN_MAX_ORDERS (default
+                                          GEN_DEFAULT_ORDERS; 0 or 1: a new grid each time) */
     const atomic_int *cancel;          /* non-zero stops the work; may be NULL */
     uint64_t deadline_ns;              /* CLOCK_MONOTONIC ns to stop at; 0 = none */
 };
@@ -88,7 +93,7 @@ struct gen_puzzle {
     unsigned givens;                 /* non-blank cells in puzzle */
     uint64_t seed;                   /* gen_one(spec, seed) makes this puzzle again */
     double rating;                   /* from spec->rate, 0 when there is none */
-    unsigned attempts;               /* grids made to land in the band (1 without one) */
+    unsigned attempts;               /* candidates rated to land in the band (1 without one) */
     unsigned solves;                 /* host_solve() calls it took (work done) */
 };
 
@@ -111,7 +116,13 @@ uint64_t gen_batch_seed(uint64_t seed, uint64_t k);
 /* Make one puzzle from seed into *out.  With a band, grids are made from
  * seed, then from seeds derived from it, until one rates inside the band;
  * out->seed is the seed of that grid, so gen_one(spec, out->seed) makes the
- * same puzzle at the first attempt.  On failure *out is unspecified.
+ * same puzzle at the first attempt.  With a band and spec->orders > 1 each
+ * grid gets that many removal orders: the grid comes from the seed with its
+ * low 4 bits cleared, the order from those bits (starting at seed's, then
+ * counting up), and out->seed is the grid's seed with the order in them, so
+ * it too makes the same puzzle at the first attempt.  Without a rate
+ * callback, or with orders <= 1, a seed means what it always did.  On
+ * failure *out is unspecified.
  * Returns 0, or:
  *   -EINVAL     bad spec (size, symmetry, band, a counter that cannot count
  *               or does not take n) or out is NULL;

@@ -64,6 +64,9 @@ static enum rpc_code fill_spec(const struct rpc_generate_params *g, const struct
     /* Without a band every candidate is in [0, 1000]: rated, never refused. */
     spec->min_rating = g->has_band ? g->min_rating : 0.0;
     spec->max_rating = g->has_band ? g->max_rating : 1000.0;
+    /* Without a band the first candidate is taken: one order a grid keeps
+     * every seed's puzzle what it was. */
+    spec->orders = g->has_band ? spec->orders : 1;
     return RPC_OK;
 }
 

@@ -392,6 +392,94 @@ static void test_band_respected(void **state)
     }
 }
 
+/* With several removal orders a grid, each candidate's own seed makes it
+ * again at the first attempt (the order in its low bits, wrapping from 15
+ * to 0), and a puzzle found on the first grid has the grid of the seed
+ * with its low bits clear, which the plain generator makes without a band. */
+static void test_band_orders(void **state)
+{
+    static const uint64_t seeds[] = {0x1234567full, 300, 0xfffffffffffffff2ull};
+    struct rater r = {0};
+    struct gen_spec spec, plain;
+
+    (void)state;
+    gen_spec_init(&spec, maker);
+    gen_spec_init(&plain, maker);
+    spec.symmetry = plain.symmetry = GEN_SYM_ROTATE180;
+    spec.rate = rate_givens;
+    spec.rate_ctx = &r;
+    spec.min_rating = 24;
+    spec.max_rating = 26;
+    spec.orders = GEN_MAX_ORDERS;
+    for (unsigned k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++) {
+        struct gen_puzzle gp, again, grid;
+        unsigned before = r.calls;
+
+        assert_int_equal(gen_one(&spec, seeds[k], &gp), 0);
+        assert_true(gp.givens >= 24 && gp.givens <= 26);
+        assert_int_equal(r.calls - before, gp.attempts);
+        check_puzzle(&gp, 9, GEN_SYM_ROTATE180, 1);
+        assert_int_equal(gen_one(&spec, gp.seed, &again), 0);
+        assert_int_equal(again.attempts, 1);
+        assert_int_equal(again.seed, gp.seed);
+        assert_memory_equal(again.puzzle, gp.puzzle, 81);
+        assert_memory_equal(again.solution, gp.solution, 81);
+        if (gp.attempts <= GEN_MAX_ORDERS) {
+            assert_true((gp.seed & ~15ull) == (seeds[k] & ~15ull));
+            assert_true((gp.seed & 15) == ((seeds[k] + gp.attempts - 1) & 15));
+            assert_int_equal(gen_one(&plain, seeds[k] & ~15ull, &grid), 0);
+            assert_memory_equal(grid.solution, gp.solution, 81);
+        }
+    }
+}
+
+/* The rating callback sees orders candidates of each grid in turn: the
+ * same solution, different puzzles; then a new grid. */
+struct seen {
+    unsigned len;
+    uint8_t puzzle[8][81], solution[8][81];
+};
+
+static int rate_record(void *ctx, const struct gen_rate_job *job, double *rating)
+{
+    struct seen *s = ctx;
+
+    if (s->len < 8) {
+        memcpy(s->puzzle[s->len], job->puzzle, 81);
+        memcpy(s->solution[s->len], job->solution, 81);
+        s->len++;
+    }
+    *rating = 0;
+    return 0;
+}
+
+static void test_band_orders_share_grid(void **state)
+{
+    (void)state;
+    for (unsigned orders = 1; orders <= 4; orders *= 4) {
+        struct seen s = {0};
+        struct gen_spec spec;
+        struct gen_puzzle gp;
+
+        gen_spec_init(&spec, maker);
+        spec.rate = rate_record;
+        spec.rate_ctx = &s;
+        spec.min_rating = spec.max_rating = 1; /* never */
+        spec.max_attempts = 8;
+        spec.orders = orders;
+        assert_int_equal(gen_one(&spec, 64, &gp), -ERANGE);
+        assert_int_equal(s.len, 8);
+        for (unsigned i = 0; i < 8; i++) {
+            for (unsigned j = i + 1; j < 8; j++) {
+                int is_same_grid = i / orders == j / orders;
+
+                assert_true(memcmp(s.puzzle[i], s.puzzle[j], 81) != 0);
+                assert_int_equal(memcmp(s.solution[i], s.solution[j], 81) == 0, is_same_grid);
+            }
+        }
+    }
+}
+
 static void test_band_out_of_reach(void **state)
 {
     struct rater r = {0};
@@ -484,6 +572,9 @@ static void test_bad_spec(void **state)
     spec.max_rating = 1;
     assert_int_equal(gen_one(&spec, 1, &gp), -EINVAL);
     assert_int_equal(gen_batch(&spec, 1, 0, 1, NULL, NULL), -EINVAL);
+    spec.max_rating = 2;
+    spec.orders = GEN_MAX_ORDERS + 1; /* more orders than the seed's low bits hold */
+    assert_int_equal(gen_one(&spec, 1, &gp), -EINVAL);
 }
 
 static void test_symmetry_names(void **state)
@@ -513,6 +604,8 @@ int main(void)
         cmocka_unit_test(test_own_seed_regenerates),
         cmocka_unit_test(test_batch_split_over_threads),
         cmocka_unit_test(test_band_respected),
+        cmocka_unit_test(test_band_orders),
+        cmocka_unit_test(test_band_orders_share_grid),
         cmocka_unit_test(test_band_out_of_reach),
         cmocka_unit_test(test_deadline_passed),
         cmocka_unit_test(test_cancel_mid_batch),

@@ -357,6 +357,34 @@ static void test_own_seed(void **state)
     free(b);
 }
 
+/* In a band too (several removal orders a grid): each puzzle's own seed
+ * with -n 1 and the same band makes it again. */
+static void test_own_seed_band(void **state)
+{
+    (void)state;
+    struct tool_run *a = new_run(), *b = new_run();
+    generate(
+        a, d2.sock,
+        (const char *const[]){"-n", "6", "--seed", "78", "--difficulty", "medium", "--json", NULL});
+    assert_int_equal(a->status, 0);
+    const char *line = a->out;
+    for (int i = 0; i < 6; i++) {
+        const char *nl = strchr(line, '\n');
+        char seed[32], puzzle[700], again[700];
+        assert_non_null(nl);
+        json_field(line, "seed", seed, sizeof(seed));
+        json_field(line, "puzzle", puzzle, sizeof(puzzle));
+        generate(b, d1.sock,
+                 (const char *const[]){"--seed", seed, "--difficulty", "medium", "--json", NULL});
+        assert_int_equal(b->status, 0);
+        json_field(b->out, "puzzle", again, sizeof(again));
+        assert_string_equal(puzzle, again);
+        line = nl + 1;
+    }
+    free(a);
+    free(b);
+}
+
 /* Bad option values: exit 2, the message naming what is allowed; nothing
  * sent (the socket does not exist). */
 static void test_bad_options(void **state)
@@ -624,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_16x16),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_own_seed),
+        cmocka_unit_test(test_own_seed_band), /* several orders a grid */
         cmocka_unit_test(test_library),
         cmocka_unit_test(test_bands),
         cmocka_unit_test(test_daemon_errors),
