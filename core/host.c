@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -852,14 +853,24 @@ static int replay_step(struct replay *r, uint32_t i)
     return rc;
 }
 
+/* SDK_EXPLAIN_ABOVE is an answer only to a job that set a ceiling, and its
+ * rating must lie above it.  The host cannot check the claim itself (that
+ * would be the search the ceiling saves); a plugin that makes it falsely
+ * only gets its puzzle left out of a band. */
+static bool above_ok(const struct sdk_explain *job, const struct sdk_explain *pj)
+{
+    return pj->status == SDK_EXPLAIN_ABOVE && job->max_rating > 0.0 && pj->rating > job->max_rating;
+}
+
 /* Check the whole answer pj of plugin e.  Returns 0 or -EIO (logged). */
 static int explain_check(const struct host_entry *e, const struct sdk_explain *job,
                          const struct sdk_explain *pj, const uint8_t *solution, struct replay *r)
 {
     const char *name = e->pub.desc->name;
 
-    if (pj->status > SDK_EXPLAIN_NOSPACE || pj->steps_len > job->steps_cap ||
-        pj->placements_len > job->placements_cap || pj->eliminations_len > job->eliminations_cap ||
+    if ((pj->status > SDK_EXPLAIN_NOSPACE && !above_ok(job, pj)) ||
+        pj->steps_len > job->steps_cap || pj->placements_len > job->placements_cap ||
+        pj->eliminations_len > job->eliminations_cap ||
         (job->cells_out ? pj->cells_out_len > job->cells_out_cap : pj->cells_out_len != 0) ||
         (job->text ? pj->text_len > job->text_cap : pj->text_len != 0) ||
         !(pj->rating >= 0.0 && pj->rating < 100.0)) {
@@ -888,8 +899,11 @@ static int explain_check(const struct host_entry *e, const struct sdk_explain *j
             r->rating = job->steps[i].rating;
         }
     }
-    /* The rating is the hardest step's; a stuck one may be higher. */
-    if (pj->status == SDK_EXPLAIN_STUCK ? pj->rating < r->rating : pj->rating != r->rating) {
+    /* The rating is the hardest step's; a stuck one, or one above the
+     * ceiling, may be higher. */
+    if (pj->status == SDK_EXPLAIN_STUCK || pj->status == SDK_EXPLAIN_ABOVE
+            ? pj->rating < r->rating
+            : pj->rating != r->rating) {
         host_logf(e->host, SDK_LOG_ERR, "%s: explain rating %.2f, hardest step %.2f", name,
                   pj->rating, r->rating);
         return -EIO;

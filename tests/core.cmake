@@ -125,9 +125,9 @@ sudoku_add_test(NAME test_generate SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_gene
   LIBS sudoku_core sudoku_proto Threads::Threads LABELS core TIMEOUT 300)
 
 # The logic plugin through the host (host_explain), and ABI minor 1: a
-# plugin built against minor 0 and four explain() liars in tests/explainplugins.
+# plugin built against minor 0 and five explain() liars in tests/explainplugins.
 set(SUDOKU_EXPLAINPLUGIN_DIR ${CMAKE_BINARY_DIR}/tests/explainplugins)
-foreach(kind minor0 wrong nochange short rating)
+foreach(kind minor0 wrong nochange short rating above)
   string(TOUPPER ${kind} _kind)
   add_library(tx_${kind} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/texplain.c)
   set_target_properties(tx_${kind} PROPERTIES PREFIX "" OUTPUT_NAME x${kind}

@@ -141,6 +141,8 @@ static void check_steps(const struct expl *x)
         assert_memory_equal(val, x->solution, nc);
     if (j->status == SDK_EXPLAIN_STUCK)
         assert_true(j->rating == 10.0);
+    else if (j->status == SDK_EXPLAIN_ABOVE)
+        assert_true(j->rating > j->max_rating && j->rating > hardest);
     else
         assert_true(j->rating == hardest);
     if (hardest_name)
@@ -275,6 +277,69 @@ static void test_corpus_ratings(void **state)
     assert_true(n < fh);
 }
 
+/* Explain line with the rating ceiling c and compare with full, the same
+ * puzzle explained without one: at or below the ceiling nothing changes;
+ * above it the plugin stops with SDK_EXPLAIN_ABOVE, a rating above c and no
+ * higher than the full one, after a prefix of the full path.  Returns 1
+ * when it stopped above. */
+static int check_ceiling(const char *line, const struct expl *full, double c)
+{
+    struct expl x;
+    int above;
+
+    assert_true(parse_puzzle(line, x.cells) != 0);
+    expl_init(&x, full->job.n, 0);
+    x.job.max_rating = c;
+    assert_int_equal(host_explain(logic, solver, &x.job, x.solution), 0);
+    check_steps(&x);
+    above = full->job.rating > c;
+    if (above) {
+        assert_int_equal(x.job.status, SDK_EXPLAIN_ABOVE);
+        assert_true(x.job.rating > c && x.job.rating <= full->job.rating);
+        assert_true(x.job.steps_len <= full->job.steps_len);
+    } else {
+        assert_int_equal(x.job.status, full->job.status);
+        assert_true(x.job.rating == full->job.rating);
+        assert_int_equal(x.job.steps_len, full->job.steps_len);
+    }
+    for (uint32_t s = 0; s < x.job.steps_len; s++)
+        assert_string_equal(x.job.steps[s].technique, full->job.steps[s].technique);
+    expl_free(&x);
+    return above;
+}
+
+/* max_rating (ABI minor 2), the band generator's ceiling, on real puzzles
+ * of every band. */
+static void test_ceiling(void **state)
+{
+    static const char *files[] = {"norvig_top95.txt", "forum_hardest_sample.txt", "golden.txt"};
+    static const double ceilings[] = {2.3, 2.8, 3.4, 4.2, 5.4, 7.0};
+    char path[512], line[LINE_MAX_B];
+    uint32_t above = 0, within = 0;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+        snprintf(path, sizeof(path), "%s/%s", SUDOKU_TEST_DATA_DIR, files[f]);
+        FILE *in = fopen(path, "r");
+        assert_non_null(in);
+        while (fgets(line, sizeof(line), in)) {
+            struct expl full;
+            uint32_t n = parse_puzzle(line, full.cells);
+            if (line[0] == '#' || (n != 4 && n != 9 && n != 16) || explain_line(line, &full) != 0)
+                continue;
+            for (size_t k = 0; k < sizeof(ceilings) / sizeof(ceilings[0]); k++) {
+                int a = check_ceiling(line, &full, ceilings[k]);
+                above += (uint32_t)a;
+                within += (uint32_t)!a;
+            }
+            expl_free(&full);
+        }
+        fclose(in);
+    }
+    print_message("ceiling: %u stopped above, %u within\n", above, within);
+    assert_true(above >= 100 && within >= 100);
+}
+
 /* steps: 1 stops after one step, as a hint. */
 static void test_partial(void **state)
 {
@@ -361,6 +426,7 @@ static void test_liars(void **state)
         {"xnochange", "changes no candidate"},   /* a step that does nothing */
         {"xshort", "steps stop short"},          /* solved without steps */
         {"xrating", "explain rating"},           /* rated below its own step */
+        {"xabove", "bad status"},                /* above a ceiling nobody set */
     };
 
     (void)state;
@@ -452,7 +518,7 @@ int main(void)
         cmocka_unit_test(test_partial),    cmocka_unit_test(test_progress),
         cmocka_unit_test(test_abi_minor0), cmocka_unit_test(test_liars),
         cmocka_unit_test(test_bad_jobs),   cmocka_unit_test(test_nospace),
-        cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_stop),       cmocka_unit_test(test_ceiling),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

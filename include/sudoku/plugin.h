@@ -65,7 +65,7 @@ extern int clock_gettime(int clock_id, struct timespec *ts);
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
-#define SDK_ABI_MINOR    1                     /* fields added at the end bump this */
+#define SDK_ABI_MINOR    2                     /* fields added at the end bump this */
 #define SDK_ENTRY_SYMBOL "sudoku_plugin_entry" /* the one exported symbol */
 #define SDK_MAX_N        25                    /* largest supported side */
 #define SDK_MAX_CELLS    (SDK_MAX_N * SDK_MAX_N)
@@ -129,7 +129,8 @@ enum sdk_explain_status {
     SDK_EXPLAIN_CANCELLED = 3, /* *job->cancel became non-zero */
     SDK_EXPLAIN_TIMEDOUT = 4,  /* job->deadline_ns passed */
     SDK_EXPLAIN_NOSPACE = 5,   /* a host array or the text buffer is full */
-    SDK_EXPLAIN_INVALID = 6    /* the position breaks the rules (no solution) */
+    SDK_EXPLAIN_INVALID = 6,   /* the position breaks the rules (no solution) */
+    SDK_EXPLAIN_ABOVE = 7      /* minor 2: the next step rates above max_rating (see there) */
 };
 
 /* One (cell, value) pair: a placement or an eliminated candidate. */
@@ -195,6 +196,14 @@ struct sdk_explain {
     double rating;                       /* out: hardest step's rating (stuck: see above) */
     const char *hardest;                 /* out: its technique (static), or NULL: no step */
     uint8_t *grid;                       /* out: n*n position reached, 0 = blank; or NULL */
+    /* Minor 2 (a plugin reads it only when size covers it): 0 = no ceiling.
+     * Else the plugin may stop, with status SDK_EXPLAIN_ABOVE, at the first
+     * position whose easiest step rates above max_rating, without finding
+     * that step; rating is then the least that step could rate (above
+     * max_rating), a lower bound of the whole puzzle's.  A generator asking
+     * for a band sets it: a puzzle above the band costs no hard search.  A
+     * plugin that ignores it simply explains on. */
+    double max_rating;
 };
 
 /* The descriptor a plugin's entry function returns.  Constant, owned by the

@@ -8,6 +8,10 @@
  * keeps a pointer into the job.  The cancel flag and the deadline are polled
  * before every step and, inside the chain and forcing searches, before each
  * start cell or unit, so a stop is seen within a fraction of one step.  The
+ * With a rating ceiling (job->max_rating, ABI minor 2) only the rungs rated
+ * up to it are asked: a position none of them moves ends the run with
+ * SDK_EXPLAIN_ABOVE and the next rung's rating, so a band generator never
+ * pays a chain search for a candidate it will drop.  The
  * working state (position, places, one step, the forcing rungs' shared
  * branches) is one struct on the stack, about 10 KB; a chain search adds
  * about 55 KB, a forcing search 10 KB.
@@ -59,15 +63,33 @@ struct lg_run {
     struct lg_forcing_keep keep; /* the forcing rungs' shared branches of g */
 };
 
-/* Find the easiest step of the position into s.  Returns true when found. */
-static bool ladder_next(const struct lg_ctx *c, struct lg_step *s)
+/* Find the easiest step of the position into s, asking only the rungs rated
+ * up to ceiling (0: all).  Returns LADDER_FOUND, LADDER_NONE (no rung
+ * applies: stuck) or LADDER_ABOVE (none up to the ceiling does; *above is
+ * then the next rung's rating, the least a step here can rate). */
+enum ladder_result { LADDER_FOUND, LADDER_NONE, LADDER_ABOVE };
+
+static enum ladder_result ladder_next(const struct lg_ctx *c, struct lg_step *s, double ceiling,
+                                      double *above)
 {
     for (size_t i = 0; i < LADDER_LEN; i++) {
+        if (ceiling > 0.0 && ladder[i].rating > ceiling) {
+            *above = ladder[i].rating;
+            return LADDER_ABOVE;
+        }
         lg_step_reset(s, ladder[i].name, ladder[i].rating);
         if (ladder[i].fn(c, s))
-            return true;
+            return LADDER_FOUND;
     }
-    return false;
+    return LADDER_NONE;
+}
+
+/* The job's rating ceiling: 0 when the host was built before minor 2. */
+static double job_ceiling(const struct sdk_explain *job)
+{
+    if (job->size < offsetof(struct sdk_explain, max_rating) + sizeof(job->max_rating))
+        return 0.0;
+    return job->max_rating > 0.0 ? job->max_rating : 0.0;
 }
 
 /* Is there room in the host's arrays for step s?  (A NULL array means that
@@ -171,6 +193,7 @@ static void explain_reset(struct sdk_explain *job)
 static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
 {
     uint32_t hs_next = 0;
+    double ceiling = job_ceiling(job), above = 0.0;
     const struct lg_ctx c = {.geo = r->geo,
                              .g = &r->g,
                              .want_text = job->text != NULL,
@@ -189,7 +212,12 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
             return (uint32_t)stop;
         r->pos.valid = false; /* g changed with the last step */
         r->keep.len = 0;      /* its branches were of the last position */
-        if (!ladder_next(&c, &r->step)) {
+        enum ladder_result found = ladder_next(&c, &r->step, ceiling, &above);
+        if (found == LADDER_ABOVE) {
+            job->rating = above;
+            return SDK_EXPLAIN_ABOVE;
+        }
+        if (found == LADDER_NONE) {
             stop = sdk_explain_should_stop(job);
             if (stop) /* a long search gave up: not stuck */
                 return (uint32_t)stop;

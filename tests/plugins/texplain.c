@@ -9,7 +9,9 @@
  *   TX_KIND_WRONG     places a value that is not the solution's;
  *   TX_KIND_NOCHANGE  eliminates a candidate a given already rules out;
  *   TX_KIND_SHORT     says solved after no step at all;
- *   TX_KIND_RATING    one sound step, but a rating below that step's.
+ *   TX_KIND_RATING    one sound step, but a rating below that step's;
+ *   TX_KIND_ABOVE     says "above max_rating" (ABI minor 2) to a job that set
+ *                     no ceiling.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +24,7 @@
 #define TX_KIND_NOCHANGE 3
 #define TX_KIND_SHORT    4
 #define TX_KIND_RATING   5
+#define TX_KIND_ABOVE    6
 
 /* Can value v go at cell i of the 4x4 grid g? */
 static int tx_fits(const uint8_t *g, uint32_t i, uint8_t v)
@@ -134,6 +137,10 @@ static int tx_explain(void *state, const struct sdk_host *host, struct sdk_expla
     }
     if (TX_KIND == TX_KIND_WRONG)
         tx_step(job, 1, blank, sol[blank] % 4 + 1);
+    if (TX_KIND == TX_KIND_ABOVE) {
+        job->status = SDK_EXPLAIN_ABOVE;
+        job->rating = 9.0;
+    }
     if (TX_KIND == TX_KIND_RATING) {
         tx_step(job, 1, blank, sol[blank]);
         job->rating = 0.5;
