@@ -1,4 +1,10 @@
-/* rater.c -- rate generated puzzles with an explaining plugin (rater.h). */
+/* rater.c -- rate generated puzzles with an explaining plugin (rater.h).
+ *
+ * The band's upper bound goes to the plugin as its rating ceiling
+ * (sdk_explain.max_rating, ABI minor 2): a candidate above the band is
+ * dropped at the first position that needs a harder step, before the chain
+ * or forcing search that step would cost.  Its rating is then only a lower
+ * bound, above the band, which is all the generator needs to drop it. */
 #include "core/rater.h"
 
 #include <errno.h>
@@ -65,7 +71,7 @@ int gen_rater_rate(void *ctx, const struct gen_rate_job *job, double *rating)
         return -ECANCELED;
     if (rc == 0 && x->status == SDK_EXPLAIN_TIMEDOUT)
         return -ETIMEDOUT;
-    if (rc < 0 || x->status > SDK_EXPLAIN_STUCK)
+    if (rc < 0 || (x->status > SDK_EXPLAIN_STUCK && x->status != SDK_EXPLAIN_ABOVE))
         return -EIO;
     *rating = x->rating;
     return 0;
@@ -77,4 +83,5 @@ void gen_rater_attach(struct gen_rater *r, struct gen_spec *spec, double lo, dou
     spec->rate_ctx = r;
     spec->min_rating = lo;
     spec->max_rating = hi;
+    r->x.max_rating = hi > 0.0 ? hi : 0.0;
 }
