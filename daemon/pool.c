@@ -13,10 +13,11 @@
  * done list was empty (else a wake-up is already on its way); an idle worker
  * spins briefly before it sleeps, so a steady stream of jobs never parks it.
  * After a long job (an explanation) it spins as long as that job took, up
- * to SPIN_AFTER_MAX_NS: a client that waits for each answer sends its next
- * request a round trip later (100 to 200 us), well past the usual spin, and
- * a sleeping worker costs that request a wake-up; the spin costs at most
- * the job's own CPU time again, and only while nothing comes.
+ * to SPIN_AFTER_MAX_NS (work() says how long it ran in ran_ns, having timed
+ * itself anyway, so the pool reads no clock around it): a client that waits for each answer sends
+ * its next request a round trip later (100 to 200 us), well past the usual spin, and a sleeping
+ * worker costs that request a wake-up; the spin costs at most the job's own CPU time again, and
+ * only while nothing comes.
  *
  * One mutex guards the queue, the done list and every handed-over job's
  * state; a job's own fields belong to whoever holds it in that state (the
@@ -185,9 +186,9 @@ static void *worker_main(void *arg)
     pthread_mutex_lock(&p->mu);
     while ((job = take_next(p, w, job_ns)) != NULL) {
         pthread_mutex_unlock(&p->mu);
-        uint64_t start = p->spin_ns ? clock_now_ns() : 0;
+        job->ran_ns = 0;
         job->work(job);
-        job_ns = p->spin_ns ? clock_now_ns() - start : 0;
+        job_ns = job->ran_ns;
         pthread_mutex_lock(&p->mu);
         if (w->is_written_off)
             return retire(p, w, job);

@@ -46,6 +46,7 @@ struct pool_job {
     pool_fn *work;         /* runs on a worker thread */
     pool_fn *done;         /* runs on the loop thread after work */
     struct worker *worker; /* the thread running it (pool's, under its lock) */
+    uint64_t ran_ns;       /* set by work(): how long it ran (0: short or unknown) */
 };
 
 struct pool;

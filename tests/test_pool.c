@@ -18,7 +18,9 @@
 
 #include "daemon/pool.h"
 
-#define JOBS 300
+#define JOBS        300
+#define LONG_SPINS  400000u /* a long job's loop: about as long as a hint */
+#define LONG_JOB_NS 300000u /* what a long job reports it ran */
 
 /* One job: work counts itself and burns `spins` iterations. */
 struct tjob {
@@ -46,6 +48,7 @@ static void work(struct pool_job *job)
     for (unsigned i = 0; i < t->spins; i++)
         x += i;
     t->ran++;
+    job->ran_ns = t->spins >= LONG_SPINS ? LONG_JOB_NS : 0; /* as a hint says it ran */
 }
 
 static void submit_next(struct ctx *c);
@@ -69,7 +72,7 @@ static void submit_next(struct ctx *c)
         return;
     t = &c->jobs[c->next];
     t->ctx = c;
-    t->spins = c->next % 3 == 0 ? 400000u : 2000u;
+    t->spins = c->next % 3 == 0 ? LONG_SPINS : 2000u;
     t->job.work = work;
     t->job.done = done;
     c->next++;
