@@ -20,6 +20,7 @@
 
 #include "core/grid.h"
 #include "proto/codec.h"
+#include "test_rng.h"
 
 #define SIZES "a puzzle has 16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
 
@@ -377,10 +378,7 @@ static uint64_t line_rng = 88172645463325252u;
 
 static unsigned line_rnd(unsigned bound)
 {
-    line_rng ^= line_rng << 13;
-    line_rng ^= line_rng >> 7;
-    line_rng ^= line_rng << 17;
-    return (unsigned)(line_rng % bound);
+    return test_rng_below(&line_rng, bound);
 }
 
 /* Random lines of every side: symbols in and out of range (upper and lower

@@ -18,6 +18,7 @@
 
 #include "core/grid.h"
 #include "proto/codec.h"
+#include "test_rng.h"
 
 static const unsigned sides[] = {4, 9, 16, 25};
 
@@ -312,10 +313,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 static unsigned rnd(unsigned bound)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (unsigned)(rng_state % bound);
+    return test_rng_below(&rng_state, bound);
 }
 
 /* The rules as written: every cell 0..n, no value twice in a row, column

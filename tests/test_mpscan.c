@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "proto/mpscan.h"
+#include "test_rng.h"
 
 #define BIG  (1u << 20) /* a max_size nothing in the tables reaches */
 #define MAXB 80         /* longest encoding in the tables */
@@ -397,9 +398,7 @@ static void test_random_bytes_agree(void **state)
     (void)state;
     for (int round = 0; round < 200000; round++) {
         for (size_t i = 0; i < sizeof(buf); i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            test_rng_next(&x);
             /* favour small headers so that many buffers hold whole objects */
             buf[i] = (uint8_t)((x & 3) ? (x >> 8) % 0xa0 : (x >> 8));
         }

@@ -21,6 +21,7 @@
 
 #include "proto/mpscan.h"
 #include "proto/mpsmall.h"
+#include "test_rng.h"
 
 #define BUF_MAX 8192
 
@@ -36,10 +37,7 @@ static uint64_t rng = 0x2545f4914f6cdd1du;
 
 static unsigned rnd(unsigned bound)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)(rng % bound);
+    return test_rng_below(&rng, bound);
 }
 
 static void put(struct out *o, uint8_t byte)

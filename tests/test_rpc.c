@@ -18,6 +18,7 @@
 
 #include "proto/mpscan.h"
 #include "proto/rpc.h"
+#include "test_rng.h"
 
 /* ---------------------------------------------------------- notifications */
 
@@ -336,10 +337,7 @@ static uint64_t read_rng = 0x853c49e6748fea9bu;
 
 static unsigned read_rnd(unsigned bound)
 {
-    read_rng ^= read_rng << 13;
-    read_rng ^= read_rng >> 7;
-    read_rng ^= read_rng << 17;
-    return (unsigned)(read_rng % bound);
+    return test_rng_below(&read_rng, bound);
 }
 
 /* A solve (or another method) request with random options. */
