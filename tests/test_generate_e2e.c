@@ -328,25 +328,30 @@ static void json_field(const char *line, const char *key, char *out, size_t size
     out[n] = '\0';
 }
 
-/* A puzzle's own seed with -n 1 (and the same options) makes it again. */
-static void test_own_seed(void **state)
+/* Ask the two-worker daemon for n puzzles from seed with the option pair
+ * (opt, val); each line whose index is in pick[0..picks) must come back
+ * from its own seed with -n 1 and the same option, on the one-worker
+ * daemon. */
+static void check_own_seeds(const char *opt, const char *val, int n, const char *seed,
+                            const int *pick, size_t picks)
 {
-    (void)state;
     struct tool_run *a = new_run(), *b = new_run();
-    generate(
-        a, d2.sock,
-        (const char *const[]){"-n", "20", "--seed", "77", "--symmetry", "mirror", "--json", NULL});
+    char count[16];
+    snprintf(count, sizeof(count), "%d", n);
+    generate(a, d2.sock,
+             (const char *const[]){"-n", count, "--seed", seed, opt, val, "--json", NULL});
     assert_int_equal(a->status, 0);
     const char *line = a->out;
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < n; i++) {
         const char *nl = strchr(line, '\n');
         assert_non_null(nl);
-        if (i == 0 || i == 7 || i == 19) {
-            char seed[32], puzzle[700], again[700];
-            json_field(line, "seed", seed, sizeof(seed));
+        for (size_t k = 0; k < picks; k++) {
+            if (pick[k] != i)
+                continue;
+            char own[32], puzzle[700], again[700];
+            json_field(line, "seed", own, sizeof(own));
             json_field(line, "puzzle", puzzle, sizeof(puzzle));
-            generate(b, d1.sock,
-                     (const char *const[]){"--seed", seed, "--symmetry", "mirror", "--json", NULL});
+            generate(b, d1.sock, (const char *const[]){"--seed", own, opt, val, "--json", NULL});
             assert_int_equal(b->status, 0);
             json_field(b->out, "puzzle", again, sizeof(again));
             assert_string_equal(puzzle, again);
@@ -357,32 +362,23 @@ static void test_own_seed(void **state)
     free(b);
 }
 
+/* A puzzle's own seed with -n 1 (and the same options) makes it again. */
+static void test_own_seed(void **state)
+{
+    static const int pick[] = {0, 7, 19};
+
+    (void)state;
+    check_own_seeds("--symmetry", "mirror", 20, "77", pick, sizeof(pick) / sizeof(pick[0]));
+}
+
 /* In a band too (several removal orders a grid): each puzzle's own seed
  * with -n 1 and the same band makes it again. */
 static void test_own_seed_band(void **state)
 {
+    static const int pick[] = {0, 1, 2, 3, 4, 5};
+
     (void)state;
-    struct tool_run *a = new_run(), *b = new_run();
-    generate(
-        a, d2.sock,
-        (const char *const[]){"-n", "6", "--seed", "78", "--difficulty", "medium", "--json", NULL});
-    assert_int_equal(a->status, 0);
-    const char *line = a->out;
-    for (int i = 0; i < 6; i++) {
-        const char *nl = strchr(line, '\n');
-        char seed[32], puzzle[700], again[700];
-        assert_non_null(nl);
-        json_field(line, "seed", seed, sizeof(seed));
-        json_field(line, "puzzle", puzzle, sizeof(puzzle));
-        generate(b, d1.sock,
-                 (const char *const[]){"--seed", seed, "--difficulty", "medium", "--json", NULL});
-        assert_int_equal(b->status, 0);
-        json_field(b->out, "puzzle", again, sizeof(again));
-        assert_string_equal(puzzle, again);
-        line = nl + 1;
-    }
-    free(a);
-    free(b);
+    check_own_seeds("--difficulty", "medium", 6, "78", pick, sizeof(pick) / sizeof(pick[0]));
 }
 
 /* Bad option values: exit 2, the message naming what is allowed; nothing
