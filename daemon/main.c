@@ -109,7 +109,9 @@ static const struct opts_spec option_table[] = {
     {"spin-us", 0, "US",
      "an idle worker polls for work this long before\n"
      "it sleeps, after a longer job as long as that\n"
-     "job took, up to 400 (default 50; 0: sleep at once)",
+     "job took, up to 400; the loop polls up to 4x the\n"
+     "last job (1000 at most) while a job runs and a\n"
+     "worker is free (default 50; 0: sleep at once)",
      OPTS_NUMBER_AT(struct options, cfg.spin_us, 0, 10000)},
     {"idle-timeout", 0, "S",
      "close a connection that owes nothing and moved\n"

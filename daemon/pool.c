@@ -13,11 +13,14 @@
  * done list was empty (else a wake-up is already on its way); an idle worker
  * spins briefly before it sleeps, so a steady stream of jobs never parks it.
  * After a long job (an explanation) it spins as long as that job took, up
- * to SPIN_AFTER_MAX_NS (work() says how long it ran in ran_ns, having timed
+ * to POOL_SPIN_MAX_NS (work() says how long it ran in ran_ns, having timed
  * itself anyway, so the pool reads no clock around it): a client that waits for each answer sends
  * its next request a round trip later (100 to 200 us), well past the usual spin, and a sleeping
  * worker costs that request a wake-up; the spin costs at most the job's own CPU time again, and
- * only while nothing comes.
+ * only while nothing comes.  The loop thread asks pool_loop_spin_ns() how long it may poll
+ * without sleeping: while a worker is free and a job runs, four times the last job's run (at
+ * most POOL_LOOP_SPIN_MAX_NS), since the answer is due about then (jobs vary: the slowest
+ * hints take about twice the median) and a sleeping loop would cost it a wake-up.
  *
  * One mutex guards the queue, the done list and every handed-over job's
  * state; a job's own fields belong to whoever holds it in that state (the
@@ -48,8 +51,7 @@
 
 #include "proto/clock.h"
 
-#define CLOSE_WAIT_MS     500 /* pool_close: how long running jobs get before being written off */
-#define SPIN_AFTER_MAX_NS 400000u /* the longest spin after a long job */
+#define CLOSE_WAIT_MS 500 /* pool_close: how long running jobs get before being written off */
 
 /* One thread.  `job` and `is_written_off` are under the pool's mutex. */
 struct worker {
@@ -61,23 +63,25 @@ struct worker {
 };
 
 struct pool {
-    uv_async_t async;        /* wakes the loop for completions */
-    pthread_mutex_t mu;      /* guards everything below but staging */
-    pthread_cond_t cv;       /* workers wait here for jobs */
-    struct list queue;       /* queued jobs, FIFO */
-    atomic_size_t queued;    /* queue length */
-    atomic_size_t active;    /* queued + running (not yet posted done) */
-    size_t max_queued;       /* bound on queued + staged */
-    unsigned sleeping;       /* workers in pthread_cond_wait */
-    struct list done;        /* finished, not yet delivered */
-    atomic_int stop;         /* workers exit when set */
-    atomic_uint spinners;    /* workers spinning now (at most one spins) */
-    uint64_t spin_ns;        /* idle spin before sleeping */
-    struct list staged_jobs; /* staged jobs (loop thread only) */
-    size_t staged;           /* their number */
-    struct list workers;     /* live workers (joined at close) */
-    unsigned written_off;    /* workers written off and still in work() */
-    int is_closed;           /* pool_close ran: post nothing more */
+    uv_async_t async;                 /* wakes the loop for completions */
+    pthread_mutex_t mu;               /* guards everything below but staging */
+    pthread_cond_t cv;                /* workers wait here for jobs */
+    struct list queue;                /* queued jobs, FIFO */
+    atomic_size_t queued;             /* queue length */
+    atomic_size_t active;             /* queued + running (not yet posted done) */
+    size_t max_queued;                /* bound on queued + staged */
+    unsigned sleeping;                /* workers in pthread_cond_wait */
+    struct list done;                 /* finished, not yet delivered */
+    atomic_int stop;                  /* workers exit when set */
+    atomic_uint spinners;             /* workers spinning now (at most one spins) */
+    uint64_t spin_ns;                 /* idle spin before sleeping */
+    unsigned threads;                 /* live workers wanted */
+    atomic_uint_fast64_t last_ran_ns; /* ran_ns of the job finished last */
+    struct list staged_jobs;          /* staged jobs (loop thread only) */
+    size_t staged;                    /* their number */
+    struct list workers;              /* live workers (joined at close) */
+    unsigned written_off;             /* workers written off and still in work() */
+    int is_closed;                    /* pool_close ran: post nothing more */
 };
 
 /* Called and returns with p->mu unlocked: spin until a job shows up, stop is
@@ -106,7 +110,7 @@ static uint64_t spin_budget(const struct pool *p, uint64_t job_ns)
 {
     if (p->spin_ns == 0 || job_ns <= p->spin_ns)
         return p->spin_ns;
-    return job_ns < SPIN_AFTER_MAX_NS ? job_ns : SPIN_AFTER_MAX_NS;
+    return job_ns < POOL_SPIN_MAX_NS ? job_ns : POOL_SPIN_MAX_NS;
 }
 
 /* Under p->mu: the next job for w, or NULL when the pool stops.  job_ns is
@@ -189,6 +193,7 @@ static void *worker_main(void *arg)
         job->ran_ns = 0;
         job->work(job);
         job_ns = job->ran_ns;
+        atomic_store_explicit(&p->last_ran_ns, job_ns, memory_order_relaxed);
         pthread_mutex_lock(&p->mu);
         if (w->is_written_off)
             return retire(p, w, job);
@@ -315,6 +320,8 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
         return -ENOMEM;
     p->max_queued = max_queued;
     p->spin_ns = (uint64_t)spin_us * 1000u;
+    p->threads = threads;
+    atomic_init(&p->last_ran_ns, 0);
     atomic_init(&p->queued, 0);
     atomic_init(&p->active, 0);
     atomic_init(&p->stop, 0);
@@ -423,6 +430,22 @@ int pool_remove(struct pool *p, struct pool_job *job)
 size_t pool_queued(struct pool *p)
 {
     return atomic_load(&p->queued) + p->staged;
+}
+
+uint64_t pool_loop_spin_ns(struct pool *p)
+{
+    size_t active = p->staged + atomic_load_explicit(&p->active, memory_order_relaxed);
+
+    if (active == 0)
+        return p->spin_ns;
+    if (active >= p->threads)
+        return 0;
+    uint64_t ns = 4 * atomic_load_explicit(&p->last_ran_ns, memory_order_relaxed);
+    if (p->spin_ns == 0)
+        return 0;
+    if (ns < p->spin_ns)
+        return p->spin_ns;
+    return ns < POOL_LOOP_SPIN_MAX_NS ? ns : POOL_LOOP_SPIN_MAX_NS;
 }
 
 int pool_is_idle(struct pool *p)

@@ -51,6 +51,9 @@ struct pool_job {
 
 struct pool;
 
+#define POOL_SPIN_MAX_NS      400000u  /* a worker's longest spin after a long job */
+#define POOL_LOOP_SPIN_MAX_NS 1000000u /* the loop's longest spin while a job runs */
+
 /* Start threads workers on loop with room for max_queued waiting jobs;
  * an idle worker spins for spin_us microseconds before it sleeps (0: never).
  * Returns 0 and *out, or a negative errno.  Stop with pool_close(). */
@@ -73,6 +76,14 @@ size_t pool_queued(struct pool *p);
 
 /* 1 when no job is staged, queued or running: a worker is free at once. */
 int pool_is_idle(struct pool *p);
+
+/* How long the loop thread may poll without sleeping after some activity:
+ * with no job out, spin_us (a client that waits for each answer sends its
+ * next request within microseconds); with fewer jobs out than workers (a CPU
+ * to spare), four times as long as the job finished last took, within
+ * spin_us and POOL_LOOP_SPIN_MAX_NS, since the answer is due about then;
+ * with every worker busy, 0 (their CPUs are taken).  Loop thread only. */
+uint64_t pool_loop_spin_ns(struct pool *p);
 
 /* The running job will not come back soon (its deadline passed long ago):
  * its thread is written off (detached, never joined, it ends after the job)

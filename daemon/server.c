@@ -392,20 +392,22 @@ static void on_spin(uv_idle_t *h)
     sched_yield();
 }
 
-/* After an iteration that did work with every worker idle (so the loop
- * takes no CPU a solve needs), poll without sleeping for cfg->spin_us: a
- * client doing one request at a time sends its next one within microseconds,
- * and waking a sleeping vCPU costs more than that. */
+/* After an iteration that did work, poll without sleeping for as long as
+ * the pool says (pool_loop_spin_ns): a client doing one request at a time
+ * sends its next one within microseconds, a worker's answer is due about as
+ * long after its job started as the last job took, and waking a sleeping
+ * vCPU costs more than either wait.  With every worker busy it does not
+ * spin: the loop would take CPU a solve needs. */
 static void update_spin(struct server *s)
 {
-    uint64_t now;
+    uint64_t now, ns;
 
     if (s->cfg->spin_us == 0 || s->is_closed)
         return;
     now = clock_now_ns();
-    if (s->conns.activity != s->seen_activity && pool_is_idle(s->pool)) {
+    if (s->conns.activity != s->seen_activity && (ns = pool_loop_spin_ns(s->pool)) > 0) {
         s->seen_activity = s->conns.activity;
-        s->spin_until_ns = now + (uint64_t)s->cfg->spin_us * 1000u;
+        s->spin_until_ns = now + ns;
         if (!uv_is_active((uv_handle_t *)&s->spinner))
             uv_idle_start(&s->spinner, on_spin);
     } else if (now >= s->spin_until_ns && uv_is_active((uv_handle_t *)&s->spinner)) {

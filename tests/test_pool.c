@@ -6,10 +6,13 @@
  * libuv loop until every job's done() has run, in the patterns the daemon
  * sees (one request at a time, as a player asking for hints; bursts of
  * pipelined solves; jobs taken back), with spinning on and off.  A hang is
- * the failure (ctest's timeout); nothing is timed.
+ * the failure (ctest's timeout); nothing is timed.  How long the loop thread
+ * may poll for (pool_loop_spin_ns) is checked with jobs held in work() by a
+ * gate, so that what is in flight is known.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -189,12 +192,100 @@ static void test_remove(void **state)
     close_pool(&loop, &c);
 }
 
+/* A job held in work() until the gate opens; it then says it ran ran_ns. */
+struct gjob {
+    struct pool_job job;
+    atomic_int *gate;
+    uint64_t ran_ns;
+    int done;
+};
+
+static void gated_work(struct pool_job *job)
+{
+    struct gjob *g = (struct gjob *)job;
+
+    while (!atomic_load(g->gate))
+        ;
+    job->ran_ns = g->ran_ns;
+}
+
+static void gated_done(struct pool_job *job)
+{
+    ((struct gjob *)job)->done = 1;
+}
+
+/* Submit g (reporting ran_ns) and flush. */
+static void submit_gated(struct pool *p, struct gjob *g, atomic_int *gate, uint64_t ran_ns)
+{
+    *g = (struct gjob){.gate = gate, .ran_ns = ran_ns};
+    g->job.work = gated_work;
+    g->job.done = gated_done;
+    assert_int_equal(pool_submit(p, &g->job), 0);
+    pool_flush(p);
+}
+
+/* Open the gate and run the loop until every job in jobs[0..n) is done. */
+static void release(uv_loop_t *loop, atomic_int *gate, struct gjob *jobs, unsigned n)
+{
+    atomic_store(gate, 1);
+    for (unsigned i = 0; i < n; i++)
+        while (!jobs[i].done)
+            uv_run(loop, UV_RUN_ONCE);
+    atomic_store(gate, 0);
+}
+
+/* The loop's spin: spin_us with nothing out, four times the last job's run
+ * (within spin_us and the limit) while a worker is free, 0 with all busy. */
+static void test_loop_spin(void **state)
+{
+    struct pool *p;
+    struct gjob g[2];
+    atomic_int gate = 0;
+    uv_loop_t loop;
+    (void)state;
+
+    assert_int_equal(uv_loop_init(&loop), 0);
+    assert_int_equal(pool_new(&loop, 2, 64, 50, &p), 0);
+    assert_int_equal(pool_loop_spin_ns(p), 50000u);
+    submit_gated(p, &g[0], &gate, 150000u);
+    assert_int_equal(pool_loop_spin_ns(p), 50000u); /* no job has finished: spin_us */
+    submit_gated(p, &g[1], &gate, 150000u);
+    assert_int_equal(pool_loop_spin_ns(p), 0); /* both workers busy */
+    release(&loop, &gate, g, 2);
+    assert_int_equal(pool_loop_spin_ns(p), 50000u); /* idle again */
+    submit_gated(p, &g[0], &gate, 300000u);
+    assert_int_equal(pool_loop_spin_ns(p), 600000u); /* four times the last job's 150 us */
+    release(&loop, &gate, g, 1);
+    submit_gated(p, &g[0], &gate, 10000u);
+    assert_int_equal(pool_loop_spin_ns(p), POOL_LOOP_SPIN_MAX_NS); /* 1.2 ms, capped */
+    release(&loop, &gate, g, 1);
+    submit_gated(p, &g[0], &gate, 0);
+    assert_int_equal(pool_loop_spin_ns(p), 50000u); /* 40 us: spin_us at least */
+    release(&loop, &gate, g, 1);
+    assert_int_equal(pool_close(p), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+
+    assert_int_equal(uv_loop_init(&loop), 0);
+    assert_int_equal(pool_new(&loop, 2, 64, 0, &p), 0); /* --spin-us 0: never */
+    assert_int_equal(pool_loop_spin_ns(p), 0);
+    submit_gated(p, &g[0], &gate, 300000u);
+    release(&loop, &gate, g, 1);
+    submit_gated(p, &g[0], &gate, 0);
+    assert_int_equal(pool_loop_spin_ns(p), 0);
+    release(&loop, &gate, g, 1);
+    assert_int_equal(pool_close(p), 0);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_at_a_time),
         cmocka_unit_test(test_bursts),
         cmocka_unit_test(test_remove),
+        cmocka_unit_test(test_loop_spin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
