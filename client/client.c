@@ -468,14 +468,31 @@ static void sync_on_response(void *arg, const struct wire_msg *m)
     w->decode(w, m);
 }
 
+/* How long a synchronous call polls before it sleeps: twice the previous
+ * call's round trip (the slow ones of a kind take about that), within
+ * [CLIENT_SPIN_US, CLIENT_SPIN_MAX_US]. */
+static unsigned sync_spin_us(const struct sudoku_client *c)
+{
+    unsigned us = 2 * c->last_sync_us;
+
+    if (us < CLIENT_SPIN_US)
+        return CLIENT_SPIN_US;
+    return us < CLIENT_SPIN_MAX_US ? us : CLIENT_SPIN_MAX_US;
+}
+
 /* Send what is in wbuf and pump until the answer to w->msgid came. */
 static int sync_call(struct sudoku_client *c, struct sync_wait *w)
 {
+    uint64_t start = clock_now_us();
+    unsigned spin_us = sync_spin_us(c);
+
     c->on_response = sync_on_response;
     c->on_response_arg = w;
-    while (!w->done && client__pump(c, 1, CLIENT_SPIN_US) == 0)
+    while (!w->done && client__pump(c, 1, spin_us) == 0)
         ;
     c->on_response = NULL;
+    uint64_t took = clock_now_us() - start;
+    c->last_sync_us = took < CLIENT_SPIN_MAX_US ? (unsigned)took : CLIENT_SPIN_MAX_US;
     if (!w->done) {
         if (w->err)
             *w->err = c->fail_error;

@@ -147,11 +147,17 @@ struct sudoku_client {
     msgpack_zone zone;                     /* for one incoming message at a time */
     client_response_fn on_response;        /* who wants the answers */
     void *on_response_arg;
+    unsigned last_sync_us; /* round trip of the last synchronous call (0: none yet) */
 };
 
 /* How long a caller that expects an answer within microseconds polls
  * before it sleeps in poll() (see client__pump). */
 #define CLIENT_SPIN_US 50
+
+/* A synchronous call polls without sleeping for twice as long as the
+ * previous one took (an explanation's answer comes a few hundred
+ * microseconds after the request, not at once), and at most this. */
+#define CLIENT_SPIN_MAX_US 1000
 
 /* Flush, wait (block: up to the I/O timeout, else not at all) and dispatch
  * what arrived.  With block and spin_us, first polls without sleeping for up
