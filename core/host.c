@@ -1013,7 +1013,7 @@ int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
                  struct sdk_explain *job, uint8_t *solution)
 {
     struct host_entry *e = (struct host_entry *)(uintptr_t)p;
-    uint8_t givens[SDK_MAX_CELLS], progress[SDK_MAX_CELLS];
+    uint8_t givens[SDK_MAX_CELLS], progress[SDK_MAX_CELLS], sol[SDK_MAX_CELLS];
     struct sdk_explain pj;
     struct replay r;
     int rc = explain_job_ok(job, solution);
@@ -1035,6 +1035,8 @@ int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
     pj = *job;
     pj.cells = givens;
     pj.progress = job->progress ? progress : NULL;
+    memcpy(sol, solution, (size_t)job->n * job->n);
+    pj.solution = sol; /* minor 3: lets the plugin skip sources that cannot break */
     pj.grid = NULL;
     pj.size = sizeof(pj);
     rc = entry_explain(e, &pj);

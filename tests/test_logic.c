@@ -340,6 +340,100 @@ static void test_ceiling(void **state)
     assert_true(above >= 100 && within >= 100);
 }
 
+/* Can cell i of givens (side n) hold v: no peer is given v? */
+static int is_candidate(const uint8_t *givens, uint32_t n, uint32_t i, uint32_t v)
+{
+    const uint32_t b = sdk_box_side(n), r = i / n, c = i % n;
+
+    for (uint32_t k = 0; k < n * n; k++) {
+        const uint32_t r2 = k / n, c2 = k % n;
+        if (givens[k] == v && (r == r2 || c == c2 || (r / b == r2 / b && c / b == c2 / b)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Explain x's puzzle with logic's own explain() (no host: no checks, no
+ * copies), handing it solution (NULL: none, as an ABI minor-2 host). */
+static void explain_direct(struct expl *x, uint32_t n, const uint8_t *solution)
+{
+    expl_init(x, n, 0);
+    x->job.solution = solution;
+    assert_int_equal(logic->desc->explain(logic->state, NULL, &x->job), 0);
+}
+
+/* a and b took the same steps, to the byte. */
+static void assert_same_steps(const struct expl *a, const struct expl *b)
+{
+    const struct sdk_explain *p = &a->job, *q = &b->job;
+
+    assert_int_equal(p->status, q->status);
+    assert_int_equal(p->steps_len, q->steps_len);
+    assert_int_equal(p->placements_len, q->placements_len);
+    assert_int_equal(p->eliminations_len, q->eliminations_len);
+    assert_int_equal(p->text_len, q->text_len);
+    for (uint32_t s = 0; s < p->steps_len; s++)
+        assert_string_equal(p->steps[s].technique, q->steps[s].technique);
+    assert_memory_equal(p->placements, q->placements, p->placements_len * sizeof(p->placements[0]));
+    assert_memory_equal(p->eliminations, q->eliminations,
+                        p->eliminations_len * sizeof(p->eliminations[0]));
+    assert_memory_equal(p->text, q->text, p->text_len);
+    assert_memory_equal(a->grid, b->grid, p->n * p->n);
+}
+
+/* The solution a minor-3 host hands over (sdk_explain.solution) changes no
+ * step: the same explanation with it as without it, on real puzzles.  A
+ * wrong one (one open cell's value swapped for another of its candidates,
+ * so that it still fits the position) may cost steps but never makes an
+ * unsound one: those steps are checked against the true solution. */
+static void test_solution_hint(void **state)
+{
+    static const char *files[] = {"norvig_top95.txt", "forum_hardest_sample.txt", "golden.txt"};
+    char path[512], line[LINE_MAX_B];
+    uint32_t puzzles = 0, lies = 0;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+        snprintf(path, sizeof(path), "%s/%s", SUDOKU_TEST_DATA_DIR, files[f]);
+        FILE *in = fopen(path, "r");
+        assert_non_null(in);
+        while (fgets(line, sizeof(line), in)) {
+            struct expl full, with, without;
+            uint32_t n = parse_puzzle(line, full.cells);
+            if (line[0] == '#' || (n != 4 && n != 9 && n != 16) || explain_line(line, &full) != 0)
+                continue;
+            memcpy(with.cells, full.cells, sizeof(full.cells));
+            memcpy(without.cells, full.cells, sizeof(full.cells));
+            explain_direct(&with, n, full.solution);
+            explain_direct(&without, n, NULL);
+            assert_same_steps(&with, &without);
+            assert_same_steps(&with, &full);
+            puzzles++;
+            /* The lie: the first open cell with another candidate. */
+            uint8_t fake[SDK_MAX_CELLS];
+            memcpy(fake, full.solution, sizeof(fake));
+            for (uint32_t i = 0; i < n * n && !memcmp(fake, full.solution, n * n); i++)
+                for (uint32_t v = 1; !full.cells[i] && v <= n; v++)
+                    if (v != fake[i] && is_candidate(full.cells, n, i, v)) {
+                        fake[i] = (uint8_t)v;
+                        break;
+                    }
+            expl_free(&with);
+            memcpy(with.cells, full.cells, sizeof(full.cells));
+            explain_direct(&with, n, fake);
+            memcpy(with.solution, full.solution, sizeof(full.solution));
+            check_steps(&with);
+            lies += memcmp(fake, full.solution, n * n) != 0;
+            expl_free(&with);
+            expl_free(&without);
+            expl_free(&full);
+        }
+        fclose(in);
+    }
+    print_message("solution hint: %u puzzles the same, %u lies sound\n", puzzles, lies);
+    assert_true(puzzles >= 100 && lies >= 100);
+}
+
 /* steps: 1 stops after one step, as a hint. */
 static void test_partial(void **state)
 {
@@ -514,11 +608,12 @@ static void test_stop(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden),     cmocka_unit_test(test_corpus_ratings),
-        cmocka_unit_test(test_partial),    cmocka_unit_test(test_progress),
-        cmocka_unit_test(test_abi_minor0), cmocka_unit_test(test_liars),
-        cmocka_unit_test(test_bad_jobs),   cmocka_unit_test(test_nospace),
-        cmocka_unit_test(test_stop),       cmocka_unit_test(test_ceiling),
+        cmocka_unit_test(test_golden),        cmocka_unit_test(test_corpus_ratings),
+        cmocka_unit_test(test_partial),       cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_abi_minor0),    cmocka_unit_test(test_liars),
+        cmocka_unit_test(test_bad_jobs),      cmocka_unit_test(test_nospace),
+        cmocka_unit_test(test_stop),          cmocka_unit_test(test_ceiling),
+        cmocka_unit_test(test_solution_hint),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -29,7 +29,10 @@
  *
  * Minor 1 added the optional explain() entry (human-style solving steps, see
  * struct sdk_explain) and explain_sizes at the end of struct sdk_plugin.  A
- * minor-0 plugin has neither: test with sdk_plugin_has_explain().
+ * minor-0 plugin has neither: test with sdk_plugin_has_explain().  Minor 2
+ * added sdk_explain.max_rating (a rating ceiling) and SDK_EXPLAIN_ABOVE,
+ * minor 3 sdk_explain.solution (the unique solution, to search less); a
+ * plugin reads a field only when sdk_explain.size covers it.
  *
  * This header is self-contained and installed as <sudoku/plugin.h>.  It
  * compiles as strict ISO C11 and C17 (-std=c11 -pedantic, where <time.h>
@@ -65,7 +68,7 @@ extern int clock_gettime(int clock_id, struct timespec *ts);
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
-#define SDK_ABI_MINOR    2                     /* fields added at the end bump this */
+#define SDK_ABI_MINOR    3                     /* fields added at the end bump this */
 #define SDK_ENTRY_SYMBOL "sudoku_plugin_entry" /* the one exported symbol */
 #define SDK_MAX_N        25                    /* largest supported side */
 #define SDK_MAX_CELLS    (SDK_MAX_N * SDK_MAX_N)
@@ -204,6 +207,14 @@ struct sdk_explain {
      * for a band sets it: a puzzle above the band costs no hard search.  A
      * plugin that ignores it simply explains on. */
     double max_rating;
+    /* Minor 3 (read only when size covers it): the unique solution of
+     * cells (n*n values 1..n, the host proved it unique before the call),
+     * or NULL.  It lets a plugin search less, never say more: a candidate
+     * that is the solution's value cannot lead to a contradiction, so the
+     * logic plugin does not try it as one, and finds the same steps as
+     * without it.  A plugin must not state a step because the solution says
+     * so; the host checks every step against the solution anyway. */
+    const uint8_t *solution;
 };
 
 /* The descriptor a plugin's entry function returns.  Constant, owned by the

@@ -92,6 +92,25 @@ static double job_ceiling(const struct sdk_explain *job)
     return job->max_rating > 0.0 ? job->max_rating : 0.0;
 }
 
+/* The job's solution (minor 3) when position g agrees with it: every
+ * solved cell holds its value and every open cell still has it as a
+ * candidate; else NULL (an older host, or a position it does not fit). */
+static const uint8_t *job_solution(const struct sdk_explain *job, const struct lg_grid *g,
+                                   uint32_t ncells)
+{
+    if (job->size < offsetof(struct sdk_explain, solution) + sizeof(job->solution) ||
+        !job->solution)
+        return NULL;
+    for (uint32_t i = 0; i < ncells; i++) {
+        const uint32_t v = job->solution[i];
+        if (v == 0 || v > job->n)
+            return NULL;
+        if (g->val[i] ? g->val[i] != v : !((g->cand[i] >> (v - 1)) & 1u))
+            return NULL;
+    }
+    return job->solution;
+}
+
 /* Is there room in the host's arrays for step s?  (A NULL array means that
  * part is not recorded.) */
 static bool step_fits(const struct sdk_explain *job, const struct lg_step *s)
@@ -194,13 +213,13 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
 {
     uint32_t hs_next = 0;
     double ceiling = job_ceiling(job), above = 0.0;
-    const struct lg_ctx c = {.geo = r->geo,
-                             .g = &r->g,
-                             .want_text = job->text != NULL,
-                             .hs_next = &hs_next,
-                             .pos = &r->pos,
-                             .job = job,
-                             .keep = &r->keep};
+    struct lg_ctx c = {.geo = r->geo,
+                       .g = &r->g,
+                       .want_text = job->text != NULL,
+                       .hs_next = &hs_next,
+                       .pos = &r->pos,
+                       .job = job,
+                       .keep = &r->keep};
 
     r->keep.ready = false;
 
@@ -212,6 +231,7 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
             return (uint32_t)stop;
         r->pos.valid = false; /* g changed with the last step */
         r->keep.len = 0;      /* its branches were of the last position */
+        c.solution = job_solution(job, &r->g, r->geo->ncells);
         enum ladder_result found = ladder_next(&c, &r->step, ceiling, &above);
         if (found == LADDER_ABOVE) {
             job->rating = above;

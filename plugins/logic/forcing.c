@@ -26,7 +26,11 @@
  * the static rung's closures of the same sources, kept for it in c->keep
  * (on 9x9, when the caller has one): singles are done already, and the
  * closure does not depend on the order.  The copies live in one struct on
- * the caller's stack (about 10 KB); nothing allocates.
+ * the caller's stack (about 10 KB); nothing allocates.  Given the unique
+ * solution (c->solution, ABI minor 3), the contradiction pass skips each
+ * cell's true value: its branch cannot break, and skipping it finds the
+ * same first contradiction (a true branch only places true values, so the
+ * branches it would mark as stood are skipped as true anyway).
  */
 #include <string.h>
 
@@ -573,8 +577,10 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
         for (uint32_t m = c->g->cand[i]; m; m &= m - 1) {
             uint32_t v = lg_lowest(m) + 1;
             /* The same position, the same deduction: a branch that stood
-             * as half of a source stands again. */
-            if (branch_stood(f, c, i, v) || branch_run(f, 0, c, i, v, false) == 0)
+             * as half of a source stands again.  The solution's own value
+             * stands too: what follows from a true placement is true. */
+            if ((c->solution && c->solution[i] == v) || branch_stood(f, c, i, v) ||
+                branch_run(f, 0, c, i, v, false) == 0)
                 continue;
             lg_step_elim(s, i, v);
             lg_step_cell(s, i);

@@ -110,6 +110,7 @@ struct lg_ctx {
     struct lg_pos *pos;            /* the places cache (required) */
     const struct sdk_explain *job; /* its cancel flag and deadline, or NULL */
     struct lg_forcing_keep *keep;  /* forcing rungs' shared branches, or NULL */
+    const uint8_t *solution;       /* the unique solution, g agreeing with it, or NULL */
 };
 
 /* Should a long search give up now (cancel flag or deadline of c->job)?
