@@ -5,13 +5,17 @@
  * givens compared eight cells at a time, then one pass OR-ing a bit per
  * value into a mask per row, column and box, compiled per side so that no
  * division is left; a unit is right when its mask is exactly the n values.
- * About 1,600 instructions for a 9x9 grid, no allocation, no data-dependent
- * branch.  Only when the fast pass fails do we walk the grid again, slowly
- * and in a fixed order (range, blanks, givens, rows, columns, boxes), to name
- * the first problem in words a user can act on.
+ * No allocation, no data-dependent branch.  Only when the fast pass fails do
+ * we walk the grid again, slowly and in a fixed order (range, blanks,
+ * givens, rows, columns, boxes), to name the first problem in words a user
+ * can act on.
  *
  * Givens take the same road: one branch-free pass, repeats gathered in one
  * mask, compiled per side.
+ *
+ * On x86-64 (SSE2) a 9x9 grid, the common size, takes a road of its own:
+ * pairs of cells compared 16 at a time, about 420 instructions for givens or
+ * for a solution, half or less of the general pass.
  *
  * Coordinates in messages are 1-based; boxes are numbered row-major from the
  * top left.  Values are printed as numbers, even for 16x16 and 25x25.
@@ -21,9 +25,13 @@
 #include "proto/errtext.h"
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <sudoku/plugin.h>
 
@@ -220,13 +228,190 @@ static inline __attribute__((always_inline)) int givens_clean_side(unsigned n, u
     return dup == 0 && (all & ~full) == 0;
 }
 
+#if defined(__SSE2__)
+/* The 9x9 fast passes, 16 cells at a time, about 420 instructions each.  A
+ * repeat is found by comparing the grid with itself moved by an offset: cell
+ * i against cell i + off.  Offsets 9k pair cells of one column only; offsets
+ * 1..8 pair cells of one row or of two adjacent rows; offsets 9dr + dc (dr
+ * 1..2, dc +-1..2) pair the cells of a box in different rows and columns,
+ * and some cells of nearby boxes.  Unwanted pairs are kept apart by a tint
+ * added to each cell: 16 times the row's parity for the row offsets, 16
+ * times a box colour for the box offsets (colours 0..5, the bottom band
+ * taking the top band's, which no offset reaches).  A value 1..9 plus a
+ * multiple of 16 up to 80 keeps the value in its low nibble, so two tinted
+ * cells in range are equal exactly when their values and tints are.
+ *
+ * Each tinted grid lives in a 96-byte buffer: the 81 cells, then 0xff, so a
+ * compare may run past cell 80.  A blank becomes 0x80 plus its index, equal
+ * to no other cell and to no padding, so blanks never repeat.  The answers
+ * count only when every cell is in range: out of range, a value may seem to
+ * repeat, but the range check has failed already. */
+#define T3(a)         a, a, a
+#define T9(a)         T3(a), T3(a), T3(a)
+#define BAND(a, b, c) T3(a), T3(b), T3(c), T3(a), T3(b), T3(c), T3(a), T3(b), T3(c)
+static alignas(16) const uint8_t row_tint[96] = {T9(0),  T9(16), T9(0),  T9(16), T9(0),
+                                                 T9(16), T9(0),  T9(16), T9(0)};
+static alignas(16) const uint8_t box_tint[96] = {BAND(0, 16, 32), BAND(48, 64, 80),
+                                                 BAND(0, 16, 32)};
+/* A blank's mark: 0x80 + its index, unlike any other cell, tinted or not. */
+#define K4(i)  0x80 + (i), 0x81 + (i), 0x82 + (i), 0x83 + (i)
+#define K16(i) K4(i), K4(i + 4), K4(i + 8), K4(i + 12)
+static alignas(16) const uint8_t blank_mark[96] = {K16(0),  K16(16), K16(32),
+                                                   K16(48), K16(64), 0xd0};
+#undef K16
+#undef K4
+#undef BAND
+#undef T9
+#undef T3
+
+static __m128i load16(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* The same for p on a 16-byte boundary. */
+static __m128i load16a(const uint8_t *p)
+{
+    return _mm_load_si128((const __m128i *)(const void *)p);
+}
+
+/* The 81 cells of g in v[0..5]: cells 0..79, then cell 80 and 15 bytes of
+ * 0xff.  *tail gets cells 65..80.  Reads nothing past g[80]. */
+static inline __attribute__((always_inline)) void load9(const uint8_t *g, __m128i v[6],
+                                                        __m128i *tail)
+{
+#pragma GCC unroll 5
+    for (unsigned m = 0; m < 5; m++)
+        v[m] = load16(g + 16 * m);
+    *tail = load16(g + 65);
+    v[5] = _mm_or_si128(_mm_srli_si128(*tail, 15), _mm_slli_si128(_mm_set1_epi8(-1), 1));
+}
+
+/* 1 when every cell is at most 9 and, if lo, at least 1. */
+static inline __attribute__((always_inline)) int in_range9(const __m128i v[6], __m128i tail, int lo)
+{
+    __m128i hi = tail, low = tail, bad;
+
+#pragma GCC unroll 5
+    for (unsigned m = 0; m < 5; m++) {
+        hi = _mm_max_epu8(hi, v[m]);
+        low = _mm_min_epu8(low, v[m]);
+    }
+    bad = _mm_subs_epu8(hi, _mm_set1_epi8(9));
+    if (lo)
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi8(low, _mm_setzero_si128()));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff;
+}
+
+/* Cells 16m..16m+15 of the tinted grid b equal to the cell off further
+ * on, OR-ed into acc, if any of them has a cell off further on. */
+static inline __attribute__((always_inline)) __m128i
+repeats_at(__m128i acc, __m128i a, const uint8_t *b, unsigned m, unsigned off)
+{
+    if (16 * m + off > 80)
+        return acc;
+    acc = _mm_or_si128(acc, _mm_cmpeq_epi8(a, load16(b + 16 * m + off)));
+    /* One chain: left alone, GCC splits it into trees, each costing a copy. */
+    __asm__("" : "+x"(acc));
+    return acc;
+}
+
+/* Cell m*16 + k (for m in 0..5) of t: the cell plus its tint, or if the
+ * cell is blank and blanks, its mark. */
+static inline __attribute__((always_inline)) void tint9(uint8_t *t, const uint8_t *tint,
+                                                        __m128i cell, __m128i mark, int blanks)
+{
+    __m128i x = tint != NULL ? _mm_add_epi8(cell, load16a(tint)) : cell;
+
+    _mm_store_si128((__m128i *)(void *)t, blanks ? _mm_max_epu8(x, mark) : x);
+}
+
+/* 1 when no value repeats in a row, column or box of the 9x9 grid v (from
+ * load9), provided every cell is 0..9; blanks says whether it may hold
+ * blanks (if not, a blank counts as a repeat). */
+static inline __attribute__((always_inline)) int no_repeats9(const __m128i v[6], int blanks)
+{
+    alignas(16) uint8_t xt[96], yt[96], zt[96];
+    __m128i acc = _mm_setzero_si128();
+
+#pragma GCC unroll 6
+    for (unsigned m = 0; m < 6; m++) {
+        __m128i blank = _mm_cmpeq_epi8(v[m], _mm_setzero_si128());
+        __m128i mark = _mm_and_si128(blank, load16a(blank_mark + 16 * m));
+
+        tint9(xt + 16 * m, NULL, v[m], mark, blanks);
+        tint9(yt + 16 * m, row_tint + 16 * m, v[m], mark, blanks);
+        tint9(zt + 16 * m, box_tint + 16 * m, v[m], mark, blanks);
+    }
+#pragma GCC unroll 5
+    for (unsigned m = 0; m < 5; m++) {
+        __m128i x = load16a(xt + 16 * m), y = load16a(yt + 16 * m), z = load16a(zt + 16 * m);
+
+#pragma GCC unroll 8
+        for (unsigned k = 1; k <= 8; k++) {
+            acc = repeats_at(acc, x, xt, m, 9 * k);
+            acc = repeats_at(acc, y, yt, m, k);
+        }
+#pragma GCC unroll 2
+        for (unsigned dr = 1; dr <= 2; dr++) {
+            acc = repeats_at(acc, z, zt, m, 9 * dr - 2);
+            acc = repeats_at(acc, z, zt, m, 9 * dr - 1);
+            acc = repeats_at(acc, z, zt, m, 9 * dr + 1);
+            acc = repeats_at(acc, z, zt, m, 9 * dr + 2);
+        }
+    }
+    return _mm_movemask_epi8(acc) == 0;
+}
+
+static int givens_clean9(const uint8_t *cells)
+{
+    __m128i v[6], tail;
+
+    load9(cells, v, &tail);
+    return in_range9(v, tail, 0) && no_repeats9(v, 1);
+}
+
+/* 1 when no given of puzzle (from load9) differs from solution s: per
+ * cell, min(p, p ^ s) is 0 exactly when p is blank or p == s. */
+static int givens_kept9(const uint8_t *puzzle, const __m128i s[6], __m128i s_tail)
+{
+    __m128i bad, p = load16(puzzle + 65);
+
+    bad = _mm_min_epu8(p, _mm_xor_si128(p, s_tail));
+#pragma GCC unroll 5
+    for (unsigned m = 0; m < 5; m++) {
+        p = load16(puzzle + 16 * m);
+        bad = _mm_or_si128(bad, _mm_min_epu8(p, _mm_xor_si128(p, s[m])));
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff;
+}
+
+/* Every cell 1..9 and no repeat: then each unit, nine cells holding nine
+ * different values of 1..9, holds each value once. */
+static int solution_clean9(const uint8_t *puzzle, const uint8_t *solution)
+{
+    __m128i v[6], tail;
+
+    load9(solution, v, &tail);
+    if (!in_range9(v, tail, 1))
+        return 0;
+    if (puzzle != NULL && !givens_kept9(puzzle, v, tail))
+        return 0;
+    return no_repeats9(v, 0);
+}
+#endif
+
 static int givens_are_clean(unsigned n, const uint8_t *cells)
 {
     switch (n) {
     case 4:
         return givens_clean_side(4, 2, cells);
     case 9:
+#if defined(__SSE2__)
+        return givens_clean9(cells);
+#else
         return givens_clean_side(9, 3, cells);
+#endif
     case 16:
         return givens_clean_side(16, 4, cells);
     default:
@@ -238,6 +423,10 @@ static int givens_are_clean(unsigned n, const uint8_t *cells)
  * constant n and b. */
 static int solution_is_clean(unsigned n, const uint8_t *puzzle, const uint8_t *solution)
 {
+#if defined(__SSE2__)
+    if (n == 9)
+        return solution_clean9(puzzle, solution);
+#endif
     if (puzzle != NULL && !givens_are_kept(n, puzzle, solution))
         return 0;
     switch (n) {

@@ -336,15 +336,79 @@ static int reference_givens_ok(unsigned n, const uint8_t *cells)
     return 1;
 }
 
+/* a[0..len-1] shuffled in place. */
+static void shuffle(unsigned *a, unsigned len)
+{
+    for (unsigned i = len; i > 1; i--) {
+        unsigned j = rnd(i), t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* A random order of the n rows (or columns) of side n that keeps each band
+ * (stack) together: bands shuffled, then the lines in each band. */
+static void random_lines(unsigned n, unsigned *line)
+{
+    unsigned b = box_of(n), band[5], in[5];
+
+    for (unsigned i = 0; i < b; i++)
+        band[i] = i;
+    shuffle(band, b);
+    for (unsigned k = 0; k < b; k++) {
+        for (unsigned i = 0; i < b; i++)
+            in[i] = i;
+        shuffle(in, b);
+        for (unsigned i = 0; i < b; i++)
+            line[k * b + i] = band[k] * b + in[i];
+    }
+}
+
+/* A valid solution of side n drawn at random: make_solution()'s grid with
+ * its values relabelled and its rows and columns reordered band-wise. */
+static void random_solution(unsigned n, uint8_t *cells)
+{
+    uint8_t base[SDK_MAX_CELLS];
+    unsigned label[SDK_MAX_N], row[SDK_MAX_N], col[SDK_MAX_N];
+
+    make_solution(n, base);
+    for (unsigned i = 0; i < n; i++)
+        label[i] = i + 1;
+    shuffle(label, n);
+    random_lines(n, row);
+    random_lines(n, col);
+    for (unsigned r = 0; r < n; r++)
+        for (unsigned c = 0; c < n; c++)
+            cells[r * n + c] = (uint8_t)label[base[row[r] * n + col[c]] - 1];
+}
+
+/* Two cells of side n that share exactly one unit, of the given kind (0
+ * row, 1 column, 2 box): in *i and *j. */
+static void cells_sharing(unsigned n, unsigned kind, unsigned *i, unsigned *j)
+{
+    unsigned b = box_of(n), r1, c1, r2, c2;
+
+    do {
+        r1 = rnd(n);
+        c1 = rnd(n);
+        r2 = kind == 0 ? r1 : kind == 1 ? rnd(n) : r1 / b * b + rnd(b);
+        c2 = kind == 1 ? c1 : kind == 0 ? rnd(n) : c1 / b * b + rnd(b);
+    } while (kind == 0 ? c1 / b == c2 / b : kind == 1 ? r1 / b == r2 / b : r1 == r2 || c1 == c2);
+    *i = r1 * n + c1;
+    *j = r2 * n + c2;
+}
+
 /* A random grid of side n in one of several styles: a valid solution with
  * cells blanked, the same with some cells changed at random (duplicates),
- * or a stray value above n (just above, or up to 255). */
+ * a stray value above n (just above, anywhere up to 255, or far above), or
+ * one value put in two cells that share only a row, only a column or only
+ * a box. */
 static void random_grid(unsigned n, unsigned style, uint8_t *cells)
 {
-    unsigned cellc = n * n;
+    unsigned cellc = n * n, i, j;
 
-    make_solution(n, cells);
-    for (unsigned i = 0; i < cellc; i++)
+    random_solution(n, cells);
+    for (i = 0; i < cellc; i++)
         if (rnd(4) != 0)
             cells[i] = 0;
     if (style == 1) /* one changed cell: often a duplicate */
@@ -357,8 +421,15 @@ static void random_grid(unsigned n, unsigned style, uint8_t *cells)
     else if (style == 4) /* far out of range */
         cells[rnd(cellc)] = (uint8_t)(26 + rnd(230));
     else if (style == 5) { /* a full valid grid, maybe one cell changed */
-        make_solution(n, cells);
+        random_solution(n, cells);
         cells[rnd(cellc)] = (uint8_t)rnd(n + 2);
+    } else if (style == 7) /* anything above n */
+        cells[rnd(cellc)] = (uint8_t)(n + 1 + rnd(255 - n));
+    else if (style == 8 || style == 9) { /* one unit only, on a sparse or full grid */
+        if (style == 9)
+            random_solution(n, cells);
+        cells_sharing(n, rnd(3), &i, &j);
+        cells[i] = cells[j] = (uint8_t)(rnd(n) + 1);
     }
 }
 
@@ -369,9 +440,9 @@ static void test_givens_random(void **state)
 
     (void)state;
     for (unsigned s = 0; s < 4; s++) {
-        unsigned rounds = sides[s] == 25 ? 300 : 2000;
+        unsigned rounds = sides[s] == 9 ? 30000 : sides[s] == 25 ? 300 : 2000;
         for (unsigned t = 0; t < rounds; t++) {
-            random_grid(sides[s], t % 7, cells);
+            random_grid(sides[s], t % 10, cells);
             int want = reference_givens_ok(sides[s], cells);
             int rc = grid_check_givens(sides[s], cells, NULL, 0);
             assert_int_equal(rc, want ? 0 : -EINVAL);
@@ -380,17 +451,114 @@ static void test_givens_random(void **state)
         }
     }
     /* both outcomes were exercised many times */
-    assert_true(clean > 1000);
-    assert_true(dirty > 1000);
+    assert_true(clean > 5000);
+    assert_true(dirty > 5000);
+}
+
+/* Every pair of cells of an empty 9x9 grid given the same value: refused
+ * exactly when the two share a unit.  Every offset between two cells, and
+ * every blank beside them, meets the fast pass. */
+static void test_givens_every_pair(void **state)
+{
+    uint8_t cells[81];
+
+    (void)state;
+    for (unsigned i = 0; i < 81; i++) {
+        for (unsigned j = i + 1; j < 81; j++) {
+            unsigned v = (i + j) % 9 + 1;
+            memset(cells, 0, sizeof(cells));
+            cells[i] = cells[j] = (uint8_t)v;
+            int want = reference_givens_ok(9, cells);
+            assert_int_equal(grid_check_givens(9, cells, NULL, 0), want ? 0 : -EINVAL);
+        }
+    }
+}
+
+/* The rules as written for a solution: every cell 1..n, no value twice in
+ * a unit, and every given of puzzle (if not NULL) kept. */
+static int reference_solution_ok(unsigned n, const uint8_t *puzzle, const uint8_t *sol)
+{
+    for (unsigned i = 0; i < n * n; i++) {
+        if (sol[i] == 0)
+            return 0;
+        if (puzzle != NULL && puzzle[i] != 0 && puzzle[i] != sol[i])
+            return 0;
+    }
+    return reference_givens_ok(n, sol);
+}
+
+static void swap_cells(uint8_t *cells, unsigned i, unsigned j)
+{
+    uint8_t t = cells[i];
+
+    cells[i] = cells[j];
+    cells[j] = t;
+}
+
+/* A random solution of side n with its puzzle (a third of the cells kept),
+ * broken in one of several styles: not at all, one cell changed (to any
+ * value, or to one above n), a given changed, two cells swapped that share
+ * only a column (the rows break), only a row (the columns break), two
+ * columns of different stacks swapped (the boxes break), two cells swapped
+ * anywhere. */
+static void random_answer(unsigned n, unsigned style, uint8_t *puzzle, uint8_t *sol)
+{
+    unsigned b = box_of(n), cellc = n * n, i, j;
+
+    random_solution(n, sol);
+    for (i = 0; i < cellc; i++)
+        puzzle[i] = rnd(3) == 0 ? sol[i] : 0;
+    if (style == 1) {
+        sol[rnd(cellc)] = (uint8_t)rnd(n + 1);
+    } else if (style == 2) {
+        sol[rnd(cellc)] = (uint8_t)(n + 1 + rnd(255 - n));
+    } else if (style == 3) {
+        i = rnd(cellc);
+        puzzle[i] = (uint8_t)(rnd(n) + 1);
+    } else if (style == 4 || style == 5) {
+        cells_sharing(n, 2, &i, &j);
+        /* the same column (style 4) or row (style 5) of that box */
+        j = style == 4 ? (j / n) * n + i % n : (i / n) * n + j % n;
+        swap_cells(sol, i, j);
+    } else if (style == 6) {
+        unsigned c1 = rnd(n), c2 = (c1 + b * (1 + rnd(b - 1))) % n;
+        for (unsigned r = 0; r < n; r++)
+            swap_cells(sol, r * n + c1, r * n + c2);
+    } else if (style == 7) {
+        swap_cells(sol, rnd(cellc), rnd(cellc));
+    }
+}
+
+static void test_solution_random(void **state)
+{
+    uint8_t puzzle[SDK_MAX_CELLS], sol[SDK_MAX_CELLS];
+    unsigned clean = 0, dirty = 0;
+
+    (void)state;
+    for (unsigned s = 0; s < 4; s++) {
+        unsigned rounds = sides[s] == 9 ? 30000 : sides[s] == 25 ? 300 : 2000;
+        for (unsigned t = 0; t < rounds; t++) {
+            random_answer(sides[s], t % 8, puzzle, sol);
+            const uint8_t *p = t % 3 == 0 ? NULL : puzzle;
+            int want = reference_solution_ok(sides[s], p, sol);
+            int rc = grid_check_solution(sides[s], p, sol, NULL, 0);
+            assert_int_equal(rc, want ? 0 : -EINVAL);
+            clean += want != 0;
+            dirty += want == 0;
+        }
+    }
+    assert_true(clean > 5000);
+    assert_true(dirty > 5000);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sides),          cmocka_unit_test(test_givens_table),
-        cmocka_unit_test(test_givens_edges),   cmocka_unit_test(test_invalid_file),
-        cmocka_unit_test(test_solution_table), cmocka_unit_test(test_solution_every_cell),
-        cmocka_unit_test(test_givens_random),
+        cmocka_unit_test(test_sides),           cmocka_unit_test(test_givens_table),
+        cmocka_unit_test(test_givens_edges),    cmocka_unit_test(test_invalid_file),
+        cmocka_unit_test(test_solution_table),  cmocka_unit_test(test_solution_every_cell),
+        cmocka_unit_test(test_givens_random),   cmocka_unit_test(test_givens_every_pair),
+        cmocka_unit_test(test_solution_random),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
