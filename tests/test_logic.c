@@ -308,16 +308,14 @@ static int check_ceiling(const char *line, const struct expl *full, double c)
     return above;
 }
 
-/* max_rating (ABI minor 2), the band generator's ceiling, on real puzzles
- * of every band. */
-static void test_ceiling(void **state)
+/* Every puzzle of the three corpora that logic explains, fully explained
+ * and checked into full, handed to each(line, full, arg). */
+static void for_each_explained(void (*each)(const char *line, const struct expl *full, void *arg),
+                               void *arg)
 {
     static const char *files[] = {"norvig_top95.txt", "forum_hardest_sample.txt", "golden.txt"};
-    static const double ceilings[] = {2.3, 2.8, 3.4, 4.2, 5.4, 7.0};
     char path[512], line[LINE_MAX_B];
-    uint32_t above = 0, within = 0;
 
-    (void)state;
     for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
         snprintf(path, sizeof(path), "%s/%s", SUDOKU_TEST_DATA_DIR, files[f]);
         FILE *in = fopen(path, "r");
@@ -327,17 +325,40 @@ static void test_ceiling(void **state)
             uint32_t n = parse_puzzle(line, full.cells);
             if (line[0] == '#' || (n != 4 && n != 9 && n != 16) || explain_line(line, &full) != 0)
                 continue;
-            for (size_t k = 0; k < sizeof(ceilings) / sizeof(ceilings[0]); k++) {
-                int a = check_ceiling(line, &full, ceilings[k]);
-                above += (uint32_t)a;
-                within += (uint32_t)!a;
-            }
+            each(line, &full, arg);
             expl_free(&full);
         }
         fclose(in);
     }
-    print_message("ceiling: %u stopped above, %u within\n", above, within);
-    assert_true(above >= 100 && within >= 100);
+}
+
+/* max_rating (ABI minor 2), the band generator's ceiling, on real puzzles
+ * of every band. */
+/* Tally of test_ceiling. */
+struct ceiling_tally {
+    uint32_t above, within;
+};
+
+static void ceiling_each(const char *line, const struct expl *full, void *arg)
+{
+    static const double ceilings[] = {2.3, 2.8, 3.4, 4.2, 5.4, 7.0};
+    struct ceiling_tally *t = arg;
+
+    for (size_t k = 0; k < sizeof(ceilings) / sizeof(ceilings[0]); k++) {
+        int a = check_ceiling(line, full, ceilings[k]);
+        t->above += (uint32_t)a;
+        t->within += (uint32_t)!a;
+    }
+}
+
+static void test_ceiling(void **state)
+{
+    struct ceiling_tally t = {0, 0};
+
+    (void)state;
+    for_each_explained(ceiling_each, &t);
+    print_message("ceiling: %u stopped above, %u within\n", t.above, t.within);
+    assert_true(t.above >= 100 && t.within >= 100);
 }
 
 /* Can cell i of givens (side n) hold v: no peer is given v? */
@@ -386,52 +407,52 @@ static void assert_same_steps(const struct expl *a, const struct expl *b)
  * wrong one (one open cell's value swapped for another of its candidates,
  * so that it still fits the position) may cost steps but never makes an
  * unsound one: those steps are checked against the true solution. */
+/* Tally of test_solution_hint. */
+struct hint_tally {
+    uint32_t puzzles, lies;
+};
+
+static void solution_hint_each(const char *line, const struct expl *full, void *arg)
+{
+    struct hint_tally *t = arg;
+    const uint32_t n = full->job.n;
+    struct expl with, without;
+    uint8_t fake[SDK_MAX_CELLS];
+
+    (void)line;
+    memcpy(with.cells, full->cells, sizeof(full->cells));
+    memcpy(without.cells, full->cells, sizeof(full->cells));
+    explain_direct(&with, n, full->solution);
+    explain_direct(&without, n, NULL);
+    assert_same_steps(&with, &without);
+    assert_same_steps(&with, full);
+    t->puzzles++;
+    expl_free(&with);
+    expl_free(&without);
+    /* The lie: the first open cell with another candidate. */
+    memcpy(fake, full->solution, sizeof(fake));
+    for (uint32_t i = 0; i < n * n && !memcmp(fake, full->solution, n * n); i++)
+        for (uint32_t v = 1; !full->cells[i] && v <= n; v++)
+            if (v != fake[i] && is_candidate(full->cells, n, i, v)) {
+                fake[i] = (uint8_t)v;
+                break;
+            }
+    memcpy(with.cells, full->cells, sizeof(full->cells));
+    explain_direct(&with, n, fake);
+    memcpy(with.solution, full->solution, sizeof(full->solution));
+    check_steps(&with);
+    t->lies += memcmp(fake, full->solution, n * n) != 0;
+    expl_free(&with);
+}
+
 static void test_solution_hint(void **state)
 {
-    static const char *files[] = {"norvig_top95.txt", "forum_hardest_sample.txt", "golden.txt"};
-    char path[512], line[LINE_MAX_B];
-    uint32_t puzzles = 0, lies = 0;
+    struct hint_tally t = {0, 0};
 
     (void)state;
-    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
-        snprintf(path, sizeof(path), "%s/%s", SUDOKU_TEST_DATA_DIR, files[f]);
-        FILE *in = fopen(path, "r");
-        assert_non_null(in);
-        while (fgets(line, sizeof(line), in)) {
-            struct expl full, with, without;
-            uint32_t n = parse_puzzle(line, full.cells);
-            if (line[0] == '#' || (n != 4 && n != 9 && n != 16) || explain_line(line, &full) != 0)
-                continue;
-            memcpy(with.cells, full.cells, sizeof(full.cells));
-            memcpy(without.cells, full.cells, sizeof(full.cells));
-            explain_direct(&with, n, full.solution);
-            explain_direct(&without, n, NULL);
-            assert_same_steps(&with, &without);
-            assert_same_steps(&with, &full);
-            puzzles++;
-            /* The lie: the first open cell with another candidate. */
-            uint8_t fake[SDK_MAX_CELLS];
-            memcpy(fake, full.solution, sizeof(fake));
-            for (uint32_t i = 0; i < n * n && !memcmp(fake, full.solution, n * n); i++)
-                for (uint32_t v = 1; !full.cells[i] && v <= n; v++)
-                    if (v != fake[i] && is_candidate(full.cells, n, i, v)) {
-                        fake[i] = (uint8_t)v;
-                        break;
-                    }
-            expl_free(&with);
-            memcpy(with.cells, full.cells, sizeof(full.cells));
-            explain_direct(&with, n, fake);
-            memcpy(with.solution, full.solution, sizeof(full.solution));
-            check_steps(&with);
-            lies += memcmp(fake, full.solution, n * n) != 0;
-            expl_free(&with);
-            expl_free(&without);
-            expl_free(&full);
-        }
-        fclose(in);
-    }
-    print_message("solution hint: %u puzzles the same, %u lies sound\n", puzzles, lies);
-    assert_true(puzzles >= 100 && lies >= 100);
+    for_each_explained(solution_hint_each, &t);
+    print_message("solution hint: %u puzzles the same, %u lies sound\n", t.puzzles, t.lies);
+    assert_true(t.puzzles >= 100 && t.lies >= 100);
 }
 
 /* steps: 1 stops after one step, as a hint. */
