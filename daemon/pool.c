@@ -105,12 +105,18 @@ static struct pool_job *job_of(struct list *link)
     return LIST_CONTAINER_OF(link, struct pool_job, link);
 }
 
+/* A spin of ns, within [spin_ns, max]; 0 when spinning is off. */
+static uint64_t spin_within(const struct pool *p, uint64_t ns, uint64_t max)
+{
+    if (p->spin_ns == 0 || ns <= p->spin_ns)
+        return p->spin_ns;
+    return ns < max ? ns : max;
+}
+
 /* How long a worker whose last job took job_ns spins before it sleeps. */
 static uint64_t spin_budget(const struct pool *p, uint64_t job_ns)
 {
-    if (p->spin_ns == 0 || job_ns <= p->spin_ns)
-        return p->spin_ns;
-    return job_ns < POOL_SPIN_MAX_NS ? job_ns : POOL_SPIN_MAX_NS;
+    return spin_within(p, job_ns, POOL_SPIN_MAX_NS);
 }
 
 /* Under p->mu: the next job for w, or NULL when the pool stops.  job_ns is
@@ -440,12 +446,8 @@ uint64_t pool_loop_spin_ns(struct pool *p)
         return p->spin_ns;
     if (active >= p->threads)
         return 0;
-    uint64_t ns = 4 * atomic_load_explicit(&p->last_ran_ns, memory_order_relaxed);
-    if (p->spin_ns == 0)
-        return 0;
-    if (ns < p->spin_ns)
-        return p->spin_ns;
-    return ns < POOL_LOOP_SPIN_MAX_NS ? ns : POOL_LOOP_SPIN_MAX_NS;
+    return spin_within(p, 4 * atomic_load_explicit(&p->last_ran_ns, memory_order_relaxed),
+                       POOL_LOOP_SPIN_MAX_NS);
 }
 
 int pool_is_idle(struct pool *p)
