@@ -98,10 +98,10 @@ static void assert_all_once(const struct ctx *c, unsigned n)
     }
 }
 
-static void close_pool(uv_loop_t *loop, struct ctx *c)
+static void close_pool(uv_loop_t *loop, struct pool *p)
 {
-    assert_true(pool_is_idle(c->pool));
-    assert_int_equal(pool_close(c->pool), 0);
+    assert_true(pool_is_idle(p));
+    assert_int_equal(pool_close(p), 0);
     uv_run(loop, UV_RUN_DEFAULT);
     assert_int_equal(uv_loop_close(loop), 0);
 }
@@ -119,7 +119,7 @@ static void one_at_a_time(unsigned threads, unsigned spin_us)
     pool_flush(c.pool);
     run_until(&loop, &c, JOBS);
     assert_all_once(&c, JOBS);
-    close_pool(&loop, &c);
+    close_pool(&loop, c.pool);
 }
 
 static void test_one_at_a_time(void **state)
@@ -151,7 +151,7 @@ static void bursts(unsigned threads, unsigned spin_us, int wait_each)
     }
     run_until(&loop, &c, JOBS);
     assert_all_once(&c, JOBS);
-    close_pool(&loop, &c);
+    close_pool(&loop, c.pool);
 }
 
 static void test_bursts(void **state)
@@ -189,7 +189,7 @@ static void test_remove(void **state)
         assert_true(c.jobs[i].done <= 1);
     }
     assert_int_equal(c.jobs[39].ran, 0);
-    close_pool(&loop, &c);
+    close_pool(&loop, c.pool);
 }
 
 /* A job held in work() until the gate opens; it then says it ran ran_ns. */
@@ -262,9 +262,7 @@ static void test_loop_spin(void **state)
     submit_gated(p, &g[0], &gate, 0);
     assert_int_equal(pool_loop_spin_ns(p), 50000u); /* 40 us: spin_us at least */
     release(&loop, &gate, g, 1);
-    assert_int_equal(pool_close(p), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(uv_loop_close(&loop), 0);
+    close_pool(&loop, p);
 
     assert_int_equal(uv_loop_init(&loop), 0);
     assert_int_equal(pool_new(&loop, 2, 64, 0, &p), 0); /* --spin-us 0: never */
@@ -274,9 +272,7 @@ static void test_loop_spin(void **state)
     submit_gated(p, &g[0], &gate, 0);
     assert_int_equal(pool_loop_spin_ns(p), 0);
     release(&loop, &gate, g, 1);
-    assert_int_equal(pool_close(p), 0);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    assert_int_equal(uv_loop_close(&loop), 0);
+    close_pool(&loop, p);
 }
 
 int main(void)
