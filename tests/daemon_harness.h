@@ -78,6 +78,15 @@ int dh_read(struct dh_reader *r, msgpack_unpacked *out, int timeout_ms);
 
 /* Request builders: append [0, msgid, method, params]. */
 void dh_pack_call(msgpack_sbuffer *sb, uint32_t msgid, const char *method);
+/* A solve that cannot end before its deadline on any machine, for the tests
+ * that need one still running (timeouts, cancels, shutdowns): counting the
+ * solutions of an empty 9x9 grid (about 6.7e21).  A hard puzzle will not do:
+ * brute_force.txt's first took dfs 0.3 s on a fast machine, so a timeout
+ * test built on it saw the solve finish first. */
+#define DH_ENDLESS                                                                                 \
+    "................................................................................."
+#define DH_ENDLESS_LIMIT UINT64_MAX
+
 /* solve with a string puzzle; solver NULL, limit 0, timeout 0 = not sent. */
 void dh_pack_solve(msgpack_sbuffer *sb, uint32_t msgid, const char *puzzle, const char *solver,
                    uint64_t limit, uint64_t timeout_ms);
