@@ -8,10 +8,17 @@
  * Cross-thread wake-ups are the expensive part here (a futex wake of a
  * sleeping vCPU costs more than a 9x9 solve), so the pool avoids them:
  * jobs reach the queue in batches, with a signal only for the jobs that the
- * spinning worker (if any) leaves to sleepers; a worker posts its completion
+ * spinning workers leave to sleepers; a worker posts its completion
  * and takes its next job under one lock, and sends the async only when the
  * done list was empty (else a wake-up is already on its way); an idle worker
  * spins briefly before it sleeps, so a steady stream of jobs never parks it.
+ * Every worker may spin, up to one per CPU: a spinner yields the CPU at each
+ * turn, so it takes nothing from the loop or a client that shares it, while a
+ * worker that slept as soon as the queue ran dry (between two of the loop's
+ * batches, many times a millisecond when pipelined) had to be woken for the
+ * next batch.  The mutex is adaptive (it spins a little before it sleeps):
+ * the lock is held for a few list operations, and spinners that see the same
+ * batch reach it together.
  * After a long job (an explanation) it spins as long as that job took, up
  * to POOL_SPIN_MAX_NS (work() says how long it ran in ran_ns, having timed
  * itself anyway, so the pool reads no clock around it): a client that waits for each answer sends
@@ -39,6 +46,7 @@
  * freed (those threads still use it) and the process must exit without
  * unloading the plugins: pool_close says so.
  */
+#define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "daemon/pool.h"
 
 #include <assert.h>
@@ -48,6 +56,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "proto/clock.h"
 
@@ -73,7 +82,8 @@ struct pool {
     unsigned sleeping;                /* workers in pthread_cond_wait */
     struct list done;                 /* finished, not yet delivered */
     atomic_int stop;                  /* workers exit when set */
-    atomic_uint spinners;             /* workers spinning now (at most one spins) */
+    atomic_uint spinners;             /* workers spinning now */
+    unsigned max_spinners;            /* at most this many spin at once: one per CPU */
     uint64_t spin_ns;                 /* idle spin before sleeping */
     unsigned threads;                 /* live workers wanted */
     atomic_uint_fast64_t last_ran_ns; /* ran_ns of the job finished last */
@@ -127,9 +137,8 @@ static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job
     int has_spun = p->spin_ns == 0;
 
     while (!atomic_load(&p->stop) && list_empty(&p->queue)) {
-        if (!has_spun && atomic_fetch_add(&p->spinners, 1) == 0) {
-            /* One spinner is enough to catch the next job; two would
-             * take both cores of a small machine from the loop. */
+        if (!has_spun && atomic_fetch_add(&p->spinners, 1) < p->max_spinners) {
+            /* More spinners than CPUs could only take turns. */
             has_spun = 1;
             pthread_mutex_unlock(&p->mu);
             spin_for_work(p, spin_budget(p, job_ns));
@@ -212,6 +221,34 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
+}
+
+/* Workers that may spin at once: one per online CPU, at most threads. */
+static unsigned spinners_for(unsigned threads)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (cpus < 1)
+        cpus = 1;
+    return (unsigned long)cpus < threads ? (unsigned)cpus : threads;
+}
+
+/* An adaptive mutex where the C library has one (glibc), else the default. */
+static void mutex_init_adaptive(pthread_mutex_t *mu)
+{
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_t a;
+
+    if (pthread_mutexattr_init(&a) == 0) {
+        int rc = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+        if (rc == 0)
+            rc = pthread_mutex_init(mu, &a);
+        pthread_mutexattr_destroy(&a);
+        if (rc == 0)
+            return;
+    }
+#endif
+    pthread_mutex_init(mu, NULL);
 }
 
 /* Under p->mu: start one more live worker.  Returns 0 or a negative errno. */
@@ -327,6 +364,7 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     p->max_queued = max_queued;
     p->spin_ns = (uint64_t)spin_us * 1000u;
     p->threads = threads;
+    p->max_spinners = spinners_for(threads);
     atomic_init(&p->last_ran_ns, 0);
     atomic_init(&p->queued, 0);
     atomic_init(&p->active, 0);
@@ -336,7 +374,7 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     list_init(&p->done);
     list_init(&p->staged_jobs);
     list_init(&p->workers);
-    pthread_mutex_init(&p->mu, NULL);
+    mutex_init_adaptive(&p->mu);
     pthread_cond_init(&p->cv, NULL);
     p->async.data = p;
     rc = uv_async_init(loop, &p->async, on_async);
@@ -448,6 +486,11 @@ uint64_t pool_loop_spin_ns(struct pool *p)
         return 0;
     return spin_within(p, 4 * atomic_load_explicit(&p->last_ran_ns, memory_order_relaxed),
                        POOL_LOOP_SPIN_MAX_NS);
+}
+
+unsigned pool_spinning(struct pool *p)
+{
+    return atomic_load_explicit(&p->spinners, memory_order_relaxed);
 }
 
 int pool_is_idle(struct pool *p)

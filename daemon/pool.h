@@ -74,6 +74,10 @@ int pool_remove(struct pool *p, struct pool_job *job);
 /* Jobs waiting for a worker (staged ones included). */
 size_t pool_queued(struct pool *p);
 
+/* Workers polling for a job right now: at most one per CPU (a worker deciding
+ * whether it may spin may be counted for an instant).  Loop thread only, for tests. */
+unsigned pool_spinning(struct pool *p);
+
 /* 1 when no job is staged, queued or running: a worker is free at once. */
 int pool_is_idle(struct pool *p);
 

@@ -8,13 +8,16 @@
  * pipelined solves; jobs taken back), with spinning on and off.  A hang is
  * the failure (ctest's timeout); nothing is timed.  How long the loop thread
  * may poll for (pool_loop_spin_ns) is checked with jobs held in work() by a
- * gate, so that what is in flight is known.
+ * gate, so that what is in flight is known; so is the rule that every
+ * worker (one per CPU) may spin.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <uv.h>
@@ -196,6 +199,7 @@ static void test_remove(void **state)
 struct gjob {
     struct pool_job job;
     atomic_int *gate;
+    atomic_int *entered; /* counts the job in when work() starts, or NULL */
     uint64_t ran_ns;
     int done;
 };
@@ -204,6 +208,8 @@ static void gated_work(struct pool_job *job)
 {
     struct gjob *g = (struct gjob *)job;
 
+    if (g->entered)
+        atomic_fetch_add(g->entered, 1);
     while (!atomic_load(g->gate))
         ;
     job->ran_ns = g->ran_ns;
@@ -275,6 +281,64 @@ static void test_loop_spin(void **state)
     close_pool(&loop, p);
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Two workers held in work() and let go together: the most that spin at
+ * once within watch_ms after, spinning for up to spin_us. */
+static unsigned spinning_after_pair(unsigned spin_us, unsigned watch_ms)
+{
+    struct pool *p;
+    struct gjob g[2];
+    atomic_int gate = 0, entered = 0;
+    unsigned most = 0;
+    uv_loop_t loop;
+
+    assert_int_equal(uv_loop_init(&loop), 0);
+    assert_int_equal(pool_new(&loop, 2, 64, spin_us, &p), 0);
+    for (int i = 0; i < 2; i++) {
+        g[i] = (struct gjob){.gate = &gate, .entered = &entered};
+        g[i].job.work = gated_work;
+        g[i].job.done = gated_done;
+        assert_int_equal(pool_submit(p, &g[i].job), 0);
+    }
+    pool_flush(p);
+    while (atomic_load(&entered) < 2)
+        ;
+    atomic_store(&gate, 1);
+    for (uint64_t end = now_ns() + watch_ms * 1000000ull; most < 2 && now_ns() < end;) {
+        unsigned n = pool_spinning(p);
+        most = n > most ? n : most;
+    }
+    for (int i = 0; i < 2; i++)
+        while (!g[i].done)
+            uv_run(&loop, UV_RUN_ONCE);
+    close_pool(&loop, p);
+    return most;
+}
+
+/* Workers that run out of jobs together spin together (one per CPU), each
+ * to take the next batch without a wake-up; with --spin-us 0 none spins. */
+static void test_every_worker_spins(void **state)
+{
+    unsigned most = 0;
+    (void)state;
+
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+        skip(); /* one spinner at most: nothing to tell apart */
+    for (int trial = 0; trial < 20 && most < 2; trial++) {
+        unsigned n = spinning_after_pair(20000, 1000);
+        most = n > most ? n : most;
+    }
+    assert_int_equal(most, 2);
+    assert_int_equal(spinning_after_pair(0, 50), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_bursts),
         cmocka_unit_test(test_remove),
         cmocka_unit_test(test_loop_spin),
+        cmocka_unit_test(test_every_worker_spins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
