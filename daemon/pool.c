@@ -137,8 +137,11 @@ static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job
     int has_spun = p->spin_ns == 0;
 
     while (!atomic_load(&p->stop) && list_empty(&p->queue)) {
-        if (!has_spun && atomic_fetch_add(&p->spinners, 1) < p->max_spinners) {
-            /* More spinners than CPUs could only take turns. */
+        /* More spinners than CPUs could only take turns.  Spinners are
+         * counted in under the mutex (so the check and the count agree)
+         * and out without it. */
+        if (!has_spun && atomic_load(&p->spinners) < p->max_spinners) {
+            atomic_fetch_add(&p->spinners, 1);
             has_spun = 1;
             pthread_mutex_unlock(&p->mu);
             spin_for_work(p, spin_budget(p, job_ns));
@@ -146,8 +149,6 @@ static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job
             pthread_mutex_lock(&p->mu);
             continue;
         }
-        if (!has_spun)
-            atomic_fetch_sub(&p->spinners, 1);
         has_spun = 1;
         p->sleeping++;
         pthread_cond_wait(&p->cv, &p->mu);

@@ -74,8 +74,8 @@ int pool_remove(struct pool *p, struct pool_job *job);
 /* Jobs waiting for a worker (staged ones included). */
 size_t pool_queued(struct pool *p);
 
-/* Workers polling for a job right now: at most one per CPU (a worker deciding
- * whether it may spin may be counted for an instant).  Loop thread only, for tests. */
+/* Workers polling for a job right now: at most one per CPU.  Loop thread
+ * only, for tests. */
 unsigned pool_spinning(struct pool *p);
 
 /* 1 when no job is staged, queued or running: a worker is free at once. */
