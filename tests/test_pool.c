@@ -16,13 +16,13 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <uv.h>
 
 #include "daemon/pool.h"
+#include "proto/clock.h"
 
 #define JOBS        300
 #define LONG_SPINS  400000u /* a long job's loop: about as long as a hint */
@@ -221,14 +221,21 @@ static void gated_done(struct pool_job *job)
     ((struct gjob *)job)->done = 1;
 }
 
-/* Submit g (reporting ran_ns) and flush. */
-static void submit_gated(struct pool *p, struct gjob *g, atomic_int *gate, uint64_t ran_ns)
+/* Submit g (reporting ran_ns, counting itself into entered unless NULL) and flush. */
+static void submit_counted(struct pool *p, struct gjob *g, atomic_int *gate, uint64_t ran_ns,
+                           atomic_int *entered)
 {
-    *g = (struct gjob){.gate = gate, .ran_ns = ran_ns};
+    *g = (struct gjob){.gate = gate, .entered = entered, .ran_ns = ran_ns};
     g->job.work = gated_work;
     g->job.done = gated_done;
     assert_int_equal(pool_submit(p, &g->job), 0);
     pool_flush(p);
+}
+
+/* Submit g (reporting ran_ns) and flush. */
+static void submit_gated(struct pool *p, struct gjob *g, atomic_int *gate, uint64_t ran_ns)
+{
+    submit_counted(p, g, gate, ran_ns, NULL);
 }
 
 /* Open the gate and run the loop until every job in jobs[0..n) is done. */
@@ -282,14 +289,6 @@ static void test_loop_spin(void **state)
     close_pool(&loop, p);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Two workers held in work() and let go together: the most that spin at
  * once within watch_ms after, spinning for up to spin_us. */
 static unsigned spinning_after_pair(unsigned spin_us, unsigned watch_ms)
@@ -302,23 +301,16 @@ static unsigned spinning_after_pair(unsigned spin_us, unsigned watch_ms)
 
     assert_int_equal(uv_loop_init(&loop), 0);
     assert_int_equal(pool_new(&loop, 2, 64, spin_us, &p), 0);
-    for (int i = 0; i < 2; i++) {
-        g[i] = (struct gjob){.gate = &gate, .entered = &entered};
-        g[i].job.work = gated_work;
-        g[i].job.done = gated_done;
-        assert_int_equal(pool_submit(p, &g[i].job), 0);
-    }
-    pool_flush(p);
+    for (int i = 0; i < 2; i++)
+        submit_counted(p, &g[i], &gate, 0, &entered);
     while (atomic_load(&entered) < 2)
         ;
     atomic_store(&gate, 1);
-    for (uint64_t end = now_ns() + watch_ms * 1000000ull; most < 2 && now_ns() < end;) {
+    for (uint64_t end = clock_now_ns() + watch_ms * 1000000ull; most < 2 && clock_now_ns() < end;) {
         unsigned n = pool_spinning(p);
         most = n > most ? n : most;
     }
-    for (int i = 0; i < 2; i++)
-        while (!g[i].done)
-            uv_run(&loop, UV_RUN_ONCE);
+    release(&loop, &gate, g, 2);
     close_pool(&loop, p);
     return most;
 }
