@@ -7,23 +7,34 @@
  * most-constrained cell, no propagation), so its search tree is exactly the
  * textbook one: brute_force.txt costs it about 69 million nodes.
  *
- * What makes it fast for what it is: each row, column and box keeps the set
- * of values still free in it as a bit mask (bit v-1 for value v), so the
- * values a blank may take are one AND of three words, and trying the next
- * value is taking the lowest bit left.  The order of the values tried is
- * still 1..n, so the tree (the guesses, and their order) is the one a
- * scanning program makes; tests/test_dfs_tree.c checks that against a
- * scanning search.
+ * Each row, column and box keeps the set of values still free in it as a
+ * bit mask (bit v-1 for value v), so the values a blank may take are one AND
+ * of three words, and trying the next value is taking the lowest bit left.
+ * The order of the values tried is still 1..n, so the tree (the guesses, and
+ * their order) is the one a scanning program makes; tests/test_dfs_tree.c
+ * checks that against a scanning search.
  *
- * The search is iterative.  Level k is the k-th blank cell (row-major);
- * level[k] holds its row, column and box, the value tried there and the
- * values not tried yet; the grid is written only when a solution is found,
- * from the levels.  All working memory
- * lives on the stack (about 7 KB for 25x25), so solve() never calls malloc.
- * There is no mutable global state; solve() is reentrant.  The cancel flag
- * and the deadline are polled every DFS_POLL_STEPS backtracks (each move is
- * O(1) for every size and at most n*n forward moves separate two backtracks,
- * so this bounds the time between polls).
+ * What makes each node cheap: the masks of the blank being filled and of the
+ * next one are mostly the same words (same row; same box two times in three),
+ * so going down carries the row and box masks in registers instead of
+ * storing them and loading them back at once (a store-to-load round trip on
+ * every node was most of the dependency chain).  The row mask needs no memory
+ * at all: in row-major order a row's first blank always sees the row with
+ * only its givens (level.row_init).  Column and box masks live in free[]; the
+ * box is loaded only when the next blank is in another box (else it loads a
+ * slot never written, level.box_load, so the select does not wait on the
+ * store just made).  Every level saves the three masks it arrived with, so
+ * backing up restores them with plain stores (no read-modify-write chain)
+ * and the next sibling value is the saved mask less that one bit.
+ *
+ * The search is iterative.  Level k is the k-th blank cell (row-major); the
+ * grid is written only when a solution is found, from the levels.  All
+ * working memory lives on the stack (about 20 KB for 25x25), so solve()
+ * never calls malloc.  There is no mutable global state; solve() is
+ * reentrant.  The cancel flag and the deadline are polled every
+ * DFS_POLL_STEPS sibling values tried after a backtrack (each move is O(1)
+ * for every size, at most n*n forward moves and n*n backward moves separate
+ * two such tries, so this bounds the time between polls).
  *
  * job->guesses counts nodes: every value placed in a blank cell.
  */
@@ -38,21 +49,27 @@
 
 /* One blank cell, in search order. */
 struct dfs_level {
-    uint16_t cell; /* row-major index */
-    uint8_t row;   /* its row, column and box */
-    uint8_t col;
-    uint8_t box;
-    uint32_t untried; /* values still to try here (bit v-1), set on arrival */
+    /* fixed by dfs_load */
+    uint8_t col;       /* index of its column's mask in dfs.free[] */
+    uint8_t box;       /* ... of its box's mask */
+    uint8_t box_load;  /* box, or DFS_NONE when the previous blank is in the same box */
+    uint8_t new_row;   /* 1 when the previous blank is in another row (or there is none) */
+    uint32_t row_init; /* its row's free values with no blank of the row filled */
+    /* set on every arrival: the masks as they were before this blank's value */
+    uint32_t row_at, col_at, box_at;
+    uint32_t untried; /* values still to try here (bit v-1) */
     uint32_t tried;   /* the value being tried (one bit) */
 };
+
+#define DFS_NONE (2 * SDK_MAX_N) /* a slot of dfs.free[] that is never written */
 
 /* The working state of one solve call. */
 struct dfs {
     uint32_t n;                            /* side */
     uint32_t blank_len;                    /* entries in level[] */
-    uint32_t row_free[SDK_MAX_N];          /* values not yet in row r */
-    uint32_t col_free[SDK_MAX_N];          /* ... column c */
-    uint32_t box_free[SDK_MAX_N];          /* ... box b */
+    uint32_t row_free[SDK_MAX_N];          /* values not in row r among the givens */
+    uint32_t free[2 * SDK_MAX_N + 1];      /* values not yet in column c, box n+b; then DFS_NONE */
+    uint16_t cell[SDK_MAX_CELLS];          /* level k's row-major index */
     uint8_t grid[SDK_MAX_CELLS];           /* givens; blanks filled in on a solution */
     struct dfs_level level[SDK_MAX_CELLS]; /* blank cells, row-major */
 };
@@ -79,24 +96,32 @@ static int dfs_load(struct dfs *s, const struct sdk_job *job)
     s->n = n;
     s->blank_len = 0;
     for (uint32_t i = 0; i < n; i++)
-        s->row_free[i] = s->col_free[i] = s->box_free[i] = all;
+        s->row_free[i] = s->free[i] = s->free[n + i] = all;
+    s->free[DFS_NONE] = 0;
     memcpy(s->grid, job->cells, (size_t)n * n);
     for (uint32_t i = 0; i < n * n; i++) {
-        const uint32_t r = i / n, c = i % n, b = (r / bs) * bs + c / bs;
+        const uint32_t r = i / n, c = i % n, b = n + (r / bs) * bs + c / bs;
         const uint8_t v = s->grid[i];
         if (v > n)
             return SDK_FAILED;
         if (v == 0) {
-            s->level[s->blank_len++] = (struct dfs_level){
-                .cell = (uint16_t)i, .row = (uint8_t)r, .col = (uint8_t)c, .box = (uint8_t)b};
+            s->cell[s->blank_len] = (uint16_t)i;
+            s->level[s->blank_len++] = (struct dfs_level){.col = (uint8_t)c, .box = (uint8_t)b};
             continue;
         }
         const uint32_t bit = 1u << (v - 1);
-        if (!(s->row_free[r] & s->col_free[c] & s->box_free[b] & bit))
+        if (!(s->row_free[r] & s->free[c] & s->free[b] & bit))
             return SDK_UNSOLVABLE; /* v is already in this row, column or box */
         s->row_free[r] &= ~bit;
-        s->col_free[c] &= ~bit;
-        s->box_free[b] &= ~bit;
+        s->free[c] &= ~bit;
+        s->free[b] &= ~bit;
+    }
+    for (uint32_t k = 0; k < s->blank_len; k++) {
+        struct dfs_level *l = &s->level[k];
+        const uint32_t r = s->cell[k] / n;
+        l->row_init = s->row_free[r];
+        l->new_row = k == 0 || r != s->cell[k - 1] / n;
+        l->box_load = (k > 0 && l->box == l[-1].box) ? DFS_NONE : l->box;
     }
     return SDK_SOLVED;
 }
@@ -105,89 +130,104 @@ static int dfs_load(struct dfs *s, const struct sdk_job *job)
 /* Search                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Flip value bit in the free masks of l's row, column and box: takes it out
- * when placing, puts it back when undoing. */
-static inline void dfs_flip(struct dfs *s, const struct dfs_level *l, uint32_t bit)
-{
-    s->row_free[l->row] ^= bit;
-    s->col_free[l->col] ^= bit;
-    s->box_free[l->box] ^= bit;
-}
-
-/* Try the smallest value left in l->untried (which must not be empty). */
-static inline void dfs_try_next(struct dfs *s, struct dfs_level *l)
-{
-    const uint32_t bit = l->untried & (0u - l->untried);
-
-    l->untried ^= bit;
-    l->tried = bit;
-    dfs_flip(s, l, bit);
-}
-
-/* Back up from *k blanks holding a value to the deepest one with a value
- * left to try, undoing the values on the way; *k becomes its index.  Returns
- * false when there is none: the search space is exhausted. */
-static inline bool dfs_back(struct dfs *s, uint32_t *k)
-{
-    uint32_t i = *k;
-
-    do {
-        if (i == 0)
-            return false;
-        i--;
-        dfs_flip(s, &s->level[i], s->level[i].tried);
-    } while (!s->level[i].untried);
-    *k = i;
-    return true;
-}
-
 /* Record a complete grid: the givens plus every level's value.  Returns
  * true when the limit is reached. */
 static bool dfs_found(struct dfs *s, struct sdk_job *job)
 {
     if (job->count++ == 0) {
         for (uint32_t k = 0; k < s->blank_len; k++)
-            s->grid[s->level[k].cell] = (uint8_t)(__builtin_ctz(s->level[k].tried) + 1);
+            s->grid[s->cell[k]] = (uint8_t)(__builtin_ctz(s->level[k].tried) + 1);
         memcpy(job->solution, s->grid, (size_t)s->n * s->n);
     }
     return job->count >= job->limit;
 }
 
-/* Run the backtracking search.  Each turn of the outer loop goes down while
- * some value fits, records a solution if it reached the bottom, then backs
- * up to the deepest blank with a value left and tries it.  Returns 0 when
- * the search space is exhausted or the limit was reached, else
- * SDK_CANCELLED / SDK_TIMEDOUT. */
+/* Enter level k+1 after level k took value bit, leaving row and box its
+ * row and box masks: carried over when it shares them, else fresh. */
+static inline void dfs_next_masks(const struct dfs_level *next, const uint32_t *f, uint32_t *row,
+                                  uint32_t *box)
+{
+    const uint32_t loaded = f[next->box_load]; /* never the slot just stored */
+    *row = next->new_row ? next->row_init : *row;
+    *box = next->box_load != DFS_NONE ? loaded : *box;
+}
+
+/* Run the backtracking search.  Going down fills blanks while some value
+ * fits; at a dead end (or a solution) it backs up to the deepest blank with
+ * a value left, restoring the masks each level saved, and tries that value.
+ * Returns 0 when the search space is exhausted or the limit was reached,
+ * else SDK_CANCELLED / SDK_TIMEDOUT. */
 static int dfs_search(struct dfs *s, struct sdk_job *job)
 {
     const uint32_t len = s->blank_len;
+    struct dfs_level *const lv = s->level;
+    uint32_t *const f = s->free;
     uint64_t nodes = 0;
-    uint32_t steps = 0; /* levels backed out of since the last poll */
-    uint32_t k = 0;     /* blanks holding a value */
+    uint32_t steps = DFS_POLL_STEPS; /* sibling tries left before the next poll */
+    uint32_t k = 0;                  /* blanks holding a value */
+    uint32_t row = 0, box = 0;       /* level k's row and box masks on arrival */
     int rc = 0;
 
+    if (len == 0)
+        goto leaf;
+    row = lv[0].row_init;
+    box = f[lv[0].box];
+down:
     for (;;) {
-        for (; k < len; k++, nodes++) {
-            struct dfs_level *l = &s->level[k];
-            l->untried = s->row_free[l->row] & s->col_free[l->col] & s->box_free[l->box];
-            if (!l->untried)
-                break;
-            dfs_try_next(s, l);
-        }
-        if (k == len && dfs_found(s, job))
-            break;
-        if (!dfs_back(s, &k))
-            break;
-        dfs_try_next(s, &s->level[k]);
-        k++;
+        struct dfs_level *l = &lv[k];
+        const uint32_t col = f[l->col];
+        const uint32_t c = row & col & box;
+        if (!c)
+            goto up;
+        const uint32_t bit = c & (0u - c);
+        l->row_at = row;
+        l->col_at = col;
+        l->box_at = box;
+        l->untried = c ^ bit;
+        l->tried = bit;
+        f[l->col] = col ^ bit;
+        f[l->box] = box ^ bit;
         nodes++;
-        if (++steps == DFS_POLL_STEPS) {
-            steps = 0;
+        if (++k == len)
+            goto leaf;
+        row ^= bit;
+        box ^= bit;
+        dfs_next_masks(l + 1, f, &row, &box);
+    }
+leaf:
+    if (dfs_found(s, job))
+        goto out;
+up:
+    for (;;) {
+        if (k == 0)
+            goto out;
+        struct dfs_level *l = &lv[--k];
+        const uint32_t c = l->untried;
+        if (!c) {
+            f[l->col] = l->col_at;
+            f[l->box] = l->box_at;
+            continue;
+        }
+        const uint32_t bit = c & (0u - c);
+        l->untried = c ^ bit;
+        l->tried = bit;
+        f[l->col] = l->col_at ^ bit;
+        f[l->box] = l->box_at ^ bit;
+        nodes++;
+        if (--steps == 0) {
+            steps = DFS_POLL_STEPS;
             rc = sdk_job_should_stop(job);
             if (rc)
-                break;
+                goto out;
         }
+        if (++k == len)
+            goto leaf;
+        row = l->row_at ^ bit;
+        box = l->box_at ^ bit;
+        dfs_next_masks(l + 1, f, &row, &box);
+        goto down;
     }
+out:
     job->guesses = nodes;
     return rc;
 }
@@ -219,7 +259,7 @@ static const struct sdk_plugin dfs_plugin = {
     .abi_minor = SDK_ABI_MINOR,
     .struct_size = sizeof(struct sdk_plugin),
     .name = "dfs",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .description = "plain row-major backtracking, no heuristics (the baseline)",
     .sizes = SDK_SIZE_ALL,
     .caps = SDK_CAP_COUNT | SDK_CAP_REENTRANT | SDK_CAP_CANCEL,
