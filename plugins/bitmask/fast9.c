@@ -25,10 +25,12 @@
  *     three cells, so it holds exactly three digits.  One with only three
  *     candidate digits gets all three (they leave the rest of its row and
  *     box); one that three digits are forced into loses every other digit.
- * Only words that changed since they were last looked at are looked at again;
- * a removal only clears bits, and the words that changed since their last
- * shrink are found afterwards, all at once, by comparing cand[] with a copy
- * (seen[]) in a few vector compares.  The triad rules look at the whole grid.
+ * Only words that changed since they were last looked at are looked at again:
+ * every removal marks the words it cleared a bit in as dirty (one compare a
+ * word, or one vector compare for the 9 words of a band), and the shrink
+ * takes the dirty words in batches, all of a batch before any hidden single
+ * it finds is placed (see f9_shrink_dirty).  The triad rules look at the
+ * whole grid.
  *
  * Search.  A digit sits in a band (stack) in one of 6 "ways", the row->box
  * (band->column) permutations of the triad rule.  Take the band or stack
@@ -43,10 +45,10 @@
  *
  * Invariants: every placement sets a digit on a cell whose bit the digit
  * still has and removes it from the cell's row, column and box, so when
- * unsolved[] is empty the placed cells form a valid grid.  rows[b][d] is
- * the minirow set of cand[b][d] as of its last shrink (seen[b][d]), exact
- * whenever cand equals seen (when the triad rules read it).  No heap, no
- * mutable globals: the state is a 388-byte struct copied on the stack per
+ * unsolved[] is empty the placed cells form a valid grid.  A word not in
+ * dirty is as its last shrink left it, and rows[b][d] is then its minirow
+ * set (no word is dirty when the triad rules read it).  No heap, no
+ * mutable globals: the state is a 236-byte struct copied on the stack per
  * guess level; a level fixes one of the 54 (band or stack, digit) ways or
  * places a cell, so the depth stays under 54 + 81.
  */
@@ -77,15 +79,20 @@
 #define F9_R512(f)    F9_R256(f, 0), F9_R256(f, 256)
 
 /* Row r of a band (9 bits g) -> which of its 3 minirows hold a candidate, at
- * bits 3r.., and at bit 9 + r whether g is a single cell: the three tables
- * OR together into a word's minirow set and its single-cell rows. */
+ * bits 32 + 3r.., and its cells alone in their minirow, at bits 9r..: the
+ * three tables OR together into a word's minirow set (high half) and its
+ * cells alone in their minirow (low half). */
 #define F9_SHRINK(g) (((g)&07 ? 1u : 0u) | ((g)&070 ? 2u : 0u) | ((g)&0700 ? 4u : 0u))
 #define F9_ONE(g)    ((g) != 0 && ((g) & ((g)-1)) == 0 ? 1u : 0u)
-#define F9_SR0(g)    (F9_SHRINK(g) | F9_ONE(g) << 9)
-#define F9_SR1(g)    (F9_SHRINK(g) << 3 | F9_ONE(g) << 10)
-#define F9_SR2(g)    (F9_SHRINK(g) << 6 | F9_ONE(g) << 11)
-static const uint16_t f9_shrink_row[3][512] = {
-    {F9_R512(F9_SR0)}, {F9_R512(F9_SR1)}, {F9_R512(F9_SR2)}};
+#define F9_SOLO(g)                                                                                 \
+    ((F9_ONE((g)&07) ? (g)&07 : 0u) | (F9_ONE((g)&070) ? (g)&070 : 0u) |                           \
+     (F9_ONE((g)&0700) ? (g)&0700 : 0u))
+#define F9_RI(g, r) ((uint64_t)F9_SOLO(g) << (9 * (r)) | (uint64_t)F9_SHRINK(g) << (32 + 3 * (r)))
+#define F9_RI0(g)   F9_RI(g, 0)
+#define F9_RI1(g)   F9_RI(g, 1)
+#define F9_RI2(g)   F9_RI(g, 2)
+static const uint64_t f9_row_info[3][512] = {
+    {F9_R512(F9_RI0)}, {F9_R512(F9_RI1)}, {F9_R512(F9_RI2)}};
 
 /* Minirow (row r, box k): its bit in a 9-bit minirow set, its cells in a band. */
 #define F9_MR9(r, k)  (1u << (3 * (r) + (k)))
@@ -96,12 +103,19 @@ static const uint16_t f9_shrink_row[3][512] = {
     (((F9_MR9(0, a) | F9_MR9(1, b) | F9_MR9(2, c)) & ~(unsigned)(m)) == 0                          \
          ? (F9_MR27(0, a) | F9_MR27(1, b) | F9_MR27(2, c))                                         \
          : 0u)
-/* Minirow set -> the cells of the band that some fitting permutation uses;
- * 0 when none fits (the digit cannot be placed in this band). */
+/* Minirow set -> the cells of the band that some fitting permutation uses
+ * (low half; 0 when none fits: the digit cannot be placed in this band) and
+ * those that every fitting permutation uses (high half): the minirows left
+ * alone in their row. */
 #define F9_KEEP(m)                                                                                 \
     (F9_PERM(m, 0, 1, 2) | F9_PERM(m, 0, 2, 1) | F9_PERM(m, 1, 0, 2) | F9_PERM(m, 1, 2, 0) |       \
      F9_PERM(m, 2, 0, 1) | F9_PERM(m, 2, 1, 0))
-static const uint32_t f9_keep[512] = {F9_R512(F9_KEEP)};
+#define F9_PERMI(m, a, b, c) (F9_PERM(m, a, b, c) ? F9_PERM(m, a, b, c) : F9_BAND_ALL)
+#define F9_MUST(m)                                                                                 \
+    (F9_PERMI(m, 0, 1, 2) & F9_PERMI(m, 0, 2, 1) & F9_PERMI(m, 1, 0, 2) & F9_PERMI(m, 1, 2, 0) &   \
+     F9_PERMI(m, 2, 0, 1) & F9_PERMI(m, 2, 1, 0))
+#define F9_KM(m) ((uint64_t)F9_KEEP(m) | (uint64_t)F9_MUST(m) << 32)
+static const uint64_t f9_keep[512] = {F9_R512(F9_KM)};
 
 /* The same rule on a stack: "rows" are the 3 bands, "boxes" the 3 columns of
  * the stack; the result is the set of fitting minicolumns (9 bits). */
@@ -170,10 +184,9 @@ struct f9_state {
     uint32_t cand[3][F9_LANES]; /* band b, digit d: cells where d may be (placed ones
                                    kept); lanes 9..11 stay 0 */
     uint32_t unsolved[3];       /* band b: cells not placed yet */
-    uint32_t done[3];           /* band b: bit 3*d+r once d is placed in row r */
-    uint32_t seen[3][F9_LANES]; /* band b, digit d: cand[b][d] as of its last shrink;
-                                   lanes 9..11 stay 0 */
-    uint16_t rows[3][F9_LANES]; /* band b, digit d: minirows (bit 3r + k) of seen[b][d] */
+    uint16_t rows[3][F9_LANES]; /* band b, digit d: minirows (bit 3r + k) of cand[b][d]
+                                   as of its last shrink */
+    uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
 };
 
@@ -192,7 +205,7 @@ static void f9_init(struct f9_state *s)
     memset(s, 0, sizeof(*s));
     for (int b = 0; b < 3; b++) {
         for (int d = 0; d < 9; d++)
-            s->cand[b][d] = s->seen[b][d] = F9_BAND_ALL;
+            s->cand[b][d] = F9_BAND_ALL;
         s->unsolved[b] = F9_BAND_ALL;
     }
     for (int b = 0; b < 3; b++)
@@ -201,9 +214,10 @@ static void f9_init(struct f9_state *s)
     s->changed = F9_DB_ALL;
 }
 
-/* Remove cells from cand[b][d]. */
+/* Remove cells from cand[b][d], marking the word dirty if it held any. */
 static inline void f9_remove(struct f9_state *s, int d, int b, uint32_t cells)
 {
+    s->dirty |= (uint32_t)((s->cand[b][d] & cells) != 0) << (9 * b + d);
     s->cand[b][d] &= ~cells;
 }
 
@@ -234,19 +248,6 @@ static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
     }
     return ~none & 0x1ff;
 }
-
-/* The words of band b that differ from their copy in seen[], bit d for digit d. */
-static inline uint32_t f9_band_diff(const uint32_t *cand, const uint32_t *seen)
-{
-    uint32_t same = 0;
-
-    for (int j = 0; j < F9_LANES / 4; j++) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(cand + 4 * j));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(seen + 4 * j));
-        same |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))) << (4 * j);
-    }
-    return ~same & 0x1ff;
-}
 #else
 typedef uint32_t f9_v4 __attribute__((vector_size(16)));
 
@@ -270,34 +271,18 @@ static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
         digits |= (uint32_t)((words[d] & cell) != 0) << d;
     return digits;
 }
-
-static inline uint32_t f9_band_diff(const uint32_t *cand, const uint32_t *seen)
-{
-    uint32_t diff = 0;
-
-    for (int d = 0; d < 9; d++)
-        diff |= (uint32_t)(cand[d] != seen[d]) << d;
-    return diff;
-}
 #endif
 
-/* The (digit, band) words changed since their last shrink. */
-static inline uint32_t f9_dirty(const struct f9_state *s)
-{
-    return f9_band_diff(s->cand[0], s->seen[0]) | f9_band_diff(s->cand[1], s->seen[1]) << 9 |
-           f9_band_diff(s->cand[2], s->seen[2]) << 18;
-}
-
-/* Put d on the cells of band b, candidates of d in distinct rows (the 3-bit
- * set rows) and columns: they leave every other digit, d leaves their
- * columns in the other bands.  The caller deals with the rest of d's rows
- * and boxes in this band. */
-static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t cells, uint32_t rows)
+/* Put d on the cells of band b, candidates of d in distinct rows and
+ * columns: they leave every other digit, d leaves their columns in the
+ * other bands; the words that lose a bit become dirty.  The caller deals
+ * with the rest of d's rows and boxes in this band. */
+static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t cells)
 {
     uint32_t cols = F9_COL(0) * ((cells | cells >> 9 | cells >> 18) & 0x1ff);
 
+    s->dirty |= (f9_cell_digits(s->cand[b], cells) & ~(1u << d)) << (9 * b);
     s->unsolved[b] &= ~cells;
-    s->done[b] |= rows << (3 * d);
     f9_clear_cell(s->cand[b], cells);
     s->cand[b][d] |= cells;
     f9_remove(s, d, b == 0 ? 1 : 0, cols);
@@ -307,7 +292,7 @@ static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t ce
 /* Put d on cell i of band b (see f9_assign_cells). */
 static inline void f9_assign(struct f9_state *s, int d, int b, int i)
 {
-    f9_assign_cells(s, d, b, 1u << i, 1u << (i / 9));
+    f9_assign_cells(s, d, b, 1u << i);
 }
 
 /* Place digit d on cell i of band b.  Returns 0, or -1 when d cannot go there. */
@@ -325,34 +310,26 @@ static inline int f9_place(struct f9_state *s, int d, int b, int i)
 /* ------------------------------------------------------------------------ */
 /* Propagation.                                                               */
 
-/* A band word's minirow set (bits 0..8) and single-cell rows (bits 9..11). */
-static inline uint32_t f9_row_bits(uint32_t x)
+/* Drop the minirows of cand[b][d] no row->box permutation can use.  Returns
+ * the cells left alone in an open row (hidden singles: such a row's minirow
+ * is in every permutation, so the rest of its row and box is already gone
+ * and f9_assign_cells suffices), or ~0 on a contradiction.  It only reads
+ * and writes this one word, so the words of a batch do not wait on each
+ * other: one lookup per row gives the minirow set and the cells alone in
+ * their minirow, one more the kept cells and the minirows every fitting
+ * permutation uses (those alone in their row once the others are dropped). */
+static inline uint32_t f9_shrink(struct f9_state *s, int d, int b)
 {
-    return (uint32_t)f9_shrink_row[0][x & 0x1ff] | f9_shrink_row[1][(x >> 9) & 0x1ff] |
-           f9_shrink_row[2][x >> 18];
-}
+    uint32_t x = s->cand[b][d];
+    uint64_t info =
+        f9_row_info[0][x & 0x1ff] | f9_row_info[1][(x >> 9) & 0x1ff] | f9_row_info[2][x >> 18];
+    uint64_t keep = f9_keep[info >> 32];
 
-/* Drop the minirows of cand[b][d] no row->box permutation can use, then place
- * d on every open row left with a single cell.  Such a row's box is then
- * forced in every permutation, so the rest of the row and box is already
- * gone: f9_assign suffices.  Returns 0 or -1 (contradiction). */
-
-static int f9_shrink(struct f9_state *s, int d, int b)
-{
-    uint32_t x = s->cand[b][d], m = f9_row_bits(x) & 0x1ff, keep = f9_keep[m], open;
-
-    if (!keep)
-        return -1;
-    x &= keep;
-    s->cand[b][d] = s->seen[b][d] = x;
-    s->rows[b][d] = f9_keep9[m];
-    /* The rows left with one cell, looked up again (without a branch) since
-     * dropping minirows can make some. */
-    open = (f9_row_bits(x) >> 9) & ~(s->done[b] >> (3 * d)) & 7;
-    if (open)
-        f9_assign_cells(s, d, b, x & ((open & 1) | (open & 2) << 8 | (open & 4) << 16) * 0x1ffu,
-                        open);
-    return 0;
+    if (!(uint32_t)keep)
+        return ~0u;
+    s->cand[b][d] = x & (uint32_t)keep;
+    s->rows[b][d] = f9_keep9[info >> 32];
+    return x & (uint32_t)info & (uint32_t)(keep >> 32) & s->unsolved[b];
 }
 
 /* Count, bit-parallel over the digits, cells of band b with >= 1 / >= 2 candidates. */
@@ -576,27 +553,59 @@ static int f9_triads_cols(struct f9_state *s, uint32_t *cols)
     return 1;
 }
 
+/* Shrink the dirty words in batches until none is left: every word dirty
+ * now first, then the hidden singles they give, whose placements make the
+ * next batch.  Shrinking before placing lets the shrinks of a batch run
+ * side by side and keeps an unpredictable branch out of each; a placement
+ * whose cell an earlier one of the batch took (two digits on one cell, or
+ * one digit twice in a column) is a contradiction, the same as the shrink
+ * of the emptied word would find.  Returns 1 if any word was dirty, 0 if
+ * none, -1 on a contradiction. */
+static int f9_shrink_dirty(struct f9_state *s)
+{
+    int progress = 0;
+
+    for (uint32_t dirty; (dirty = s->dirty) != 0;) {
+        uint32_t found[27]; /* cells | k << 27 for word k = 9b + d */
+        int n = 0;
+
+        s->dirty = 0;
+        s->changed |= dirty;
+        progress = 1;
+        for (; dirty; dirty &= dirty - 1) {
+            uint32_t k = (uint32_t)__builtin_ctz(dirty), cells = f9_shrink(s, k % 9, k / 9);
+            if (cells == ~0u)
+                return -1;
+            found[n] = cells | k << 27;
+            n += cells != 0;
+        }
+        for (int i = 0; i < n; i++) {
+            uint32_t cells = found[i] & F9_BAND_ALL, k = found[i] >> 27;
+            int d = (int)(k % 9), b = (int)(k / 9);
+            if ((s->cand[b][d] & cells) != cells)
+                return -1;
+            f9_assign_cells(s, d, b, cells);
+        }
+    }
+    return progress;
+}
+
 /* Place and remove by the cheap rules until none applies: the shrink of
- * changed words (in batches: all that differ from seen[]), naked singles, hidden singles in
- * columns, column/box interactions.  Returns 1 if anything changed, 0 if not, -1 on a
+ * dirty words, naked singles, hidden singles in columns, column/box
+ * interactions.  Returns 1 if anything changed, 0 if not, -1 on a
  * contradiction. */
 static int f9_cheap(struct f9_state *s)
 {
     int progress = 0;
 
     for (;;) {
-        for (uint32_t dirty; (dirty = f9_dirty(s)) != 0;) {
-            s->changed |= dirty;
-            progress = 1;
-            for (; dirty; dirty &= dirty - 1) {
-                int k = __builtin_ctz(dirty);
-                if (f9_shrink(s, k % 9, k / 9))
-                    return -1;
-            }
-        }
+        int r = f9_shrink_dirty(s);
+        if (r < 0)
+            return r;
+        progress |= r;
         uint32_t changed = s->changed;
         s->changed = 0;
-        int r = f9_naked(s, changed);
+        r = f9_naked(s, changed);
         if (r < 0)
             return r;
         if (r > 0) {
