@@ -152,6 +152,21 @@ static inline void dfs_next_masks(const struct dfs_level *next, const uint32_t *
     *box = next->box_load != DFS_NONE ? loaded : *box;
 }
 
+/* Give level l the smallest value of c (not empty), its column and box
+ * masks having been col_at and box_at on arrival; the rest of c stays to
+ * try.  Returns the value's bit. */
+static inline uint32_t dfs_take(struct dfs_level *l, uint32_t *f, uint32_t c, uint32_t col_at,
+                                uint32_t box_at)
+{
+    const uint32_t bit = c & (0u - c);
+
+    l->untried = c ^ bit;
+    l->tried = bit;
+    f[l->col] = col_at ^ bit;
+    f[l->box] = box_at ^ bit;
+    return bit;
+}
+
 /* Run the backtracking search.  Going down fills blanks while some value
  * fits; at a dead end (or a solution) it backs up to the deepest blank with
  * a value left, restoring the masks each level saved, and tries that value.
@@ -179,14 +194,10 @@ down:
         const uint32_t c = row & col & box;
         if (!c)
             goto up;
-        const uint32_t bit = c & (0u - c);
         l->row_at = row;
         l->col_at = col;
         l->box_at = box;
-        l->untried = c ^ bit;
-        l->tried = bit;
-        f[l->col] = col ^ bit;
-        f[l->box] = box ^ bit;
+        const uint32_t bit = dfs_take(l, f, c, col, box);
         nodes++;
         if (++k == len)
             goto leaf;
@@ -208,11 +219,7 @@ up:
             f[l->box] = l->box_at;
             continue;
         }
-        const uint32_t bit = c & (0u - c);
-        l->untried = c ^ bit;
-        l->tried = bit;
-        f[l->col] = l->col_at ^ bit;
-        f[l->box] = l->box_at ^ bit;
+        const uint32_t bit = dfs_take(l, f, c, l->col_at, l->box_at);
         nodes++;
         if (--steps == 0) {
             steps = DFS_POLL_STEPS;
