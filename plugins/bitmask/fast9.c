@@ -35,13 +35,14 @@
  * Search.  A digit sits in a band (stack) in one of 6 "ways", the row->box
  * (band->column) permutations of the triad rule.  Take the band or stack
  * with the least weight of ways over its digits (about the log of their
- * product), not all fixed, and in it the digit with the fewest ways: try its first way, then the
- * others.  With two or three ways left the others exclude the first; with more, guess on a cell
- * instead: one with two candidates and the most unsolved peers, else one
- * with the fewest.  The first branch runs on a copy of the state; the
- * original, restricted to the other branch, goes on.  Guessing on ways
- * together with the triad rules cuts the guesses on the hardest puzzles by
- * a quarter against bivalue cells and the cheap rules alone.
+ * product), not all fixed, and in it the digit with the fewest ways: try
+ * its first way, then the others.  With two or three ways left the others
+ * exclude the first; with more, guess on a cell instead: one with two
+ * candidates and the most unsolved peers, else one with the fewest.  The
+ * first branch runs on a copy of the state; the original, restricted to
+ * the other branch, goes on.  Guessing on ways together with the triad
+ * rules cuts the guesses on the hardest puzzles by a quarter against
+ * bivalue cells and the cheap rules alone.
  *
  * Invariants: every placement sets a digit on a cell whose bit the digit
  * still has and removes it from the cell's row, column and box, so when
@@ -227,18 +228,23 @@ static inline void f9_remove(struct f9_state *s, int d, int b, uint32_t cells)
     s->cand[b][d] &= ~cells;
 }
 
-/* Take cell from every digit word of band b.  SSE2 is part of every x86-64,
- * so it needs no run-time check; elsewhere the GCC/clang vector types do the
- * same in portable form. */
+/* Take cell from every digit word of band b; returns the digits that had
+ * it, bit d for digit d.  SSE2 is part of every x86-64, so it needs no
+ * run-time check; elsewhere the GCC/clang vector types do the same in
+ * portable form. */
 #if defined(__SSE2__)
-static inline void f9_clear_cell(uint32_t *words, uint32_t cell)
+static inline uint32_t f9_clear_cell(uint32_t *words, uint32_t cell)
 {
-    const __m128i c = _mm_set1_epi32((int)cell);
+    const __m128i c = _mm_set1_epi32((int)cell), zero = _mm_setzero_si128();
+    uint32_t none = 0;
 
     for (int j = 0; j < F9_LANES / 4; j++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(words + 4 * j));
+        __m128i z = _mm_cmpeq_epi32(_mm_and_si128(v, c), zero);
+        none |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(z)) << (4 * j);
         _mm_storeu_si128((__m128i *)(void *)(words + 4 * j), _mm_andnot_si128(c, v));
     }
+    return ~none & 0x1ff;
 }
 
 /* The digits of band b (words[]) that have cell, bit d for digit d. */
@@ -257,16 +263,20 @@ static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
 #else
 typedef uint32_t f9_v4 __attribute__((vector_size(16)));
 
-static inline void f9_clear_cell(uint32_t *words, uint32_t cell)
+static inline uint32_t f9_clear_cell(uint32_t *words, uint32_t cell)
 {
     const f9_v4 c = {cell, cell, cell, cell};
+    uint32_t digits = 0;
 
+    for (int d = 0; d < 9; d++)
+        digits |= (uint32_t)((words[d] & cell) != 0) << d;
     for (size_t j = 0; j < F9_LANES / 4; j++) {
         f9_v4 v;
         memcpy(&v, words + 4 * j, sizeof(v));
         v &= ~c;
         memcpy(words + 4 * j, &v, sizeof(v));
     }
+    return digits;
 }
 
 static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
@@ -287,9 +297,8 @@ static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t ce
 {
     uint32_t cols = F9_COL(0) * ((cells | cells >> 9 | cells >> 18) & 0x1ff);
 
-    s->dirty |= (f9_cell_digits(s->cand[b], cells) & ~(1u << d)) << (9 * b);
     s->unsolved[b] &= ~cells;
-    f9_clear_cell(s->cand[b], cells);
+    s->dirty |= (f9_clear_cell(s->cand[b], cells) & ~(1u << d)) << (9 * b);
     s->cand[b][d] |= cells;
     f9_remove(s, d, b == 0 ? 1 : 0, cols);
     f9_remove(s, d, b == 2 ? 1 : 2, cols);
@@ -744,9 +753,8 @@ struct f9_way_guess {
 
 /* Pick a way guess: the band or stack with the least weight of ways over
  * its digits (F9_WEIGHT; not all fixed), in it the digit with the fewest
- * ways.  Returns 1 with
- * *g set, or 0 when that digit has more than 3 ways (the rest of its ways
- * could cover the first: guess on a cell instead). */
+ * ways.  Returns 1 with *g set, or 0 when that digit has more than 3 ways
+ * (the rest of its ways could cover the first: guess on a cell instead). */
 static int f9_pick_way(const struct f9_tri *tri, struct f9_way_guess *g)
 {
     const uint32_t *mats;
