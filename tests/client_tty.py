@@ -59,8 +59,10 @@ def check_grid(givens, cells):
 
 
 def solution_lines(buf, typed):
-    """Lines the tool printed (the terminal also echoes what was typed)."""
-    lines = [l.strip() for l in buf.decode(errors="replace").splitlines()]
+    """Whole lines the tool printed (the terminal also echoes what was typed).
+    A line not ended yet is left out: a read can return half of the echo."""
+    text = buf.decode(errors="replace")
+    lines = [l.strip() for l in text[:text.rfind("\n") + 1].splitlines()]
     return [l for l in lines if l and l not in typed and not l.startswith("sudoku:")]
 
 
