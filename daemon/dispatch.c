@@ -50,7 +50,7 @@
  * the flag never runs on the loop: nothing there may fail to return.
  */
 #include "daemon/dispatch.h"
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -63,12 +63,12 @@
 
 #include "core/grid.h"
 #include "core/host.h"
-#include "core/request.h"
 #include "daemon/conn.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/stats.h"
+#include "method/request.h"
 
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */

@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/side.h"
 #include "proto/codec.h"
 #include "proto/mpscan.h"
 #include "proto/mpsmall.h"
-#include "proto/side.h"
 
 /* ---------------------------------------------------------------- reading */
 
