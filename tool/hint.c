@@ -13,7 +13,9 @@
  * instead, with the daemon's checks and words.  With
  * --progress FILE, the k-th grid of FILE is the player's grid for the k-th
  * puzzle.  Failures go to stderr as "sudoku: FILE:LINE: CODE:
- * MESSAGE"; a lost daemon ends the run with exit 3.
+ * MESSAGE"; a lost daemon ends the run with exit 3.  With --format
+ * svg|png|pdf hint and explain draw the grid before each step
+ * (picture.c) instead of printing it, or besides when -o names the file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -185,6 +187,7 @@ struct explain_run {
     struct input progress;   /* --progress: the players' grids, else f NULL */
     uint64_t done;           /* puzzles explained (for the blank line between) */
     int failed;              /* some puzzle failed */
+    struct render_doc doc;   /* --format svg|png|pdf: a grid a step */
 };
 
 /* The player's grid for the next puzzle, in line form into buf.  Returns 0,
@@ -214,6 +217,24 @@ static void report(struct explain_run *r, const char *file, uint64_t line,
             e->code, e->message);
     if (r->o->is_json)
         json_error(line, strcmp(e->code, "not_unique") == 0 ? "not_unique" : "error", e);
+}
+
+/* --format svg|png|pdf: a picture a step of e, on the puzzle text and the
+ * player's grid (progress, NULL: none), both in the line form.  Returns 0
+ * or -ENOMEM. */
+static int draw_steps(struct explain_run *r, const char *text, size_t len, const char *progress,
+                      size_t progress_len, const struct sudoku_client_explanation *e)
+{
+    uint8_t cells[SUDOKU_CLIENT_MAX_CELLS], mine[SUDOKU_CLIENT_MAX_CELLS];
+    unsigned n, pn = 0;
+    char err[256];
+
+    if (codec_parse_line(text, len, &n, cells, err, sizeof(err)) < 0)
+        return 0; /* the daemon took it: cannot happen */
+    if (progress &&
+        (codec_parse_line(progress, progress_len, &pn, mine, err, sizeof(err)) < 0 || pn != n))
+        progress = NULL;
+    return picture_add_steps(&r->doc, &r->o->picture, n, cells, progress ? mine : NULL, e, "");
 }
 
 /* Explain one record.  Returns 0, or the negative errno of a lost daemon. */
@@ -247,7 +268,16 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
         report(r, file, rec->line, &err);
         return 0;
     }
-    if (!r->o->is_json && !r->is_hint && r->done)
+    if (r->o->picture.is_on && draw_steps(r, text, len, eo.progress, eo.progress_len, e) < 0) {
+        fputs("sudoku: out of memory for the pictures\n", stderr);
+        r->failed = 1;
+    }
+    r->done++;
+    if (r->o->picture.is_on && !r->o->picture.out) {
+        sudoku_client_explanation_free(e);
+        return 0; /* stdout is the picture's */
+    }
+    if (!r->o->is_json && !r->is_hint && r->done > 1)
         putchar('\n');
     if (r->o->is_json)
         json_explanation(rec->line, e);
@@ -255,7 +285,6 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
         print_hint(e);
     else
         print_explanation(e);
-    r->done++;
     sudoku_client_explanation_free(e);
     return 0;
 }
@@ -300,6 +329,7 @@ static int explain_open(struct explain_run *r)
 
 static void explain_close(struct explain_run *r)
 {
+    render_doc_close(&r->doc);
     sudoku_client_free(r->c);
     local_free(r->local);
     input_close(&r->progress);
@@ -310,6 +340,7 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
     struct explain_run r = {.o = o, .is_hint = is_hint};
     int status = 0, rc = 0;
 
+    picture_doc_init(&o->picture, &r.doc);
     if (o->progress) {
         rc = input_open(&r.progress, o->progress, INPUT_AUTO);
         if (rc < 0) {
@@ -332,6 +363,8 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(r.c),
                 why.message);
     }
+    if (rc >= 0 && o->picture.is_on && r.doc.len > 0 && picture_write(&o->picture, &r.doc) < 0)
+        status = 1;
     explain_close(&r);
     if (rc < 0)
         return EXIT_UNREACHABLE;

@@ -4,6 +4,7 @@
  *   sudoku solvers | stats | ping  ask the daemon
  *   sudoku hint | explain | rate   human-style steps and ratings (hint.c)
  *   sudoku generate [options]      new puzzles (generate.c)
+ *   sudoku render [FILE...]        pictures of puzzles (picture.c)
  *
  * main() is the table of contents: parse the command line, pick the
  * subcommand, return its exit code.  Everything that talks to the daemon
@@ -35,6 +36,7 @@ static const char usage_head[] =
     "       sudoku hint|explain [options] [FILE]\n"
     "       sudoku rate [options] [FILE...]\n"
     "       sudoku generate [options]   (see: sudoku generate --help)\n"
+    "       sudoku render [options] [FILE...]\n"
     "\n"
     "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
     "the solutions in input order.\n"
@@ -64,6 +66,14 @@ static const char usage_explain[] =
     "Print every step of each puzzle, numbered, then a summary line: status,\n"
     "steps, rating, difficulty and hardest technique (docs/techniques.md).\n"
     "--json: one object per puzzle, the keys of the explain answer.\n";
+static const char usage_render[] =
+    "usage: sudoku render [--format svg|png|pdf] [-o FILE] [--solution [--local]]\n"
+    "                     [--candidates] [--per-page N] [--size PX] [FILE...]\n"
+    "Draw each puzzle as a printable picture: SVG (default, on stdout unless -o),\n"
+    "PNG or PDF.  --solution: the solved grid, the givens bold, the rest blue.\n"
+    "--candidates: pencil marks.  --per-page N: N grids a page, captioned.\n"
+    "Several pages: one PDF, or numbered files FILE-1.png, FILE-2.png, ...\n"
+    "hint and explain take --format svg|png|pdf too: the grid before each step.\n";
 static const char usage_rate[] =
     "usage: sudoku rate [-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
     "                   [--local [-P DIR]] [--json] [FILE...]\n"
@@ -243,8 +253,10 @@ static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
         o->format = INPUT_LINE;
     else if (strcmp(arg, "auto") == 0)
         o->format = INPUT_AUTO;
+    else if (picture_set_format(&o->picture, arg) == 0)
+        return 0; /* a picture of the answers: the input's form is still detected */
     else if (strcmp(arg, "json") != 0) {
-        snprintf(err, err_size, "want grid, judge, line, json or auto");
+        snprintf(err, err_size, "want grid, judge, line, json or auto (svg, png, pdf: pictures)");
         return -EINVAL;
     }
     return strcmp(arg, "auto") == 0 ? 0 : on_output(cfg, arg, err, err_size);
@@ -260,7 +272,8 @@ static const struct opts_spec option_table[] = {
     {"format", 0, "F",
      "input format: grid (n lines of n numbers, 0 blank),\n"
      "line (one puzzle per line) or auto (default);\n"
-     "judge is grid; the answers follow (json: answers only)",
+     "judge is grid; the answers follow (json: answers only);\n"
+     "render, hint, explain: svg, png or pdf draw a picture",
      OPTS_CALL_TO(on_format)},
     {"output", 0, "F",
      "print answers as line, grid (judge) or json,\n"
@@ -286,6 +299,18 @@ static const struct opts_spec option_table[] = {
      OPTS_STRING_AT(struct tool_opts, progress)},
     {"steps", 0, "N", "hint, explain: at most N steps (hint: 1)",
      OPTS_NUMBER_AT(struct tool_opts, steps, 1, 1000000)},
+    {"output-file", 'o', "FILE",
+     "write to FILE instead of stdout (a picture: its file;\n"
+     "several pages of svg or png: FILE-1, FILE-2, ...)",
+     OPTS_STRING_AT(struct tool_opts, picture.out)},
+    {"solution", 0, NULL, "render: draw the solved grid (the daemon's or --local)",
+     OPTS_FLAG_AT(struct tool_opts, is_solution)},
+    {"candidates", 0, NULL, "render, hint, explain: pencil marks in empty cells",
+     OPTS_FLAG_AT(struct tool_opts, picture.is_candidates)},
+    {"per-page", 0, "N", "render, hint, explain: grids a page (default 1)",
+     OPTS_NUMBER_AT(struct tool_opts, picture.per_page, 1, RENDER_MAX_PER_PAGE)},
+    {"size", 0, "PX", "render, hint, explain: a grid's side in pixels\n(points in a PDF)",
+     OPTS_NUMBER_AT(struct tool_opts, picture.size_px, RENDER_MIN_PX, RENDER_MAX_PX)},
     {"verbose", 'v', NULL, "print a summary line at the end",
      OPTS_FLAG_AT(struct tool_opts, is_verbose)},
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
@@ -320,13 +345,44 @@ static int parse_args(int argc, char **argv, struct tool_opts *o, int *operands)
 static const char *subcommand(int argc, char **argv, int first)
 {
     static const char *const names[] = {"solvers", "stats",   "ping", "count",
-                                        "hint",    "explain", "rate"};
+                                        "hint",    "explain", "rate", "render"};
     if (first >= argc)
         return NULL;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if (strcmp(argv[first], names[i]) == 0)
             return names[i];
     return NULL;
+}
+
+/* The picture options belong to render, hint and explain; -o without a
+ * picture sends stdout to its file.  Returns 0 or EXIT_USAGE (said). */
+static int check_picture(struct tool_opts *o, const char *cmd)
+{
+    struct picture_opts *p = &o->picture;
+    int is_drawing = cmd && (strcmp(cmd, "render") == 0 || strcmp(cmd, "hint") == 0 ||
+                             strcmp(cmd, "explain") == 0);
+    char err[256];
+
+    if (cmd && strcmp(cmd, "render") == 0)
+        p->is_on = 1; /* svg unless --format says otherwise */
+    if (!is_drawing && (p->is_on || p->is_candidates || p->per_page || p->size_px)) {
+        opts_usage_error(&option_prog, "pictures (--format svg|png|pdf, --candidates, --per-page, "
+                                       "--size) are for render, hint and explain");
+        return EXIT_USAGE;
+    }
+    if (o->is_solution && !(cmd && strcmp(cmd, "render") == 0)) {
+        opts_usage_error(&option_prog, "--solution is for render");
+        return EXIT_USAGE;
+    }
+    if (p->is_on && picture_check(p, err, sizeof(err)) < 0) {
+        opts_usage_error(&option_prog, "%s", err);
+        return EXIT_USAGE;
+    }
+    if (!p->is_on && p->out && !freopen(p->out, "w", stdout)) {
+        fprintf(stderr, "sudoku: cannot write %s: %s\n", p->out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    return 0;
 }
 
 /* sudoku hint|explain [FILE] and sudoku rate [FILE...]. */
@@ -357,6 +413,8 @@ static void print_help(const char *cmd)
         cmd = NULL; /* count takes the solve options */
     if (!cmd)
         opts_help(&option_prog, stdout);
+    else if (strcmp(cmd, "render") == 0)
+        fputs(usage_render, stdout);
     else if (strcmp(cmd, "hint") == 0 || strcmp(cmd, "explain") == 0 || strcmp(cmd, "rate") == 0)
         fputs(strcmp(cmd, "hint") == 0      ? usage_hint
               : strcmp(cmd, "explain") == 0 ? usage_explain
@@ -422,6 +480,14 @@ int main(int argc, char **argv)
     const char *env_local = getenv("SUDOKU_LOCAL");
     if (env_local && strcmp(env_local, "1") == 0)
         o.is_local = 1;
+    int bad = check_picture(&o, cmd);
+    if (bad)
+        return bad;
+    if (cmd && strcmp(cmd, "render") == 0) {
+        static char *stdin_only[] = {"-"};
+        return first + 1 < argc ? tool_render(&o, argv + first + 1, argc - first - 1)
+                                : tool_render(&o, stdin_only, 1);
+    }
     if (cmd && strcmp(cmd, "count") == 0) {
         static char *stdin_only[] = {"-"};
         o.is_count = 1;

@@ -2,13 +2,14 @@
  *
  * main.c parses the command line into struct tool_opts and runs a subcommand;
  * run.c streams puzzles from the inputs through a pipelined batch; hint.c
- * runs hint, explain and rate.  Exit
+ * runs hint, explain and rate; picture.c draws (render).  Exit
  * codes are the tool's contract (sudoku(1)).
  */
 #ifndef SUDOKU_TOOL_H
 #define SUDOKU_TOOL_H
 
 #include "proto/input.h"
+#include "tool/picture.h"
 #include <sudoku/client.h>
 
 #define EXIT_ALL_SOLVED  0 /* every puzzle solved */
@@ -43,6 +44,9 @@ struct tool_opts {
     unsigned window;                    /* -w, 0: default */
     int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
     const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
+    struct picture_opts picture;        /* --format svg|png|pdf, -o, --size, ...; with no
+                                           picture, -o FILE takes stdout's text */
+    int is_solution;                    /* render --solution: draw the solved grid */
 };
 
 /* Connect as the options say; on failure print why and how to start the
@@ -77,6 +81,10 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
 /* sudoku rate: one line a puzzle, in input order, through a rating batch.
  * Returns an exit code. */
 int tool_rate(const struct tool_opts *o, char **files, int nfiles);
+/* sudoku render: a picture of every puzzle of files[0..nfiles), as
+ * o->picture asks (picture.c).  Returns an exit code. */
+int tool_render(const struct tool_opts *o, char **files, int nfiles);
+
 /* sudoku generate: argv[0] is "generate", the rest its own options
  * (generate.c).  Returns an exit code. */
 int tool_generate(int argc, char **argv);
