@@ -18,7 +18,9 @@
  * so the output never has a hole.  Exit status as the solve front: 0 all
  * made, 1 the daemon refused or fell short, 2 usage, 3 unreachable.
  * With --local the same chunks are made one after another in this process
- * (tool/local.c), so the same --seed prints the same bytes.
+ * (tool/local.c), so the same --seed prints the same bytes.  With --format
+ * svg|png|pdf the puzzles are drawn (picture.c) instead of printed, or
+ * besides when -o names the picture's file.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -28,7 +30,9 @@
 #include <unistd.h>
 
 #include "core/generate.h"
+#include "proto/codec.h"
 #include "tool/local.h"
+#include "tool/picture.h"
 #include "tool/progress.h"
 #include "tool/tool.h"
 #include "util/clock.h"
@@ -60,9 +64,10 @@ struct gen_cli {
     int is_verbose;    /* -v */
     const char *solver;
     unsigned timeout_ms;
-    unsigned window;        /* -w, 0: GEN_WINDOW */
-    int is_local;           /* --local (or SUDOKU_LOCAL=1): the plugins in this process */
-    const char *plugin_dir; /* -P, with --local */
+    unsigned window;             /* -w, 0: GEN_WINDOW */
+    int is_local;                /* --local (or SUDOKU_LOCAL=1): the plugins in this process */
+    const char *plugin_dir;      /* -P, with --local */
+    struct picture_opts picture; /* --format svg|png|pdf, -o, --per-page, --candidates */
 };
 
 /* One run: what has been printed, and the first failure. */
@@ -73,6 +78,9 @@ struct gen_run {
     int is_short;                   /* ... because it came back short */
     struct sudoku_client_error err; /* the first failure */
     struct progress bar;            /* on stderr when a terminal and COUNT is large; t0 */
+    struct render_doc doc;          /* --format: the puzzles' pictures */
+    struct render_doc answers;      /* --format with --solution: theirs, after them */
+    int is_nomem;                   /* a picture could not be kept */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -160,6 +168,16 @@ static int on_rating(void *cfg, const char *arg, char *err, size_t err_size)
     return 0;
 }
 
+static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct gen_cli *o = cfg;
+    if (picture_set_format(&o->picture, arg) < 0) {
+        snprintf(err, err_size, "want svg, png or pdf");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The command line, in --help order; sudoku(1) describes each. */
 static const struct opts_spec gen_table[] = {
     {"count", 'n', "COUNT", "puzzles to make (default 1)",
@@ -185,6 +203,17 @@ static const struct opts_spec gen_table[] = {
      "one JSON object a puzzle (puzzle, solution, givens,\nseed, rating, "
      "difficulty, symmetry)",
      OPTS_FLAG_AT(struct gen_cli, is_json)},
+    {"format", 0, "F",
+     "a picture instead of lines: svg, png or pdf (captions:\n"
+     "seed, rating; --solution: the solutions after them)",
+     OPTS_CALL_TO(on_format)},
+    {"output-file", 'o', "FILE",
+     "write to FILE instead of stdout (several pages of svg\nor png: FILE-1, FILE-2, ...)",
+     OPTS_STRING_AT(struct gen_cli, picture.out)},
+    {"per-page", 0, "N", "with --format: puzzles a page (default 1)",
+     OPTS_NUMBER_AT(struct gen_cli, picture.per_page, 1, RENDER_MAX_PER_PAGE)},
+    {"candidates", 0, NULL, "with --format: pencil marks in the empty cells",
+     OPTS_FLAG_AT(struct gen_cli, picture.is_candidates)},
     {"solver", 0, "NAME", "counting plugin (default: the daemon's for the size)",
      OPTS_STRING_AT(struct gen_cli, solver)},
     {"timeout", 0, "MS", "deadline of each request (of at most 16 puzzles)",
@@ -209,6 +238,7 @@ static const struct opts_prog gen_prog = {
     .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
              "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
              "                       [--json] [-s PATH | --local [-P DIR]]\n"
+             "                       [--format svg|png|pdf [--per-page N]] [-o FILE]\n"
              "\n"
              "Ask sudokud for COUNT new puzzles, each with a unique solution, and print\n"
              "them one a line ('.' blanks), in order.\n"
@@ -220,6 +250,8 @@ static const struct opts_prog gen_prog = {
     .specs_len = sizeof(gen_table) / sizeof(gen_table[0]),
     .help_column = 22,
 };
+
+static int check_picture(struct gen_cli *o);
 
 /* Returns -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, struct gen_cli *o)
@@ -238,6 +270,26 @@ static int parse(int argc, char **argv, struct gen_cli *o)
     }
     if (o->difficulty && o->rating) {
         opts_usage_error(&gen_prog, "--difficulty and --rating: one or the other");
+        return EXIT_USAGE;
+    }
+    return check_picture(o);
+}
+
+/* Pictures: --per-page and --candidates only with --format; -o without a
+ * picture takes stdout's lines.  Returns -1 to go on, else the exit status. */
+static int check_picture(struct gen_cli *o)
+{
+    char err[256];
+    if (!o->picture.is_on && (o->picture.per_page || o->picture.is_candidates)) {
+        opts_usage_error(&gen_prog, "--per-page and --candidates draw: give --format too");
+        return EXIT_USAGE;
+    }
+    if (o->picture.is_on && picture_check(&o->picture, err, sizeof(err)) < 0) {
+        opts_usage_error(&gen_prog, "%s", err);
+        return EXIT_USAGE;
+    }
+    if (!o->picture.is_on && o->picture.out && !freopen(o->picture.out, "w", stdout)) {
+        fprintf(stderr, "sudoku: cannot write %s: %s\n", o->picture.out, strerror(errno));
         return EXIT_USAGE;
     }
     if (!o->count)
@@ -282,6 +334,57 @@ static void print_puzzle(const struct gen_cli *o, const struct sudoku_client_puz
     puts("}");
 }
 
+/* --format: p's grid (and its solution's, for after the puzzles), the
+ * caption its seed and rating. */
+static void draw_puzzle(struct gen_run *r, const struct sudoku_client_puzzle *p)
+{
+    uint8_t cells[SUDOKU_CLIENT_MAX_CELLS], sol[SUDOKU_CLIENT_MAX_CELLS];
+    char caption[RENDER_CAPTION_SIZE], err[128];
+    unsigned n, sn;
+
+    if (codec_parse_line(p->puzzle, strlen(p->puzzle), &n, cells, err, sizeof(err)) < 0 ||
+        codec_parse_line(p->solution, strlen(p->solution), &sn, sol, err, sizeof(err)) < 0 ||
+        sn != n)
+        return; /* checked by the library on arrival: cannot happen */
+    if (p->difficulty[0])
+        snprintf(caption, sizeof(caption), "seed %llu  %.1f %s", (unsigned long long)p->seed,
+                 p->rating, p->difficulty);
+    else
+        snprintf(caption, sizeof(caption), "seed %llu", (unsigned long long)p->seed);
+    if (!picture_add_puzzle(&r->doc, &r->o->picture, n, cells, NULL, caption))
+        r->is_nomem = 1;
+    if (r->o->is_solution) {
+        snprintf(caption, sizeof(caption), "solution, seed %llu", (unsigned long long)p->seed);
+        if (!picture_add_puzzle(&r->answers, &r->o->picture, n, cells, sol, caption))
+            r->is_nomem = 1;
+    }
+}
+
+/* --format: write the pictures, the solutions after the puzzles.  Returns
+ * 0 or -1 (said). */
+static int write_pictures(struct gen_run *r)
+{
+    int rc = 0;
+    if (!r->o->picture.is_on)
+        return 0;
+    for (size_t k = 0; k < r->answers.len && !r->is_nomem; k++) {
+        struct render_grid *g = render_doc_add(&r->doc, r->answers.grids[k].n);
+        if (g)
+            *g = r->answers.grids[k];
+        else
+            r->is_nomem = 1;
+    }
+    if (r->is_nomem) {
+        fputs("sudoku: generate: out of memory for the pictures\n", stderr);
+        rc = -1;
+    } else if (r->doc.len > 0) {
+        rc = picture_write(&r->o->picture, &r->doc);
+    }
+    render_doc_close(&r->doc);
+    render_doc_close(&r->answers);
+    return rc;
+}
+
 static void draw_bar(struct gen_run *r, uint64_t now)
 {
     double frac = (double)r->printed / (double)r->o->count;
@@ -316,8 +419,12 @@ static void on_chunk(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_
         r->err = *err;
         return;
     }
-    for (size_t i = 0; i < len; i++)
-        print_puzzle(r->o, &p[i]);
+    for (size_t i = 0; i < len; i++) {
+        if (!r->o->picture.is_on || r->o->picture.out)
+            print_puzzle(r->o, &p[i]);
+        if (r->o->picture.is_on)
+            draw_puzzle(r, &p[i]);
+    }
     r->printed += len;
     if (len < tag) {
         r->is_failed = r->is_short = 1;
@@ -377,6 +484,8 @@ static int generate_local(const struct gen_cli *o)
 {
     struct gen_run r = {.o = o};
     progress_init(&r.bar, stderr, clock_now_us());
+    picture_doc_init(&o->picture, &r.doc);
+    picture_doc_init(&o->picture, &r.answers);
     struct sudoku_client_generate_opts g;
     struct local *l = NULL;
 
@@ -399,6 +508,8 @@ static int generate_local(const struct gen_cli *o)
     local_free(l);
     if (o->is_verbose || r.is_short)
         summary(&r);
+    if (write_pictures(&r) < 0)
+        r.is_failed = 1;
     return r.is_failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
@@ -408,13 +519,15 @@ static int generate(const struct gen_cli *o)
     struct tool_opts to = {.socket = o->socket};
     struct gen_run r = {.o = o};
     progress_init(&r.bar, stderr, clock_now_us());
+    picture_doc_init(&o->picture, &r.doc);
+    picture_doc_init(&o->picture, &r.answers);
     struct sudoku_client_genbatch *b = NULL;
     struct sudoku_client_error err = {{0}, {0}};
     struct sudoku_client *c = tool_connect(&to);
     int rc;
 
     if (!c)
-        return EXIT_UNREACHABLE;
+        return EXIT_UNREACHABLE; /* the documents hold nothing yet */
     r.bar.is_on = isatty(2) && o->count > GEN_CHUNK;
     if (o->timeout_ms)
         sudoku_client_set_io_timeout(c, o->timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
@@ -433,6 +546,8 @@ static int generate(const struct gen_cli *o)
     sudoku_client_free(c);
     if (o->is_verbose || r.is_short)
         summary(&r);
+    if (write_pictures(&r) < 0)
+        r.is_failed = 1;
     if (rc < 0)
         return EXIT_UNREACHABLE;
     return r.is_failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
