@@ -296,11 +296,12 @@ static void draw_lines(const struct render_grid *g, const struct layout *l,
             }
         }
     }
-    double t = l->thick / 2;
-    cv->line(cv->ctx, l->x - t, l->y, l->x + side + t, l->y, l->thick, INK_REGION, 0);
-    cv->line(cv->ctx, l->x - t, l->y + side, l->x + side + t, l->y + side, l->thick, INK_REGION, 0);
-    cv->line(cv->ctx, l->x, l->y, l->x, l->y + side, l->thick, INK_REGION, 0);
-    cv->line(cv->ctx, l->x + side, l->y, l->x + side, l->y + side, l->thick, INK_REGION, 0);
+    double top = line_at(l, l->y, 0, l->thick), bottom = line_at(l, l->y, n, l->thick);
+    double left = line_at(l, l->x, 0, l->thick), right = line_at(l, l->x, n, l->thick);
+    cv->line(cv->ctx, left, top, right, top, l->thick, INK_REGION, 0);
+    cv->line(cv->ctx, left, bottom, right, bottom, l->thick, INK_REGION, 0);
+    cv->line(cv->ctx, left, top, left, bottom, l->thick, INK_REGION, 0);
+    cv->line(cv->ctx, right, top, right, bottom, l->thick, INK_REGION, 0);
 }
 
 /* 1 when cell (r + dr, c + dc) is inside the grid and in cage id. */
@@ -425,10 +426,40 @@ static void draw_grid(const struct render_grid *g, const struct layout *l,
     }
 }
 
-int render_doc_draw_page(const struct render_doc *d, size_t page, const struct render_canvas *cv)
+/* The largest side among the grids of page (the page is laid out for it). */
+static unsigned page_side(const struct render_doc *d, size_t page)
 {
     size_t first = page * per_page(d), last = first + per_page(d);
     unsigned n = 0;
+    for (size_t k = first; k < last && k < d->len; k++)
+        n = d->grids[k].n > n ? d->grids[k].n : n;
+    return n;
+}
+
+/* The layout of grid k of d, on a page laid out for side n. */
+static void layout_grid(const struct render_doc *d, size_t k, unsigned n, struct layout *l)
+{
+    layout_slot(d, n, (unsigned)(k % per_page(d)), l);
+    l->n = d->grids[k].n;
+    l->cell = (l->cell * n) / l->n; /* a smaller grid takes the same room */
+}
+
+int render_doc_grid_at(const struct render_doc *d, size_t k, double *x, double *y, unsigned *cell)
+{
+    struct layout l;
+    if (k >= d->len)
+        return -EINVAL;
+    layout_grid(d, k, page_side(d, k / per_page(d)), &l);
+    *x = l.x;
+    *y = l.y;
+    *cell = l.cell;
+    return 0;
+}
+
+int render_doc_draw_page(const struct render_doc *d, size_t page, const struct render_canvas *cv)
+{
+    size_t first = page * per_page(d), last = first + per_page(d);
+    unsigned n = page_side(d, page);
     double w, h;
     int rc;
 
@@ -436,17 +467,13 @@ int render_doc_draw_page(const struct render_doc *d, size_t page, const struct r
         return -EINVAL;
     if (last > d->len)
         last = d->len;
-    for (size_t k = first; k < last; k++) /* the page fits its largest grid */
-        n = d->grids[k].n > n ? d->grids[k].n : n;
     page_size(d, n, &w, &h);
     rc = cv->begin_page(cv->ctx, w, h);
     if (rc < 0)
         return rc;
     for (size_t k = first; k < last; k++) {
         struct layout l;
-        layout_slot(d, n, (unsigned)(k - first), &l);
-        l.n = d->grids[k].n;
-        l.cell = (l.cell * n) / l.n; /* a smaller grid takes the same room */
+        layout_grid(d, k, n, &l);
         draw_grid(&d->grids[k], &l, cv);
     }
     return cv->end_page(cv->ctx);

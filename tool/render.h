@@ -116,6 +116,11 @@ struct render_grid *render_doc_add(struct render_doc *d, unsigned n);
 /* Pages d has: ceil(len / per_page). */
 size_t render_doc_pages(const struct render_doc *d);
 
+/* Where grid k of d is drawn on its page: top left corner (*x, *y) and
+ * a cell's side *cell, in pixels (points in a PDF).  Returns 0, or -EINVAL
+ * when there is no grid k. */
+int render_doc_grid_at(const struct render_doc *d, size_t k, double *x, double *y, unsigned *cell);
+
 /* Draw page `page` of d on canvas cv.  Returns 0 or cv's negative errno. */
 int render_doc_draw_page(const struct render_doc *d, size_t page, const struct render_canvas *cv);
 
