@@ -209,7 +209,7 @@ static int render_record(struct render_run *r, const char *file, const struct in
 {
     static struct sudoku_client_result res; /* 1.3 KiB of cells: off the stack */
     uint8_t cells[RENDER_MAX_CELLS];
-    char err[256], caption[RENDER_CAPTION_SIZE];
+    char caption[RENDER_CAPTION_SIZE];
     unsigned n = rec->n;
 
     if (rec->error[0]) {
@@ -217,6 +217,7 @@ static int render_record(struct render_run *r, const char *file, const struct in
         return 0;
     }
     if (rec->format == INPUT_LINE) {
+        char err[256];
         if (codec_parse_line(rec->text, rec->len, &n, cells, err, sizeof(err)) < 0) {
             report(r, file, rec->line, "bad_puzzle", err);
             return 0;

@@ -211,7 +211,7 @@ static void layout_slot(const struct render_doc *d, unsigned n, unsigned k, stru
     double margin, side;
 
     l->n = n;
-    l->cell = px / n ? px / n : 1;
+    l->cell = (px / n > 0) ? px / n : 1;
     side = (double)(l->cell * n);
     margin = (double)(px / 12 > 8 ? px / 12 : 8);
     l->thin = l->cell >= 64 ? 2 : 1;
@@ -482,19 +482,6 @@ int render_doc_draw_page(const struct render_doc *d, size_t page, const struct r
 /* ------------------------------------------------------------------------ */
 /* Files */
 
-#ifndef RENDER_HAS_CAIRO
-int render_has_cairo(void)
-{
-    return 0;
-}
-
-int render_cairo_write(const struct render_doc *d, size_t first, size_t last, FILE *f)
-{
-    (void)d, (void)first, (void)last, (void)f;
-    return -ENOTSUP;
-}
-#endif
-
 /* Write pages first..last of d to one file (NULL: stdout). */
 static int write_file(const struct render_doc *d, const char *path, size_t first, size_t last,
                       char *err, size_t err_size)
@@ -530,10 +517,28 @@ static int numbered(const char *path, size_t k, char *out, size_t size)
     return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : 0;
 }
 
+/* One file a page: path-1.ext, path-2.ext, ... */
+static int write_numbered(const struct render_doc *d, const char *path, size_t pages, char *err,
+                          size_t err_size)
+{
+    char name[4096];
+    for (size_t p = 0; p < pages; p++) {
+        int rc = numbered(path, p + 1, name, sizeof(name));
+        if (rc < 0) {
+            snprintf(err, err_size, "%s: name too long", path);
+            return rc;
+        }
+        rc = write_file(d, name, p, p, err, err_size);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 int render_doc_write(const struct render_doc *d, const char *path, char *err, size_t err_size)
 {
     size_t pages = render_doc_pages(d);
-    char name[4096];
+    int rc;
 
     if (pages == 0) {
         snprintf(err, err_size, "nothing to draw");
@@ -544,21 +549,16 @@ int render_doc_write(const struct render_doc *d, const char *path, char *err, si
                  render_format_ext(d->format));
         return -ENOTSUP;
     }
-    if (d->format == RENDER_PDF || pages == 1)
-        return write_file(d, path, 0, pages - 1, err, err_size);
-    if (!path) {
+    if (d->format == RENDER_PDF || pages == 1) {
+        rc = write_file(d, path, 0, pages - 1, err, err_size);
+    } else if (!path) {
         snprintf(err, err_size, "%zu pages of %s: name a file with -o (one file a page)", pages,
                  render_format_ext(d->format));
-        return -EINVAL;
+        rc = -EINVAL;
+    } else {
+        rc = write_numbered(d, path, pages, err, err_size);
     }
-    for (size_t p = 0; p < pages; p++) {
-        int rc = numbered(path, p + 1, name, sizeof(name));
-        if (rc == 0)
-            rc = write_file(d, name, p, p, err, err_size);
-        else
-            snprintf(err, err_size, "%s: name too long", path);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    if (d->format != RENDER_SVG)
+        render_cairo_release();
+    return rc;
 }

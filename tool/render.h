@@ -12,7 +12,8 @@
  *
  * render.c lays the pages out and draws them through struct render_canvas:
  * render_svg.c writes SVG as text, render_cairo.c paints PNG and PDF with
- * cairo (built only when cairo is found: RENDER_HAS_CAIRO).  So every
+ * cairo (built only when cairo is found: RENDER_HAS_CAIRO; else
+ * render_nocairo.c refuses PNG and PDF).  So every
  * format draws the same picture.  Part of the sudoku tool only.
  */
 #ifndef SUDOKU_TOOL_RENDER_H
@@ -136,5 +137,9 @@ int render_doc_write(const struct render_doc *d, const char *path, char *err, si
  * negative errno. */
 int render_svg_write(const struct render_doc *d, size_t page, FILE *f);
 int render_cairo_write(const struct render_doc *d, size_t first, size_t last, FILE *f);
+
+/* Free cairo's and fontconfig's caches; only when no cairo object lives
+ * (render_doc_write calls it when it is done). */
+void render_cairo_release(void);
 
 #endif /* SUDOKU_TOOL_RENDER_H */

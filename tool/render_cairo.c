@@ -3,13 +3,15 @@
  * The canvas of render.c on a cairo context: an image surface (ARGB, one
  * pixel a unit) written as PNG, or a PDF surface (one point a unit) with a
  * page per page.  Built only when pkg-config finds cairo
- * (RENDER_HAS_CAIRO); without it render.c answers -ENOTSUP for PNG and
+ * (RENDER_HAS_CAIRO); without it render_nocairo.c answers -ENOTSUP for PNG and
  * PDF.  Text uses cairo's own font API with the sans-serif family, which
- * fontconfig resolves (DejaVu Sans on Debian).
+ * fontconfig resolves (DejaVu Sans on Debian).  render_cairo_release
+ * hands their caches back once a document is written.
  */
 #include <cairo-pdf.h>
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <stdio.h>
 
 #include "tool/render.h"
@@ -132,6 +134,14 @@ static int paint_end(void *ctx)
 int render_has_cairo(void)
 {
     return 1;
+}
+
+void render_cairo_release(void)
+{
+    /* cairo's font caches, then fontconfig's: otherwise they live to the
+     * exit, and a leak checker rightly counts them. */
+    cairo_debug_reset_static_data();
+    FcFini();
 }
 
 int render_cairo_write(const struct render_doc *d, size_t first, size_t last, FILE *f)
