@@ -43,6 +43,7 @@ struct layout {
     double thin;      /* cell line width */
     double thick;     /* region line width */
     double caption_h; /* room under the grid for its caption, 0: none */
+    double cap_size;  /* a caption's letter size */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -185,13 +186,21 @@ static unsigned page_cols(unsigned k)
     return c;
 }
 
-/* 1 when some grid of d has a caption: then every slot has room for one. */
-static int has_captions(const struct render_doc *d)
+/* About how wide a sans-serif character is, for its size. */
+#define CHAR_WIDTH 0.58
+
+/* Lines the captions of d need at letter size cap_size under a grid of
+ * width side: 0 (none has one), 1, or 2 (some is too long for one line;
+ * every slot gets room for the longest). */
+static int caption_lines(const struct render_doc *d, double side, double cap_size)
 {
-    for (size_t k = 0; k < d->len; k++)
-        if (d->grids[k].caption[0])
-            return 1;
-    return 0;
+    int lines = 0;
+    for (size_t k = 0; k < d->len && lines < 2; k++) {
+        size_t len = strlen(d->grids[k].caption);
+        if (len)
+            lines = (double)len * CHAR_WIDTH * cap_size > side ? 2 : 1;
+    }
+    return lines;
 }
 
 /* 1 when some grid of d shows pencil marks. */
@@ -216,7 +225,17 @@ static void layout_slot(const struct render_doc *d, unsigned n, unsigned k, stru
     margin = (double)(px / 12 > 8 ? px / 12 : 8);
     l->thin = l->cell >= 64 ? 2 : 1;
     l->thick = l->cell >= 24 ? 3 * l->thin : 2 * l->thin + 1;
-    l->caption_h = has_captions(d) ? side / 14 + 8 : 0;
+    l->cap_size = side / 26 + 4;
+    switch (caption_lines(d, side, l->cap_size)) {
+    case 0:
+        l->caption_h = 0;
+        break;
+    case 1:
+        l->caption_h = l->cap_size * 1.7;
+        break;
+    default:
+        l->caption_h = l->cap_size * 2.9;
+    }
     l->x = margin + (double)(k % cols) * (side + margin);
     l->y = margin + (double)(k / cols) * (side + l->caption_h + margin);
 }
@@ -409,6 +428,34 @@ static void draw_cells(const struct render_grid *g, const struct layout *l,
     }
 }
 
+/* The caption under the grid: one line when it fits, else two split at
+ * the space nearest the middle; smaller only when a line still cannot fit. */
+static void draw_caption(const struct render_grid *g, const struct layout *l,
+                         const struct render_canvas *cv)
+{
+    double side = (double)(l->cell * g->n), size = l->cap_size, y = l->y + side + size * 0.35;
+    size_t len = strlen(g->caption), cut = 0;
+    char first[RENDER_CAPTION_SIZE];
+
+    if ((double)len * CHAR_WIDTH * size > side && l->caption_h > size * 2)
+        for (size_t i = 1; i < len; i++)
+            if (g->caption[i] == ' ' &&
+                (!cut || (i > len / 2 ? i - len / 2 : len / 2 - i) <
+                             (cut > len / 2 ? cut - len / 2 : len / 2 - cut)))
+                cut = i;
+    size_t longest = cut ? (cut > len - cut - 1 ? cut : len - cut - 1) : len;
+    if ((double)longest * CHAR_WIDTH * size > side)
+        size = side / (CHAR_WIDTH * (double)longest);
+    if (!cut) {
+        cv->text(cv->ctx, l->x, y, size, 0, INK_CAPTION, RENDER_TOP_LEFT, g->caption);
+        return;
+    }
+    snprintf(first, sizeof(first), "%.*s", (int)cut, g->caption);
+    cv->text(cv->ctx, l->x, y, size, 0, INK_CAPTION, RENDER_TOP_LEFT, first);
+    cv->text(cv->ctx, l->x, y + size * 1.2, size, 0, INK_CAPTION, RENDER_TOP_LEFT,
+             g->caption + cut + 1);
+}
+
 static void draw_grid(const struct render_grid *g, const struct layout *l,
                       const struct render_canvas *cv)
 {
@@ -416,14 +463,8 @@ static void draw_grid(const struct render_grid *g, const struct layout *l,
     draw_lines(g, l, cv);
     draw_cages(g, l, cv);
     draw_cells(g, l, cv);
-    if (g->caption[0] && l->caption_h > 0) {
-        /* As big as the room below allows, smaller when long (a sans-serif
-         * character is about 0.6 of its size wide). */
-        double side = (double)(l->cell * g->n), size = l->caption_h * 0.55;
-        double fit = side / (0.6 * (double)strlen(g->caption));
-        cv->text(cv->ctx, l->x, l->y + side + l->caption_h * 0.3, size < fit ? size : fit, 0,
-                 INK_CAPTION, RENDER_TOP_LEFT, g->caption);
-    }
+    if (g->caption[0] && l->caption_h > 0)
+        draw_caption(g, l, cv);
 }
 
 /* The largest side among the grids of page (the page is laid out for it). */
