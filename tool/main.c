@@ -59,13 +59,17 @@ static const char usage_hint[] =
     "Print the next step a person would take on each puzzle, in words (the\n"
     "easiest technique that applies; --steps N: the next N).  --progress FILE\n"
     "holds the player's grid for each puzzle, in order: the hint starts there,\n"
-    "and wrong entries are named first.  --json: one object per puzzle.\n";
+    "and wrong entries are named first.  --json: one object per puzzle.\n"
+    "--format svg|png|pdf [-o FILE] [--candidates]: draw the grid before the\n"
+    "step instead (see: sudoku render --help).\n";
 static const char usage_explain[] =
     "usage: sudoku explain [-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
     "                      [--timeout MS] [--format F] [--json] [FILE]\n"
     "Print every step of each puzzle, numbered, then a summary line: status,\n"
     "steps, rating, difficulty and hardest technique (docs/techniques.md).\n"
-    "--json: one object per puzzle, the keys of the explain answer.\n";
+    "--json: one object per puzzle, the keys of the explain answer.\n"
+    "--format svg|png|pdf [-o FILE] [--candidates] [--per-page N]: draw the\n"
+    "grid before each step instead (see: sudoku render --help).\n";
 static const char usage_render[] =
     "usage: sudoku render [--format svg|png|pdf] [-o FILE] [--solution [--local]]\n"
     "                     [--candidates] [--per-page N] [--size PX] [FILE...]\n"
@@ -256,7 +260,7 @@ static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
     else if (picture_set_format(&o->picture, arg) == 0)
         return 0; /* a picture of the answers: the input's form is still detected */
     else if (strcmp(arg, "json") != 0) {
-        snprintf(err, err_size, "want grid, judge, line, json or auto (svg, png, pdf: pictures)");
+        snprintf(err, err_size, "want grid, judge, line, json or auto");
         return -EINVAL;
     }
     return strcmp(arg, "auto") == 0 ? 0 : on_output(cfg, arg, err, err_size);
