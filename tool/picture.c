@@ -252,8 +252,12 @@ static int render_file(struct render_run *r, const char *file)
         ;
     if (rc == -EIO)
         fprintf(stderr, "sudoku: error reading %s\n", input_name(&in));
+    else if (rc == -ENOMEM)
+        fputs("sudoku: out of memory for the pictures\n", stderr);
     input_close(&in);
-    return rc == -2 ? -2 : rc == -ENOMEM ? (fputs("sudoku: out of memory\n", stderr), 1) : rc != 0;
+    if (rc == -2)
+        return -2;
+    return rc != 0;
 }
 
 /* With --solution: the daemon, or the plugins of this process.  Returns 0
