@@ -239,12 +239,12 @@ class Client {
         return this;
     }
 
-    /* Reject every call in flight with `closed` and hang up.  Resolves once
-     * the socket is closed. */
+    /* Reject every call in flight with `closed` (cancelling its work in the
+     * daemon) and hang up.  Resolves once the socket is closed. */
     close() {
         this.closed = true;
         const err = new SudokudError('closed', 'the client was closed', { fatal: true });
-        for (const call of [...this.pending.values()]) this.settle(call, err);
+        for (const call of [...this.pending.values()]) this.giveUp(call, err);
         const conn = this.conn;
         this.conn = null;
         if (!conn || !conn.alive) return Promise.resolve();
@@ -454,12 +454,19 @@ class Client {
             throw new SudokudError('closed', 'the client was closed', { fatal: true });
         }
         this.path = path;
-        this.conn = new Connection(socket, path, this.maxMessage, {
-            onMessage: (conn, msg) => this.onMessage(conn, msg),
-            onClose: (conn) => this.onClose(conn),
+        const conn = new Connection(socket, path, this.maxMessage, {
+            onMessage: (c, msg) => this.onMessage(c, msg),
+            onClose: (c) => this.onClose(c),
         });
+        this.conn = conn;
         this.updateRef();
-        return this.conn;
+        // A daemon that refuses the connection (overloaded, shutting down)
+        // says why and hangs up at once.  Writing into a socket it already
+        // closed would fail with EPIPE and lose its words, so let the loop
+        // read once before the first write.
+        await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+        if (!conn.alive) throw conn.lostError();
+        return conn;
     }
 
     /* The socket keeps the process alive only while calls are in flight. */
