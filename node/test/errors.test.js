@@ -35,6 +35,18 @@ const P = h.puzzles('kaggle_sample.txt')[0];
 const P25 = h.puzzles('25x25_easy.txt')[0];
 const enc = new Encoder();
 
+/* Wait (up to 2 s) until the daemon has nothing queued or running; returns
+ * the last in_flight seen. */
+async function drained() {
+    let s;
+    for (let i = 0; i < 200; i++) {
+        s = await client.stats();
+        if (s.in_flight === 0) break;
+        await h.sleep(10);
+    }
+    return s.in_flight;
+}
+
 /* An error from the daemon answering one request: fatal false. */
 async function rejectsWith(promise, code, message) {
     await assert.rejects(promise, (err) => {
@@ -120,13 +132,7 @@ test('cancelled: an aborted call, answered at once, its work stopped', async () 
     assert.ok(Date.now() - t0 < 5000);
     // The cancel notification reached the daemon: nothing is left running
     // long before the 20 s deadline.
-    let s;
-    for (let i = 0; i < 200; i++) {
-        s = await client.stats();
-        if (s.in_flight === 0) break;
-        await h.sleep(10);
-    }
-    assert.equal(s.in_flight, 0);
+    assert.equal(await drained(), 0);
     // A signal aborted before the call: nothing is sent.
     const before = (await client.stats()).requests;
     await rejectsWith(client.solve(P, { signal: AbortSignal.abort() }), 'cancelled');
@@ -223,6 +229,7 @@ test('client_timeout: no answer within the call\'s or the client\'s timeout', as
         /within 100 ms/,
     );
     assert.ok(Date.now() - t0 < 5000);
+    assert.equal(await drained(), 0, 'the timed-out solve was cancelled in the daemon');
     const c = new Client({ socket: daemon.sock, timeout: 80 });
     try {
         await rejectsWith(c.solve(h.blank(9), { limit: 1e15, timeout_ms: 20000 }), 'client_timeout');
@@ -230,17 +237,10 @@ test('client_timeout: no answer within the call\'s or the client\'s timeout', as
         // timeout 0 on the call: wait for the answer however long.
         const r = await c.solve(P, { timeout: 0 });
         h.checkSolution(P, r.solution);
+        assert.equal(await drained(), 0);
     } finally {
         await c.close();
     }
-    // The timed-out solves were cancelled in the daemon.
-    let s;
-    for (let i = 0; i < 200; i++) {
-        s = await client.stats();
-        if (s.in_flight === 0) break;
-        await h.sleep(10);
-    }
-    assert.equal(s.in_flight, 0);
 });
 
 test('usage: what cannot be sent is refused before it is', async () => {
