@@ -396,6 +396,12 @@ class Client {
             this.settle(call, new SudokudError('closed', 'the client was closed', { fatal: true }));
             return;
         }
+        if (!conn.alive) {
+            // Lost between being found live and now (its close event ran
+            // first): a lost connection like any other.
+            this.resend(call, conn);
+            return;
+        }
         call.id = this.allocId();
         call.conn = conn;
         this.pending.set(call.id, call);
@@ -518,8 +524,7 @@ class Client {
         this.settle(call, null, value);
     }
 
-    /* A connection ended: its calls are sent again once, unless it ended
-     * for a reason (failure), the client is closed, or they were resent. */
+    /* A connection ended: its calls are resent or failed. */
     onClose(conn) {
         if (this.conn === conn) this.conn = null;
         const lost = [...this.pending.values()].filter((c) => c.conn === conn);
@@ -527,12 +532,19 @@ class Client {
             this.pending.delete(call.id);
             call.id = 0;
             call.conn = null;
-            if (!conn.failure && !call.retried && !this.closed) {
-                call.retried = true;
-                this.send(call);
-            } else {
-                this.settle(call, conn.lostError());
-            }
+            this.resend(call, conn);
+        }
+    }
+
+    /* A call whose connection was lost: send it again once, unless the
+     * connection ended for a reason, the client is closed, or it was resent
+     * already. */
+    resend(call, conn) {
+        if (!conn.failure && !call.retried && !this.closed) {
+            call.retried = true;
+            this.send(call);
+        } else {
+            this.settle(call, conn.lostError());
         }
     }
 }
