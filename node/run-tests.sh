@@ -5,7 +5,8 @@
 # Installs the one dependency first when node_modules lacks it (npm ci from
 # package-lock.json, so the install is the recorded one), then runs every
 # test/*.test.js with node's own runner.  Fails unless at least one test ran
-# and passed and none failed: a run that tests nothing is not a pass.
+# and passed, none failed and every file ran a test: a run (or a file) that
+# tests nothing is not a pass.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -gt 0 ]; then
@@ -37,5 +38,12 @@ if [ "$rc" -ne 0 ]; then
 fi
 if [ "${pass:-0}" -lt 1 ] || [ "${fail:-1}" -ne 0 ]; then
     echo "node: no test ran, or a count is missing: failing the run" >&2
+    exit 1
+fi
+# node counts a file that declares no test as one passing test named by
+# its path: such a file tested nothing.
+if grep -q '^ok [0-9][0-9]* - .*\.test\.js$' "$tap"; then
+    echo "node: a test file ran no test: failing the run" >&2
+    grep '^ok [0-9][0-9]* - .*\.test\.js$' "$tap" >&2
     exit 1
 fi
