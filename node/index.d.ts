@@ -202,7 +202,7 @@ export interface GeneratedPuzzle {
 }
 
 export interface SolveManyOptions extends SolveOptions {
-    /** Requests in flight at most (default 64). */
+    /** Requests in flight at most, 1..4096 (default 64). */
     window?: number;
 }
 

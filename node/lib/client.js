@@ -36,6 +36,7 @@ const DEFAULT_MAX_MESSAGE = 16 << 20; // bytes: a generate of 1000 25x25 puzzles
 const MAX_DEPTH = 32; // nesting levels accepted from the daemon
 const CLOSE_GRACE_MS = 1000; // close(): how long to wait for the daemon to hang up
 const DEFAULT_WINDOW = 64; // solveMany: requests in flight
+const MAX_WINDOW = 4096; // as libsudoku-client's batches
 const U64_MAX = (1n << 64n) - 1n;
 const I64_MIN = -(1n << 63n);
 
@@ -301,8 +302,8 @@ class Client {
      * (and cancels what was in flight). */
     async solveMany(puzzles, options = {}) {
         const { window = DEFAULT_WINDOW, signal, ...rest } = options;
-        if (!Number.isInteger(window) || window < 1)
-            throw new SudokudError('usage', 'window must be an integer >= 1');
+        if (!Number.isInteger(window) || window < 1 || window > MAX_WINDOW)
+            throw new SudokudError('usage', `window must be an integer in 1..${MAX_WINDOW}`);
         if (signal && signal.aborted) throw abortError(signal);
         const inner = new AbortController();
         const onAbort = () => inner.abort(signal.reason);

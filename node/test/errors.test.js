@@ -248,6 +248,7 @@ test('usage: what cannot be sent is refused before it is', async () => {
     await rejectsWith(client.explain({ cells: [] }), 'usage');
     await rejectsWith(client.generate({ seed: 2n ** 64n }), 'usage');
     await assert.rejects(client.solveMany([P], { window: 0 }), { code: 'usage' });
+    await assert.rejects(client.solveMany([P], { window: 4097 }), { code: 'usage' });
 });
 
 test('protocol: bytes that are not msgpack, a forged header, a bad answer', async () => {
