@@ -50,9 +50,13 @@ class _Conn:
         self.alive = True
         self.task = None
 
+    def usable(self):
+        return self.alive and not self.writer.is_closing()
+
     def send(self, data):
         """Queue bytes on the transport; False when the connection is gone."""
-        if not self.alive or self.writer.is_closing():
+        if not self.usable():
+            self.alive = False
             return False
         self.writer.write(data)
         return True
@@ -167,7 +171,7 @@ class AsyncClient:
         if self._connecting is None:
             self._connecting = asyncio.Lock()
         async with self._connecting:
-            if self._conn is None or not self._conn.alive:
+            if self._conn is None or not self._conn.usable():
                 self._conn = await self._open()
                 self.path = self._conn.path
             return self._conn

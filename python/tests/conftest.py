@@ -94,7 +94,7 @@ class Daemon:
 @pytest.fixture(scope="session")
 def daemon():
     """The daemon most tests share (its counters move between tests)."""
-    d = Daemon().start()
+    d = Daemon(["--threads", "4"]).start()  # slow requests leave workers free
     yield d
     d.cleanup()
 
