@@ -80,7 +80,7 @@ def test_answers_out_of_order(daemon):
 
     async def main():
         async with sudokud.AsyncClient(daemon.sock) as a:
-            await asyncio.gather(solve(a, "slow", EMPTY9, timeout_ms=800, **SLOW),
+            await asyncio.gather(solve(a, "slow", EMPTY9, timeout_ms=3000, **SLOW),
                                  *(solve(a, i, p) for i, p in
                                    enumerate(puzzles("daemon_17clue.txt", 10))))
     run(main())
@@ -109,7 +109,9 @@ def test_cancelling_the_task_cancels_on_the_daemon(daemon, client):
     async def main():
         async with sudokud.AsyncClient(daemon.sock) as a:
             task = asyncio.ensure_future(a.solve(EMPTY9, timeout_ms=20000, **SLOW))
-            await asyncio.sleep(0.2)
+            start = time.monotonic()  # until the daemon is working on it
+            while not (await a.stats()).in_flight and time.monotonic() - start < 5:
+                await asyncio.sleep(0.02)
             assert (await a.stats()).in_flight >= 1
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
@@ -137,16 +139,16 @@ def test_wait_for_cancels_too(daemon):
 
 def test_timeouts(daemon):
     async def main():
-        async with sudokud.AsyncClient(daemon.sock, timeout=0.3) as a:
+        async with sudokud.AsyncClient(daemon.sock, timeout=1.0) as a:
             start = time.monotonic()
             with pytest.raises(sudokud.ClientTimeout):
                 await a.solve(EMPTY9, timeout_ms=20000, **SLOW)
-            assert 0.25 < time.monotonic() - start < 5
+            assert 0.95 < time.monotonic() - start < 5
             with pytest.raises(sudokud.Timeout):
                 await a.solve(EMPTY9, timeout_ms=50, **SLOW)
             with pytest.raises(sudokud.ClientTimeout):
                 await a.solve(EMPTY9, timeout_ms=20000, timeout=0.1, **SLOW)
-            assert await a.ping() < 0.3
+            assert await a.ping() < 1.0
     run(main())
 
 

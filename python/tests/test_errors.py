@@ -5,6 +5,7 @@ and the connection errors carry advice.  Real daemons throughout: the
 
 import os
 import socket
+import time
 
 import pytest
 
@@ -82,6 +83,12 @@ def test_cancelled(client):
 def test_overloaded(start_daemon):
     d = start_daemon("--max-connections", "1")
     with sudokud.Client(d.sock, timeout=10) as first:
+        for _ in range(250):  # until the daemon has seen the fixture's probe go
+            try:
+                first.ping()
+                break
+            except sudokud.Overloaded:
+                time.sleep(0.02)
         first.ping()
         with sudokud.Client(d.sock, timeout=10) as second:
             # Refused at accept: an "error" notification, then the close.

@@ -27,7 +27,7 @@ def wait_idle(client, seconds=5):
 
 
 def test_quick_answers_overtake_a_slow_one(client):
-    slow = client.submit(protocol.solve(EMPTY9, timeout_ms=1500, **SLOW))
+    slow = client.submit(protocol.solve(EMPTY9, timeout_ms=3000, **SLOW))
     quick = [client.submit(protocol.solve(p)) for p in puzzles("norvig_top95.txt", 8)]
     for p, call in zip(puzzles("norvig_top95.txt", 8), quick):
         check_solution(p, call.result(10).solution)
@@ -116,10 +116,12 @@ def test_client_timeout_cancels_on_the_daemon(client):
 
 
 def test_client_default_timeout(daemon):
-    with sudokud.Client(daemon.sock, timeout=0.2) as c:
+    with sudokud.Client(daemon.sock, timeout=1.0) as c:
+        start = time.monotonic()
         with pytest.raises(sudokud.ClientTimeout):
             c.solve(EMPTY9, timeout_ms=20000, **SLOW)
-        assert c.ping() < 0.2
+        assert time.monotonic() - start >= 0.95
+        assert c.ping() < 1.0
 
 
 def test_daemon_timeout_is_an_answer(client):
