@@ -305,6 +305,9 @@ class Client:
         timeout = self.timeout if timeout is None else timeout
         deadline = None if timeout is None else call.sent_at + timeout
         while not call.done:
+            if self._sock is None:  # cannot happen: losing it finishes every call
+                self._abandon(call, ConnectionLost("the connection is gone"))
+                break
             if deadline is not None and time.monotonic() >= deadline:
                 self._abandon(call, ClientTimeout("no answer within %g s" % timeout))
                 break
