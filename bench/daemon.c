@@ -32,9 +32,9 @@
 #include <unistd.h>
 
 #include "core/grid.h"
-#include "proto/clock.h"
 #include "proto/codec.h"
 #include "proto/input.h"
+#include "util/clock.h"
 #include <sudoku/client.h>
 
 /* ---------------------------------------------------------------- puzzles */

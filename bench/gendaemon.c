@@ -21,8 +21,8 @@
 #include "bench/daemon.h"
 #include "bench/generate.h"
 #include "core/grid.h"
-#include "proto/clock.h"
 #include "proto/codec.h"
+#include "util/clock.h"
 #include <sudoku/client.h>
 
 /* The state of one run, shared with the batch callback. */

@@ -17,8 +17,8 @@
 #include "bench/bench.h"
 #include "core/grid.h"
 #include "core/rater.h"
-#include "proto/clock.h"
-#include "proto/json.h"
+#include "util/clock.h"
+#include "util/json.h"
 
 #define GENBENCH_PROGRESS_NS 250000000u /* redraw progress this often */
 

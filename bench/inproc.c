@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/clock.h"
 #include "proto/input.h"
+#include "util/clock.h"
 
 #define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */
 

@@ -28,8 +28,8 @@
 #include "bench/rate.h"
 #include "bench/rated.h"
 #include "core/host.h"
-#include "proto/opts.h"
 #include "proto/protocol.h"
+#include "util/opts.h"
 #include <sudoku/client.h>
 
 #define BENCH_MAX_SOLVERS  32      /* --solver names at most */

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "proto/clock.h"
 #include "proto/input.h"
-#include "proto/json.h"
+#include "util/clock.h"
+#include "util/json.h"
 
 #define RATE_MAX_N 16
 

@@ -7,11 +7,11 @@
 
 #include "bench/bench.h"
 #include "core/grid.h"
-#include "proto/clock.h"
 #include "proto/codec.h"
 #include "proto/input.h"
-#include "proto/json.h"
 #include "proto/protocol.h"
+#include "util/clock.h"
+#include "util/json.h"
 #include <sudoku/client.h>
 
 /* The puzzles of a file, each in line form with '.' blanks. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/json.h"
+#include "util/json.h"
 
 void bench_report_json(FILE *out, const struct bench_result *r)
 {

@@ -29,10 +29,10 @@
 #include <unistd.h>
 
 #include "client/client_impl.h"
-#include "proto/clock.h"
 #include "proto/mpscan.h"
 #include "proto/mpsmall.h"
 #include "proto/protocol.h"
+#include "util/clock.h"
 
 #define READ_CHUNK 65536u /* bytes asked of one recv() */
 

@@ -816,12 +816,10 @@ static int gen_chain(const struct gen_spec *spec, uint64_t seed, unsigned orders
     uint64_t mask = orders > 1 ? GEN_MAX_ORDERS - 1 : 0, grid_seed = seed & ~mask;
     unsigned j0 = (unsigned)(seed & mask);
     struct grid_work g;
-    int rc;
 
     for (unsigned attempt = 1;; attempt++) {
         unsigned t = (attempt - 1) % orders, j = (j0 + t) & (unsigned)mask;
-
-        rc = t == 0 ? grid_make(spec, grid_seed, orders > 1, &g, out) : 0;
+        int rc = t == 0 ? grid_make(spec, grid_seed, orders > 1, &g, out) : 0;
         if (rc == 0)
             rc = make_order(spec, &g, j, out);
         if (rc < 0)

@@ -22,7 +22,6 @@
  * Thread-safe: the only static data is constant.
  */
 #include "core/grid.h"
-#include "proto/errtext.h"
 
 #include <errno.h>
 #include <stdalign.h>
@@ -34,6 +33,22 @@
 #endif
 
 #include <sudoku/plugin.h>
+
+/* Format an error into err (when the caller wants one) and return -EINVAL.
+ * core/ sees nothing but the ABI, so it keeps this small copy of the
+ * pattern util/errtext.c gives the layers above. */
+__attribute__((format(printf, 3, 4))) static int grid_fail(char *err, size_t err_size,
+                                                           const char *fmt, ...)
+{
+    if (err && err_size) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(err, err_size, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
 
 enum unit_kind { UNIT_ROW, UNIT_COL, UNIT_BOX };
 
@@ -89,13 +104,13 @@ static int report_dup(unsigned n, enum unit_kind kind, unsigned u, const struct 
     unsigned r2 = d->second / n + 1, c2 = d->second % n + 1;
 
     if (kind == UNIT_ROW)
-        return proto_fail(err, err_size, "row %u has two %us (columns %u and %u)", u + 1, d->value,
-                          c1, c2);
+        return grid_fail(err, err_size, "row %u has two %us (columns %u and %u)", u + 1, d->value,
+                         c1, c2);
     if (kind == UNIT_COL)
-        return proto_fail(err, err_size, "column %u has two %us (rows %u and %u)", u + 1, d->value,
-                          r1, r2);
-    return proto_fail(err, err_size, "box %u has two %us (cells r%uc%u and r%uc%u)", u + 1,
-                      d->value, r1, c1, r2, c2);
+        return grid_fail(err, err_size, "column %u has two %us (rows %u and %u)", u + 1, d->value,
+                         r1, r2);
+    return grid_fail(err, err_size, "box %u has two %us (cells r%uc%u and r%uc%u)", u + 1, d->value,
+                     r1, c1, r2, c2);
 }
 
 /* Name the first duplicate, looking at rows, then columns, then boxes.
@@ -444,8 +459,8 @@ static int solution_is_clean(unsigned n, const uint8_t *puzzle, const uint8_t *s
 static int check_side(unsigned n, char *err, size_t err_size)
 {
     if (!grid_side_ok(n))
-        return proto_fail(err, err_size, "unsupported side %u: a grid is 4x4, 9x9, 16x16 or 25x25",
-                          n);
+        return grid_fail(err, err_size, "unsupported side %u: a grid is 4x4, 9x9, 16x16 or 25x25",
+                         n);
     return 0;
 }
 
@@ -457,8 +472,8 @@ static int report_range(unsigned n, const uint8_t *cells, const char *what, char
 
     for (i = 0; i < n * n; i++) {
         if (cells[i] > n)
-            return proto_fail(err, err_size, "%s r%uc%u holds %u, out of range for %ux%u (1-%u)",
-                              what, i / n + 1, i % n + 1, cells[i], n, n, n);
+            return grid_fail(err, err_size, "%s r%uc%u holds %u, out of range for %ux%u (1-%u)",
+                             what, i / n + 1, i % n + 1, cells[i], n, n, n);
     }
     return 0;
 }
@@ -471,7 +486,7 @@ int grid_check_givens(unsigned n, const uint8_t *cells, char *err, size_t err_si
     if (rc < 0)
         return rc;
     if (cells == NULL)
-        return proto_fail(err, err_size, "no cells");
+        return grid_fail(err, err_size, "no cells");
     if (givens_are_clean(n, cells))
         return 0;
     rc = report_range(n, cells, "cell", err, err_size);
@@ -480,7 +495,7 @@ int grid_check_givens(unsigned n, const uint8_t *cells, char *err, size_t err_si
     rc = report_first_dup(n, cells, err, err_size);
     if (rc < 0)
         return rc;
-    return proto_fail(err, err_size, "invalid givens");
+    return grid_fail(err, err_size, "invalid givens");
 }
 
 /* Slow path of grid_check_solution: the first blank, then the first given
@@ -492,15 +507,15 @@ static int report_incomplete_or_changed(unsigned n, const uint8_t *puzzle, const
 
     for (i = 0; i < n * n; i++) {
         if (solution[i] == 0)
-            return proto_fail(err, err_size, "solution is incomplete: cell r%uc%u is blank",
-                              i / n + 1, i % n + 1);
+            return grid_fail(err, err_size, "solution is incomplete: cell r%uc%u is blank",
+                             i / n + 1, i % n + 1);
     }
     if (puzzle == NULL)
         return 0;
     for (i = 0; i < n * n; i++) {
         if (puzzle[i] != 0 && puzzle[i] != solution[i])
-            return proto_fail(err, err_size, "solution changes the given %u at r%uc%u to %u",
-                              puzzle[i], i / n + 1, i % n + 1, solution[i]);
+            return grid_fail(err, err_size, "solution changes the given %u at r%uc%u to %u",
+                             puzzle[i], i / n + 1, i % n + 1, solution[i]);
     }
     return 0;
 }
@@ -515,7 +530,7 @@ int grid_check_solution(unsigned n, const uint8_t *puzzle, const uint8_t *soluti
     if (rc < 0)
         return rc;
     if (solution == NULL)
-        return proto_fail(err, err_size, "no solution");
+        return grid_fail(err, err_size, "no solution");
     if (solution_is_clean(n, puzzle, solution))
         return 0;
     rc = report_range(n, solution, "solution cell", err, err_size);
@@ -527,5 +542,5 @@ int grid_check_solution(unsigned n, const uint8_t *puzzle, const uint8_t *soluti
     rc = report_first_dup(n, solution, err, err_size);
     if (rc < 0)
         return rc;
-    return proto_fail(err, err_size, "invalid solution");
+    return grid_fail(err, err_size, "invalid solution");
 }

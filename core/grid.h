@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proto/side.h" /* grid_side_ok, grid_side_for_cells */
+#include "core/side.h" /* grid_side_ok, grid_side_for_cells */
 
 /* Check that the givens of a puzzle break no rule: every cell is 0..n and no
  * value repeats in a row, column or box.  Returns 0, or -EINVAL with a message

@@ -37,7 +37,6 @@
 
 #include "core/grid.h"
 #include "core/trust.h"
-#include "proto/clock.h"
 
 #define HOST_LOG_LINE     512        /* longest log line, longer ones are cut */
 #define HOST_NAME_MAX_LEN 31         /* sdk_plugin.name: [a-z0-9_-]{1,31} */
@@ -642,7 +641,7 @@ static int entry_lock(struct host_entry *e, const struct sdk_job *job)
         return pthread_mutex_lock(&e->lock) == 0 ? 0 : SDK_FAILED;
     while ((stop = sdk_job_should_stop(job)) == 0) {
         /* timedlock takes CLOCK_REALTIME; the deadline is CLOCK_MONOTONIC. */
-        uint64_t wait = HOST_LOCK_POLL_NS, now = clock_now_ns();
+        uint64_t wait = HOST_LOCK_POLL_NS, now = sdk_now_ns();
         struct timespec ts;
         if (job->deadline_ns && now >= job->deadline_ns)
             continue; /* sdk_job_should_stop() now says so */
@@ -682,7 +681,7 @@ static void check_late(struct host_entry *e, uint64_t deadline_ns)
 {
     if (!deadline_ns || !(e->pub.desc->caps & SDK_CAP_CANCEL))
         return;
-    if (clock_now_ns() > deadline_ns + HOST_LATE_NS && !atomic_exchange(&e->late_logged, 1))
+    if (sdk_now_ns() > deadline_ns + HOST_LATE_NS && !atomic_exchange(&e->late_logged, 1))
         host_logf(e->host, SDK_LOG_WARNING,
                   "%s: returned more than %u ms past its deadline although it declares "
                   "SDK_CAP_CANCEL (logged once)",
@@ -738,7 +737,8 @@ struct replay {
     uint32_t cand[SDK_MAX_CELLS];  /* candidates of unsolved cells */
     const uint8_t *solution;       /* the unique solution */
     const struct host_entry *e;    /* for logging */
-    const struct sdk_explain *job; /* the plugin's answer */
+    const struct sdk_explain *job; /* the plugin's answer: view below */
+    struct sdk_explain view;       /* the caller's arrays, the plugin's lengths */
     const char *hardest;           /* technique of the hardest step, or NULL */
     double rating;                 /* its rating */
 };
@@ -879,14 +879,14 @@ static int explain_check(const struct host_entry *e, const struct sdk_explain *j
         return -EIO;
     }
     /* Read the caller's arrays through the caller's pointers, never pj's. */
-    struct sdk_explain view = *job;
-    view.steps_len = pj->steps_len;
-    view.placements_len = pj->placements_len;
-    view.eliminations_len = pj->eliminations_len;
-    view.cells_out_len = pj->cells_out_len;
-    view.text_len = pj->text_len;
+    r->view = *job;
+    r->view.steps_len = pj->steps_len;
+    r->view.placements_len = pj->placements_len;
+    r->view.eliminations_len = pj->eliminations_len;
+    r->view.cells_out_len = pj->cells_out_len;
+    r->view.text_len = pj->text_len;
     r->e = e;
-    r->job = &view;
+    r->job = &r->view;
     r->solution = solution;
     replay_init(r, job->n, job->progress ? job->progress : job->cells);
     r->hardest = NULL;

@@ -50,7 +50,7 @@
  * the flag never runs on the loop: nothing there may fail to return.
  */
 #include "daemon/dispatch.h"
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -63,12 +63,12 @@
 
 #include "core/grid.h"
 #include "core/host.h"
-#include "core/request.h"
 #include "daemon/conn.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/stats.h"
+#include "method/request.h"
 
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
@@ -838,12 +838,30 @@ static int pack_stats(msgpack_packer *pk, const void *arg)
     return stats_pack(arg, pk);
 }
 
+/* version's result: what a client needs to know it speaks to a daemon it
+ * understands (protocol), and which plugins it could load (abi). */
+static int pack_version(msgpack_packer *pk, const void *arg)
+{
+    char abi[16];
+
+    (void)arg;
+    snprintf(abi, sizeof(abi), "%d.%d", SDK_ABI_MAJOR, SDK_ABI_MINOR);
+    if (msgpack_pack_map(pk, 3) < 0 || proto_pack_key(pk, PROTO_K_DAEMON) < 0 ||
+        rpc_pack_cstr(pk, SUDOKUD_VERSION) < 0 || proto_pack_key(pk, PROTO_K_PROTOCOL) < 0 ||
+        msgpack_pack_uint32(pk, RPC_PROTOCOL_VERSION) < 0 || proto_pack_key(pk, PROTO_K_ABI) < 0 ||
+        rpc_pack_cstr(pk, abi) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
 static void answer_simple(struct dispatch *d, struct conn *c, const struct rpc_request *req)
 {
     int rc;
 
     if (req->method == RPC_M_PING)
         rc = rpc_pack_pong(&c->out, req->msgid);
+    else if (req->method == RPC_M_VERSION)
+        rc = rpc_pack_answer(&c->out, NULL, req->msgid, pack_version, NULL);
     else if (req->method == RPC_M_SOLVERS)
         rc = rpc_pack_answer(&c->out, NULL, req->msgid, pack_solvers, d->host);
     else

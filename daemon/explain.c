@@ -5,7 +5,7 @@
  * the host replays every step against the solution before anything is
  * packed.  explain keeps the steps, their pattern cells and their text;
  * rate keeps only the counts and the rating.  The answer is packed by
- * core/explained.c, which adds what the plugin cannot say (the `reveal`
+ * method/explained.c, which adds what the plugin cannot say (the `reveal`
  * step when logic is stuck, the `mistake` step for a wrong progress), as
  * the tool's --local does.
  *
@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/explained.h"
 #include "core/grid.h"
-#include "core/request.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
-#include "proto/clock.h"
+#include "method/explained.h"
+#include "method/request.h"
+#include "util/clock.h"
 
 struct explain_work {
     int is_rate;                      /* rate: no text, no pattern cells */
@@ -174,7 +174,7 @@ static enum rpc_code explain_outcome(const struct job *job, char *msg, size_t ms
 
 /* ---------------------------------------------------------------- answers */
 
-/* What the job produced, for core/explained.c. */
+/* What the job produced, for method/explained.c. */
 static struct explained explained_of(const struct job *job)
 {
     const struct explain_work *w = job->work;

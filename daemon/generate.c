@@ -1,6 +1,6 @@
 /* generate.c -- the generate method: a job kind (job.h).
  *
- * One request makes its puzzles on one worker with core/genreq.c (the
+ * One request makes its puzzles on one worker with method/genreq.c (the
  * plugins, the band, the batch and the answer map, shared with the tool's
  * --local): puzzle k comes from gen_batch_seed(seed, k) alone, so the
  * answer depends only on the options and the seed, never on the worker
@@ -15,10 +15,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/genreq.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
-#include "proto/clock.h"
+#include "method/genreq.h"
+#include "util/clock.h"
 
 #define GENERATE_GRACE_MS 50 /* the generator polls its deadline before each plugin call */
 

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #define LOG_RING_SIZE 65536 /* bytes of lines waiting for the writer */
 #define LOG_LINE_SIZE 1024  /* one line at most, newline included */

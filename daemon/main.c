@@ -19,7 +19,7 @@
 #include "daemon/log.h"
 #include "daemon/sdnotify.h"
 #include "daemon/server.h"
-#include "proto/opts.h"
+#include "util/opts.h"
 
 #ifndef SUDOKUD_VERSION
 #define SUDOKUD_VERSION "0.0.0"

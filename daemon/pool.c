@@ -58,7 +58,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #define CLOSE_WAIT_MS 500 /* pool_close: how long running jobs get before being written off */
 

@@ -52,7 +52,7 @@
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/sdnotify.h"
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #define FORCE_CLOSE_MS  2000 /* after the grace: how long clients get to read */
 #define QUIET_MS        200  /* shutdown: an idle connection is closed after this */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "core/host.h"
-#include "proto/clock.h"
 #include "proto/rpc.h"
+#include "util/clock.h"
 
 int stats_init(struct stats *st, const struct host *host)
 {

@@ -11,14 +11,14 @@
  * forms (msgpack strings and arrays, handled by the protocol code).
  */
 #include "proto/codec.h"
-#include "proto/errtext.h"
+#include "util/errtext.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "proto/side.h"
+#include "core/side.h"
 
 #define SIZES_TEXT  "16 (4x4), 81 (9x9), 256 (16x16) or 625 (25x25)"
 #define TOKEN_SHOWN 12 /* judge tokens longer than this are cut in messages */
@@ -124,12 +124,12 @@ static int line_bad_symbol(unsigned n, char c, size_t pos, char *err, size_t err
     show_symbol(c, sym, sizeof(sym));
     show_where(n, pos, where, sizeof(where));
     if (symbol_raw_value(c) < 0)
-        return proto_fail(err, err_size,
-                          "symbol %s at position %zu%s is not a sudoku symbol"
-                          " ('.' or '0' for a blank, 1-9 then A-P)",
-                          sym, pos + 1, where);
-    return proto_fail(err, err_size, "symbol %s at position %zu%s is out of range for %ux%u (%s)",
-                      sym, pos + 1, where, n, n, symbol_range(n));
+        return errtext_fail(err, err_size,
+                            "symbol %s at position %zu%s is not a sudoku symbol"
+                            " ('.' or '0' for a blank, 1-9 then A-P)",
+                            sym, pos + 1, where);
+    return errtext_fail(err, err_size, "symbol %s at position %zu%s is out of range for %ux%u (%s)",
+                        sym, pos + 1, where, n, n, symbol_range(n));
 }
 
 /* Pass 1: count the cells and find the first symbol bad for every side. */
@@ -259,7 +259,7 @@ int codec_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells, cha
     int v;
 
     if ((s == NULL && len > 0) || n == NULL || cells == NULL)
-        return proto_fail(err, err_size, "no puzzle");
+        return errtext_fail(err, err_size, "no puzzle");
     side = line_fast(s, len, cells);
     if (side != 0) {
         *n = side;
@@ -270,7 +270,7 @@ int codec_parse_line(const char *s, size_t len, unsigned *n, uint8_t *cells, cha
     if (side == 0 && bad_pos != (size_t)-1)
         return line_bad_symbol(0, bad_sym, bad_pos, err, err_size);
     if (side == 0)
-        return proto_fail(err, err_size, "got %zu cells: a puzzle has " SIZES_TEXT, count);
+        return errtext_fail(err, err_size, "got %zu cells: a puzzle has " SIZES_TEXT, count);
     for (i = 0; i < len; i++) {
         if (is_space(s[i]))
             continue;
@@ -356,14 +356,15 @@ static int judge_bad_token(unsigned n, const struct token *t, size_t pos, char *
     show_token(t->text, t->len, text, sizeof(text));
     show_where(n, pos, where, sizeof(where));
     if (token_is_negative(t))
-        return proto_fail(err, err_size,
-                          "number '%s' at position %zu%s is negative: use 0 for a blank", text,
-                          pos + 1, where);
+        return errtext_fail(err, err_size,
+                            "number '%s' at position %zu%s is negative: use 0 for a blank", text,
+                            pos + 1, where);
     if (t->is_number == 0)
-        return proto_fail(err, err_size, "'%s' at position %zu%s is not a decimal number", text,
-                          pos + 1, where);
-    return proto_fail(err, err_size, "number %s at position %zu%s is out of range for %ux%u (0-%u)",
-                      text, pos + 1, where, n, n, n);
+        return errtext_fail(err, err_size, "'%s' at position %zu%s is not a decimal number", text,
+                            pos + 1, where);
+    return errtext_fail(err, err_size,
+                        "number %s at position %zu%s is out of range for %ux%u (0-%u)", text,
+                        pos + 1, where, n, n, n);
 }
 
 /* Pass 1: count the tokens and find the first one that is not a number. */
@@ -396,13 +397,13 @@ int codec_parse_judge(const char *s, size_t len, unsigned *n, uint8_t *cells, ch
     unsigned side;
 
     if ((s == NULL && len > 0) || n == NULL || cells == NULL)
-        return proto_fail(err, err_size, "no puzzle");
+        return errtext_fail(err, err_size, "no puzzle");
     count = judge_count(s, len, &bad_pos, &bad);
     side = grid_side_for_cells(count);
     if (side == 0 && bad_pos != (size_t)-1)
         return judge_bad_token(0, &bad, bad_pos, err, err_size);
     if (side == 0)
-        return proto_fail(err, err_size, "got %zu numbers: a puzzle has " SIZES_TEXT, count);
+        return errtext_fail(err, err_size, "got %zu numbers: a puzzle has " SIZES_TEXT, count);
     while (i < len) {
         if (is_space(s[i])) {
             i++;

@@ -46,6 +46,7 @@ static const struct name method_names[RPC_M_COUNT] = {
     [RPC_M_PING] = NAME("ping"),       [RPC_M_CANCEL] = NAME("cancel"),
     [RPC_M_ERROR] = NAME("error"),     [RPC_M_EXPLAIN] = NAME("explain"),
     [RPC_M_RATE] = NAME("rate"),       [RPC_M_GENERATE] = NAME("generate"),
+    [RPC_M_VERSION] = NAME("version"),
 };
 
 /* Upper ends of the bands, inclusive; the last has none. */

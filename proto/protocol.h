@@ -17,6 +17,10 @@
 
 #include <msgpack.h>
 
+/* The protocol's version, as the version method reports it: additions
+ * keep it; a change would bump it. */
+#define RPC_PROTOCOL_VERSION 1
+
 /* The error codes of protocol v1, in the order of the spec. */
 enum rpc_code {
     RPC_OK = 0,         /* not an error */
@@ -46,6 +50,7 @@ enum rpc_method {
     RPC_M_EXPLAIN,     /* request */
     RPC_M_RATE,        /* request */
     RPC_M_GENERATE,    /* request */
+    RPC_M_VERSION,     /* request */
     RPC_M_COUNT        /* not a method: how many there are */
 };
 
@@ -110,7 +115,11 @@ enum rpc_method {
     X(MIN_RATING, "min_rating")                                                                    \
     X(MAX_RATING, "max_rating")                                                                    \
     X(PUZZLE, "puzzle")                                                                            \
-    X(GIVENS, "givens")
+    X(GIVENS, "givens")                                                                            \
+    /* version's result */                                                                         \
+    X(DAEMON, "daemon")                                                                            \
+    X(PROTOCOL, "protocol")                                                                        \
+    X(ABI, "abi")
 
 enum proto_key {
 #define PROTO_KEY_ENUM(id, str) PROTO_K_##id,

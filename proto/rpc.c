@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/side.h"
 #include "proto/codec.h"
 #include "proto/mpscan.h"
 #include "proto/mpsmall.h"
-#include "proto/side.h"
 
 /* ---------------------------------------------------------------- reading */
 
@@ -114,14 +114,48 @@ static enum rpc_code decode_limit(const msgpack_object *v, struct rpc_solve_para
     return RPC_OK;
 }
 
+/* A count the wire may send as an integer or, as some msgpack libraries
+ * (JavaScript's among them) do for any number, as a float with a whole
+ * value: 500.0 reads as 500.  A negative value reads as 0, so the caller's
+ * range check words the error.  Returns 0, or -EINVAL for any other type
+ * or a float with a fraction (or out of range, or NaN). */
+static int uint_or_whole_float(const msgpack_object *v, uint64_t *out)
+{
+    double f;
+
+    switch (v->type) {
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        *out = v->via.u64;
+        return 0;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        *out = 0;
+        return 0;
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        f = v->via.f64;
+        if (!(f > -9.0e18 && f < 18446744073709551616.0)) /* NaN too */
+            return -EINVAL;
+        if (f < 0)
+            return (double)(int64_t)f == f ? (*out = 0, 0) : -EINVAL;
+        if ((double)(uint64_t)f != f)
+            return -EINVAL;
+        *out = (uint64_t)f;
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}
+
 static enum rpc_code decode_timeout(const msgpack_object *v, struct rpc_solve_params *s, char *err,
                                     size_t err_size)
 {
-    if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER && v->type != MSGPACK_OBJECT_NEGATIVE_INTEGER)
+    uint64_t ms;
+
+    if (uint_or_whole_float(v, &ms) < 0)
         return fail(err, err_size, RPC_BAD_REQUEST, "option timeout_ms must be an integer");
-    if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER || v->via.u64 < 1)
+    if (ms < 1)
         return fail(err, err_size, RPC_BAD_REQUEST, "option timeout_ms must be >= 1");
-    s->timeout_ms = v->via.u64;
+    s->timeout_ms = ms;
     return RPC_OK;
 }
 

@@ -3,7 +3,7 @@
 #
 # clang-format (settings in .clang-format) must leave every C file as it is,
 # and cppcheck with the STYLE.md settings must find nothing in the product
-# code (daemon, proto, plugins, client, bench).  Exit status non-zero on any
+# code (util, core, proto, method, daemon, plugins, client, tool, bench).  Exit status non-zero on any
 # finding.  plugins/bitmask/fast9.c is left to the compiler warnings and the
 # sanitizers: cppcheck 2.10's value flow takes about 150 s on its unrolled
 # band code, more than the rest of the suite's lint put together.
@@ -20,6 +20,6 @@ if [ -n "$unformatted" ]; then
 fi
 cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
     -I include -I . --suppress=missingIncludeSystem -i plugins/bitmask/fast9.c \
-    daemon proto plugins client bench || status=1
+    util core proto method daemon plugins client tool bench || status=1
 [ "$status" -eq 0 ] && echo "lint: clang-format and cppcheck clean"
 exit "$status"

@@ -49,10 +49,10 @@ if(TARGET sudoku_client_static)
     endif()
   endif()
 endif()
-# test_progress: the tool's progress line (client/progress.c), drawn into a file.
+# test_progress: the tool's progress line (tool/progress.c), drawn into a file.
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_progress.c)
   sudoku_add_test(NAME test_progress
-    SOURCES test_progress.c ${CMAKE_SOURCE_DIR}/client/progress.c LABELS client TIMEOUT 30)
+    SOURCES test_progress.c ${CMAKE_SOURCE_DIR}/tool/progress.c LABELS client TIMEOUT 30)
 endif()
 # test_client_generate: the generate calls against a scripted fake daemon.
 if(TARGET sudoku_client_static AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_generate.c)

@@ -100,7 +100,7 @@ if(TARGET sudoku-bench)
 endif()
 
 # The grid rules (core/grid.c).
-sudoku_add_test(NAME test_grid SOURCES test_grid.c LIBS sudoku_core LABELS core)
+sudoku_add_test(NAME test_grid SOURCES test_grid.c LIBS sudoku_core sudoku_proto LABELS core)
 
 # dfs keeps the classic tree: same guesses as a scanning search written in the test.
 sudoku_add_test(NAME test_dfs_tree SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_dfs_tree.c

@@ -14,7 +14,7 @@ foreach(p liar9 spin9)
 endforeach()
 
 add_library(daemon_harness STATIC daemon_harness.c)
-target_link_libraries(daemon_harness PUBLIC sudoku_core)
+target_link_libraries(daemon_harness PUBLIC sudoku_core sudoku_proto)
 target_compile_definitions(daemon_harness PUBLIC
   SUDOKU_BUILD_PLUGIN_DIR="${SUDOKU_BUILD_PLUGIN_DIR}"
   SUDOKU_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}"

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "core/grid.h"
-#include "proto/clock.h"
 #include "proto/codec.h"
+#include "util/clock.h"
 
 uint64_t dh_now_ms(void)
 {

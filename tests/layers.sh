@@ -1,17 +1,19 @@
 #!/bin/sh
 # layers.sh -- each folder includes only what lies below it (docs/architecture.md).
 #
+# From the bottom up:
+#   include/   nothing of the tree (the installed headers)
+#   util/      util/ only (clock, error texts, JSON, option tables)
 #   plugins/   <sudoku/plugin.h> and its own headers
-#   proto/     proto/ and <sudoku/plugin.h> (the cell limits)
-#   core/      proto/, core/, <sudoku/plugin.h>
-#   daemon/    proto/, core/, daemon/, <sudoku/plugin.h>
-#   client/    the library (client.c, ring.c, batch.c, wire.c, explain.c, gen.c, client_impl.h,
-#              ring.h): proto/,
-#              client/, <sudoku/client.h>, never core/ or the daemon; the
-#              tool (main.c, run.c, local.c and their headers) may also use
-#              core/: sudoku --local runs the plugin host
-#   bench/     anything but daemon/
-#   include/   nothing of the tree
+#   core/      core/ and <sudoku/plugin.h>: nothing else, not even util/
+#   proto/     util/, proto/, core/side.h, <sudoku/plugin.h>
+#   method/    util/, core/, proto/, method/, <sudoku/plugin.h>
+#   daemon/    util/, core/, proto/, method/, daemon/, <sudoku/plugin.h>
+#   client/    the library: util/, proto/, client/, <sudoku/client.h>; never
+#              core/, method/ or the daemon
+#   tool/      the sudoku tool: util/, core/, proto/, method/, client/, tool/,
+#              <sudoku/client.h> (sudoku --local runs the method layer)
+#   bench/     anything but daemon/ and tool/
 # Then the built client library (LIB, libsudoku-client.a, and SO, its shared
 # twin) must define no host or solver code and must not need dlopen: the
 # library links no solver; and a user's program sees only sudoku_* symbols
@@ -52,13 +54,15 @@ check() {
     fi
 }
 
+check util '^util/[a-z0-9_]+\.h$'
 check plugins '^(sudoku/plugin\.h|[a-z0-9_]+\.h)$'
-check proto '^(proto/[a-z0-9_]+\.h|sudoku/plugin\.h)$'
-check core '^(proto/|core/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
-check daemon '^(proto/|core/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
-check client '^(proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$' '^(client|ring|batch|wire|explain|gen)\.c$|^(client_impl|ring)\.h$'
-check client '^(proto/|core/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
-check bench '^(proto/|core/|bench/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
+check core '^core/[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
+check proto '^(util/|proto/)[a-z0-9_]+\.h$|^core/side\.h$|^sudoku/plugin\.h$'
+check method '^(util/|core/|proto/|method/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
+check daemon '^(util/|core/|proto/|method/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
+check client '^(util/|proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
+check tool '^(util/|core/|proto/|method/|client/|tool/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
+check bench '^(util/|core/|proto/|method/|client/|bench/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
 check include '^$'
 
 if [ -n "$lib" ]; then

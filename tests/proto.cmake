@@ -1,6 +1,6 @@
 # tests/proto.cmake -- tests of proto/: puzzle codec, msgpack scanner, name table.
 # Included by tests/CMakeLists.txt; each module has one cmocka executable.
-sudoku_add_test(NAME test_codec SOURCES test_codec.c LIBS sudoku_core LABELS proto)
+sudoku_add_test(NAME test_codec SOURCES test_codec.c LIBS sudoku_core sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_mpscan SOURCES test_mpscan.c LIBS sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_protocol SOURCES test_protocol.c LIBS sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_input SOURCES test_input.c LIBS sudoku_proto LABELS proto)

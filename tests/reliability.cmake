@@ -20,7 +20,7 @@ endif()
 set(_fuzz_dir ${CMAKE_SOURCE_DIR}/fuzz)
 foreach(target codec mpscan rpc input)
   add_executable(replay_${target} ${_fuzz_dir}/replay.c ${_fuzz_dir}/fuzz_${target}.c)
-  target_link_libraries(replay_${target} PRIVATE sudoku_core)
+  target_link_libraries(replay_${target} PRIVATE sudoku_core sudoku_proto)
   set_target_properties(replay_${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   add_test(NAME replay_${target}
     COMMAND replay_${target} ${_fuzz_dir}/corpus/${target} ${_fuzz_dir}/regress/${target})

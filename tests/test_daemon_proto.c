@@ -216,6 +216,38 @@ static void test_ping(void **state)
     assert_int_equal(dh_ping(sd.sock, 5000), 0);
 }
 
+static void test_version(void **state)
+{
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    const msgpack_object *res, *daemon, *proto, *abi;
+    char want_abi[16];
+    (void)state;
+
+    open_reader(&r);
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&u);
+    dh_pack_call(&sb, 12, "version");
+    assert_int_equal(dh_call(&r, &sb, 12, &u), 0);
+    res = dh_result(&u.data);
+    assert_non_null(res);
+    daemon = dh_map_get(res, "daemon");
+    proto = dh_map_get(res, "protocol");
+    abi = dh_map_get(res, "abi");
+    assert_non_null(daemon);
+    assert_int_equal(daemon->type, MSGPACK_OBJECT_STR);
+    assert_true(daemon->via.str.size >= 5); /* x.y.z */
+    assert_non_null(proto);
+    assert_int_equal(proto->type, MSGPACK_OBJECT_POSITIVE_INTEGER);
+    assert_int_equal(proto->via.u64, 1);
+    snprintf(want_abi, sizeof(want_abi), "%d.%d", SDK_ABI_MAJOR, SDK_ABI_MINOR);
+    assert_true(dh_str_eq(abi, want_abi));
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&r);
+}
+
 static void test_solvers(void **state)
 {
     struct dh_reader r;
@@ -809,6 +841,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ping),
         cmocka_unit_test(test_solvers),
+        cmocka_unit_test(test_version),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_solve_string_every_solver),
         cmocka_unit_test(test_solve_16x16_lower),

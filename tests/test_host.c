@@ -32,7 +32,7 @@
 
 #include "core/grid.h"
 #include "core/host.h"
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #define LOG_LINES_MAX 64
 

@@ -1,4 +1,4 @@
-/* test_opts.c -- the programs' table-driven command line (proto/opts.c).
+/* test_opts.c -- the programs' table-driven command line (util/opts.c).
  *
  * One table of every kind of row drives a table of command lines: each must
  * leave the fields it names set (and only those), stop at the right operand,
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto/opts.h"
+#include "util/opts.h"
 
 /* Every kind of field a row can set. */
 struct cfg {

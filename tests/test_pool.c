@@ -22,7 +22,7 @@
 #include <uv.h>
 
 #include "daemon/pool.h"
-#include "proto/clock.h"
+#include "util/clock.h"
 
 #define JOBS        300
 #define LONG_SPINS  400000u /* a long job's loop: about as long as a hint */

@@ -1,4 +1,4 @@
-/* test_progress.c -- the tool's progress line (client/progress.c).
+/* test_progress.c -- the tool's progress line (tool/progress.c).
  *
  * The line is drawn into a tmpfile() and read back byte for byte: the bar
  * and percentage for a known fraction, none for an unknown one, the erase
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client/progress.h"
-#include "proto/clock.h"
+#include "tool/progress.h"
+#include "util/clock.h"
 
 /* What has been written to f since the last call (f is rewound). */
 static const char *drawn(FILE *f)

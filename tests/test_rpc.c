@@ -408,13 +408,75 @@ static void test_read_matches_reference(void **state)
     }
 }
 
+/* timeout_ms: an integer, or a float whose value is whole (JavaScript's
+ * msgpack sends every number as one). */
+static const struct timeout_row {
+    int kind;      /* 0: uint, 1: negative int, 2: float64, 3: float32, 4: str */
+    double value;  /* the value sent */
+    int ok;        /* 1: decodes */
+    uint64_t want; /* timeout_ms when ok */
+} timeout_rows[] = {
+    {0, 500, 1, 500},             /* the plain form */
+    {2, 500.0, 1, 500},           /* whole float64 */
+    {3, 250.0, 1, 250},           /* whole float32 */
+    {2, 1e12, 1, 1000000000000u}, /* large, still whole */
+    {2, 500.5, 0, 0},             /* a fraction */
+    {2, 0.0, 0, 0},               /* below 1 */
+    {2, -3.0, 0, 0},              /* negative */
+    {1, -3, 0, 0},                /* negative integer */
+    {2, 1e30, 0, 0},              /* beyond 64 bits */
+    {4, 0, 0, 0},                 /* not a number */
+};
+
+static void test_timeout_forms(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(timeout_rows) / sizeof(timeout_rows[0]); i++) {
+        const struct timeout_row *r = &timeout_rows[i];
+        msgpack_sbuffer sb;
+        msgpack_packer pk;
+        struct rpc_request req;
+        char err[RPC_ERR_SIZE] = "";
+
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_array(&pk, 4);
+        msgpack_pack_uint8(&pk, 0);
+        msgpack_pack_uint8(&pk, 7);
+        msgpack_pack_str_with_body(&pk, "solve", 5);
+        msgpack_pack_array(&pk, 2);
+        msgpack_pack_str_with_body(&pk, "1234341221434321", 16);
+        msgpack_pack_map(&pk, 1);
+        msgpack_pack_str_with_body(&pk, "timeout_ms", 10);
+        if (r->kind == 0)
+            msgpack_pack_uint64(&pk, (uint64_t)r->value);
+        else if (r->kind == 1)
+            msgpack_pack_int64(&pk, (int64_t)r->value);
+        else if (r->kind == 2)
+            msgpack_pack_double(&pk, r->value);
+        else if (r->kind == 3)
+            msgpack_pack_float(&pk, (float)r->value);
+        else
+            msgpack_pack_str_with_body(&pk, "500", 3);
+        assert_int_equal(rpc_read((const uint8_t *)sb.data, sb.size, 4096, &req, err, sizeof(err)),
+                         (ssize_t)sb.size);
+        if (r->ok) {
+            assert_int_equal(req.code, RPC_OK);
+            assert_int_equal(req.solve.timeout_ms, r->want);
+        } else {
+            assert_int_equal(req.code, RPC_BAD_REQUEST);
+            assert_non_null(strstr(err, "timeout_ms"));
+        }
+        msgpack_sbuffer_destroy(&sb);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_notification_shapes),
-        cmocka_unit_test(test_answer_never_partial),
-        cmocka_unit_test(test_solve_map_bytes),
-        cmocka_unit_test(test_read_matches_reference),
+        cmocka_unit_test(test_notification_shapes), cmocka_unit_test(test_answer_never_partial),
+        cmocka_unit_test(test_solve_map_bytes),     cmocka_unit_test(test_read_matches_reference),
+        cmocka_unit_test(test_timeout_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

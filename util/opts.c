@@ -10,7 +10,7 @@
  * What is not here: checks that involve several options or the operands
  * (each main.c makes them, reporting through opts_usage_error()).
  */
-#include "proto/opts.h"
+#include "util/opts.h"
 
 #include <assert.h>
 #include <errno.h>

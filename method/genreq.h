@@ -1,7 +1,7 @@
 /* genreq.h -- a generate request, from its params to its answer map.
  *
  * The daemon (daemon/generate.c, on a worker) and the sudoku tool's
- * offline mode (client/local.c) both turn a decoded generate request into
+ * offline mode (tool/local.c) both turn a decoded generate request into
  * puzzles here: the same counting plugin, the same rating, the same batch
  * from the same seed, the same codes and messages, the same answer map
  * (docs/protocol.md, generate).  So the same options and seed give the

@@ -10,8 +10,8 @@
 #include <stddef.h>
 
 /* Format the message into err (if err is non-NULL and err_size > 0) and
- * return -EINVAL, so that parsers can write `return proto_fail(...)`. */
-int proto_fail(char *err, size_t err_size, const char *fmt, ...)
+ * return -EINVAL, so that parsers can write `return errtext_fail(...)`. */
+int errtext_fail(char *err, size_t err_size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 #endif /* SUDOKU_ERRTEXT_H */

@@ -5,7 +5,7 @@
  * logic is stuck (one cell of the solution, so a hint always helps) and a
  * `mistake` step when the player's progress disagrees with the solution
  * (docs/protocol.md, explain).  Both the daemon (daemon/explain.c) and the
- * sudoku tool's offline mode (client/local.c) pack their answers here, so
+ * sudoku tool's offline mode (tool/local.c) pack their answers here, so
  * that the two read the same.  Pure functions of their inputs; thread-safe.
  */
 #ifndef SUDOKU_CORE_EXPLAINED_H

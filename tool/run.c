@@ -19,12 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client/local.h"
-#include "client/progress.h"
-#include "client/tool.h"
-#include "proto/clock.h"
 #include "proto/codec.h"
-#include "proto/json.h"
+#include "tool/local.h"
+#include "tool/progress.h"
+#include "tool/tool.h"
+#include "util/clock.h"
+#include "util/json.h"
 
 #define TAG_LOWER      1u
 #define TAG_GRID       2u

@@ -1,11 +1,11 @@
 /* errtext.c -- error messages into caller buffers (see errtext.h). */
-#include "proto/errtext.h"
+#include "util/errtext.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-int proto_fail(char *err, size_t err_size, const char *fmt, ...)
+int errtext_fail(char *err, size_t err_size, const char *fmt, ...)
 {
     if (err != NULL && err_size > 0) {
         va_list ap;

@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client/local.h"
-#include "client/tool.h"
 #include "proto/codec.h"
-#include "proto/json.h"
+#include "tool/local.h"
+#include "tool/tool.h"
+#include "util/json.h"
 
 #define RATE_FILE_SHIFT 42 /* a rating's tag: file index above, line number below */
 

@@ -7,7 +7,7 @@
  * carries its rating.  The generator stops at the deadline with the puzzles
  * finished so far, which the answer then holds.
  */
-#include "core/genreq.h"
+#include "method/genreq.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <sys/random.h>
 
-#include "proto/clock.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
+#include "util/clock.h"
 
 /* The counting plugin: the named one or the default for the size. */
 static enum rpc_code find_counter(const struct host *h, const struct rpc_generate_params *g,

@@ -5,7 +5,7 @@
  * explanation (pack_reveal) or the mistakes of a player's progress
  * (pack_mistake).
  */
-#include "core/explained.h"
+#include "method/explained.h"
 
 #include <errno.h>
 #include <stdio.h>

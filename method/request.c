@@ -1,5 +1,5 @@
 /* request.c -- the checks and outcome words of a request (request.h). */
-#include "core/request.h"
+#include "method/request.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -18,7 +18,7 @@
  * so the output never has a hole.  Exit status as the solve front: 0 all
  * made, 1 the daemon refused or fell short, 2 usage, 3 unreachable.
  * With --local the same chunks are made one after another in this process
- * (client/local.c), so the same --seed prints the same bytes.
+ * (tool/local.c), so the same --seed prints the same bytes.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -27,13 +27,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client/local.h"
-#include "client/progress.h"
-#include "client/tool.h"
 #include "core/generate.h"
-#include "proto/clock.h"
-#include "proto/json.h"
-#include "proto/opts.h"
+#include "tool/local.h"
+#include "tool/progress.h"
+#include "tool/tool.h"
+#include "util/clock.h"
+#include "util/json.h"
+#include "util/opts.h"
 
 #ifndef GEN_CHUNK
 #define GEN_CHUNK 16u /* puzzles a request: fixed, --seed's output depends on it */

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "client/progress.h"
-#include "proto/clock.h"
+#include "tool/progress.h"
+#include "util/clock.h"
 
 #define BAR_WIDTH 30 /* columns of the bar: the length of BAR */
 #define BAR       "##############################"

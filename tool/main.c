@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/local.h"
-#include "client/tool.h"
-#include "proto/json.h"
-#include "proto/opts.h"
+#include "tool/local.h"
+#include "tool/tool.h"
+#include "util/json.h"
+#include "util/opts.h"
 
 #ifndef SUDOKU_VERSION
 #define SUDOKU_VERSION "0.0.0"

@@ -1,5 +1,5 @@
 /* json.c -- JSON string literals for the tools' --json output (json.h). */
-#include "proto/json.h"
+#include "util/json.h"
 
 void json_put_string(FILE *out, const char *s)
 {

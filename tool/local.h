@@ -3,7 +3,7 @@
  * sudoku --local (or SUDOKU_LOCAL=1) loads the installed solver plugins
  * through the same plugin host as sudokud (core/host.c) and answers each
  * puzzle as the daemon would: the same checks and messages
- * (core/request.c), the same answer check, the same result fields.  Part of
+ * (method/request.c), the same answer check, the same result fields.  Part of
  * the tool, never of libsudoku-client, which links no solver.
  */
 #ifndef SUDOKU_TOOL_LOCAL_H
@@ -44,7 +44,7 @@ void local_rate(struct local *l, const char *text, size_t len, unsigned n, const
  * progress in the line form, timeout_ms; NULL for the defaults), as a
  * daemon's explain answer would read: the same plugin choice, checks,
  * codes, messages and steps, reveal and mistake included
- * (core/explained.c).  Returns 0 with *out (free it with
+ * (method/explained.c).  Returns 0 with *out (free it with
  * sudoku_client_explanation_free); -EREMOTEIO with err as the daemon's
  * error answer would be (err->code "not_unique", "bad_puzzle", ...); or
  * -ENOMEM. */
@@ -55,7 +55,7 @@ int local_explain(struct local *l, const char *text, size_t len,
 /* Make the puzzles of one generate request (opts as for
  * sudoku_client_generate) with the plugins of this process, as the daemon
  * would: the same checks, plugins, puzzles for the same seed, codes and
- * messages (core/genreq.c).  Returns 0 with *out, a malloc'ed array of *len
+ * messages (method/genreq.c).  Returns 0 with *out, a malloc'ed array of *len
  * puzzles (free it with sudoku_client_puzzles_free), or -EPROTO with err as
  * the daemon's error answer would be, or -ENOMEM. */
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,

@@ -9,7 +9,7 @@
  * without text, with the same choice of explaining and counting plugins and
  * the same words for every outcome.
  */
-#include "client/local.h"
+#include "tool/local.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,13 +17,13 @@
 #include <string.h>
 
 #include "client/client_impl.h"
-#include "core/explained.h"
-#include "core/genreq.h"
 #include "core/grid.h"
 #include "core/host.h"
-#include "core/request.h"
-#include "proto/clock.h"
+#include "method/explained.h"
+#include "method/genreq.h"
+#include "method/request.h"
 #include "proto/codec.h"
+#include "util/clock.h"
 
 struct local {
     struct host *host;
