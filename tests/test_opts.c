@@ -347,6 +347,62 @@ static void test_parse_cases(void **state)
     }
 }
 
+/* opts_first_operand() finds, before any parsing, the operand opts_parse()
+ * would stop at: for every good command line of cases[], and for the words a
+ * command word hides behind (values, clusters, prefixes, "--", "-"). */
+static void test_first_operand(void **state)
+{
+    static const struct {
+        const char *comment;
+        const char *args[6];
+        int want; /* index into argv (args start at 1), or -1: none */
+    } more[] = {
+        {"a value is not the operand", {"-s", "cmd", "x"}, 3},
+        {"the long form too", {"--string", "cmd", "x"}, 3},
+        {"a unique prefix takes its row's argument", {"--str", "cmd", "x"}, 3},
+        {"an ambiguous prefix takes none", {"--s", "cmd", "x"}, 2},
+        {"--name=value holds its value", {"--string=v", "cmd"}, 2},
+        {"a flag takes none", {"-f", "cmd"}, 2},
+        {"a cluster ending in a letter with an argument", {"-fs", "v", "cmd"}, 3},
+        {"a cluster holding the argument", {"-fsv", "cmd"}, 2},
+        {"an unknown option takes none", {"-x", "cmd"}, 2},
+        {"-- makes the next word an operand", {"-f", "--", "-s"}, 3},
+        {"- alone is an operand", {"-f", "-", "cmd"}, 2},
+        {"no operand", {"-f", "-s", "v"}, -1},
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct parse_case *c = &cases[i];
+        char *argv[10] = {"tprog"}, *copy[10];
+        struct cfg cfg = {0};
+        int argc = 1, operands = -1, first;
+
+        if (c->want_rc < 0)
+            continue;
+        while (c->args[argc - 1])
+            argv[argc] = (char *)c->args[argc - 1], argc++;
+        memcpy(copy, argv, sizeof(argv));
+        first = opts_first_operand(&prog, argc, argv);
+        print_message("case: %s\n", c->comment);
+        assert_int_equal(opts_parse(&prog, argc, copy, &cfg, &operands), c->want_rc);
+        if (operands == argc)
+            assert_int_equal(first, argc);
+        else
+            assert_string_equal(argv[first], copy[operands]);
+    }
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+        char *argv[8] = {"tprog"};
+        int argc = 1;
+
+        while (more[i].args[argc - 1])
+            argv[argc] = (char *)more[i].args[argc - 1], argc++;
+        print_message("case: %s\n", more[i].comment);
+        assert_int_equal(opts_first_operand(&prog, argc, argv),
+                         more[i].want < 0 ? argc : more[i].want);
+    }
+}
+
 static void test_help_text(void **state)
 {
     static const char want[] = "usage: tprog [options]\n"
@@ -384,6 +440,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_cases),
         cmocka_unit_test(test_help_text),
+        cmocka_unit_test(test_first_operand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

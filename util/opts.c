@@ -240,6 +240,53 @@ int opts_parse(const struct opts_prog *p, int argc, char **argv, void *cfg, int 
     return action;
 }
 
+/* ---------------------------------------------------------------- operands */
+
+/* 1 when long option word ("--name", no "=") names a row that takes an
+ * argument: its exact name, or the one row it is a prefix of. */
+static int long_takes_arg(const struct opts_prog *p, const char *word)
+{
+    const struct opts_spec *hit = NULL;
+    size_t len = strlen(word), hits = 0;
+
+    for (size_t i = 0; i < p->specs_len; i++) {
+        const struct opts_spec *s = &p->specs[i];
+        if (!s->name || strncmp(s->name, word, len) != 0)
+            continue;
+        if (s->name[len] == '\0')
+            return s->arg != NULL;
+        hit = s;
+        hits++;
+    }
+    return hits == 1 && hit->arg != NULL;
+}
+
+/* 1 when short option cluster word ("-vw", "-w4") leaves the next word as
+ * the argument of its last letter. */
+static int short_takes_next(const struct opts_prog *p, const char *word)
+{
+    for (const char *c = word + 1; *c; c++) {
+        const struct opts_spec *s = find_row(p, (unsigned char)*c);
+        if (s && s->arg)
+            return c[1] == '\0'; /* else the rest of the word is its argument */
+    }
+    return 0;
+}
+
+int opts_first_operand(const struct opts_prog *p, int argc, char *const *argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == '\0')
+            return i;
+        if (strcmp(a, "--") == 0)
+            return i + 1;
+        if (a[1] == '-' ? !strchr(a, '=') && long_takes_arg(p, a + 2) : short_takes_next(p, a))
+            i++;
+    }
+    return argc;
+}
+
 /* ---------------------------------------------------------------- help */
 
 /* Help text of one row from column col on, continuation lines indented. */

@@ -96,6 +96,16 @@ struct opts_prog {
  * two came first), or -EINVAL after printing the first usage error. */
 int opts_parse(const struct opts_prog *p, int argc, char **argv, void *cfg, int *operands);
 
+/* The index of the first operand of argv[1..argc) as p's table reads it
+ * (what opts_parse() would leave at *operands), without parsing or
+ * permuting anything: an option's separate argument is skipped when its row
+ * takes one ("-s PATH", "--socket PATH", "--sock PATH"), "--" makes the next
+ * word an operand, "-" alone is one.  An unknown or ambiguous option counts
+ * as taking no argument (opts_parse() will refuse it).  So a program of
+ * several commands finds its command word before it knows whose table
+ * parses the rest.  Returns argc when there is no operand. */
+int opts_first_operand(const struct opts_prog *p, int argc, char *const *argv);
+
 /* Print p's help text on f: usage, one line (or more) per row, footer. */
 void opts_help(const struct opts_prog *p, FILE *f);
 
