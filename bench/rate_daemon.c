@@ -1,5 +1,5 @@
-/* rated.c -- rate and hint through a running sudokud (rated.h). */
-#include "bench/rated.h"
+/* rate_daemon.c -- rate and hint through a running sudokud (rate.h). */
+#include "bench/rate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -70,7 +70,7 @@ static int lines_load(struct lines *l, const char *file, char *err, size_t err_s
 
 static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_rating *res)
 {
-    struct rated_result *r = arg;
+    struct rate_daemon_result *r = arg;
 
     (void)seq;
     (void)tag;
@@ -86,7 +86,7 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
 }
 
 static int run_rate(struct sudoku_client *c, const struct lines *l, unsigned window,
-                    struct rated_result *r, struct sudoku_client_error *e)
+                    struct rate_daemon_result *r, struct sudoku_client_error *e)
 {
     struct sudoku_batch *b = NULL;
     int rc = sudoku_batch_new_rate(c, window, NULL, on_rating, r, &b);
@@ -122,7 +122,7 @@ static int explanation_ok(const char *puzzle, const struct sudoku_client_explana
 }
 
 static int run_hints(struct sudoku_client *c, const struct lines *l, unsigned steps,
-                     struct rated_result *r, double *us, struct sudoku_client_error *e)
+                     struct rate_daemon_result *r, double *us, struct sudoku_client_error *e)
 {
     struct sudoku_client_explain_opts o = {.steps = steps};
 
@@ -148,7 +148,7 @@ static int run_hints(struct sudoku_client *c, const struct lines *l, unsigned st
 
 /* ---------------------------------------------------------------- runner */
 
-static void result_init(struct rated_result *r, const char *file, unsigned steps)
+static void result_init(struct rate_daemon_result *r, const char *file, unsigned steps)
 {
     const char *base = strrchr(file, '/');
 
@@ -157,8 +157,8 @@ static void result_init(struct rated_result *r, const char *file, unsigned steps
     r->steps = steps;
 }
 
-int rated_run_file(const char *socket, const char *file, unsigned steps, unsigned window,
-                   struct rated_result *out, char *err, size_t err_size)
+int rate_daemon_run_file(const char *socket, const char *file, unsigned steps, unsigned window,
+                         struct rate_daemon_result *out, char *err, size_t err_size)
 {
     struct sudoku_client_error e = {{0}, {0}};
     struct sudoku_client *c = NULL;
@@ -198,15 +198,16 @@ int rated_run_file(const char *socket, const char *file, unsigned steps, unsigne
     return rc;
 }
 
-void rated_report_header(FILE *out)
+void rate_daemon_report_header(FILE *out)
 {
     fprintf(out, "%-8s %-26s %5s %8s %8s %6s %7s %5s %10s %9s %9s %6s\n", "method", "file", "steps",
             "puzzles", "answered", "stuck", "refused", "wrong", "per_s", "p50_us", "p99_us",
             "rating");
 }
 
-void rated_report_row(FILE *out, const struct rated_result *r)
+void rate_daemon_report_row(FILE *out, const void *result)
 {
+    const struct rate_daemon_result *r = result;
     fprintf(out, "%-8s %-26s %5u %8llu %8llu %6llu %7llu %5llu %10.1f %9.1f %9.1f %6.2f\n",
             r->steps ? "explain" : "rate", r->file, r->steps, (unsigned long long)r->puzzles,
             (unsigned long long)r->answered, (unsigned long long)r->stuck,
@@ -214,8 +215,9 @@ void rated_report_row(FILE *out, const struct rated_result *r)
             r->p99_us, r->rating_avg);
 }
 
-void rated_report_json(FILE *out, const struct rated_result *r)
+void rate_daemon_report_json(FILE *out, const void *result)
 {
+    const struct rate_daemon_result *r = result;
     fputs("{\"daemon\":true,\"method\":", out);
     json_put_string(out, r->steps ? "explain" : "rate");
     fputs(",\"file\":", out);
