@@ -1,5 +1,5 @@
 /* generate.h -- time puzzle generation (core/generate.h) in this process,
- * or through a running sudokud (gendaemon.c).
+ * or through a running sudokud (generate_daemon.c).
  *
  * The --generate runner of sudoku-bench: puzzles k = 0 .. count-1 of the
  * batch that starts at the seed, one at a time on the calling thread, with
