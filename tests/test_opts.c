@@ -437,10 +437,8 @@ static void test_help_text(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_cases),
-        cmocka_unit_test(test_help_text),
-        cmocka_unit_test(test_first_operand),
-    };
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_parse_cases),
+                                       cmocka_unit_test(test_help_text),
+                                       cmocka_unit_test(test_first_operand)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,9 +98,9 @@ static void test_cases(void **state)
     (void)state;
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const char *argv[10] = {"sudoku"};
-        for (int k = 0; cases[i].args[k]; k++)
-            argv[k + 1] = cases[i].args[k];
+        static const char *const head[] = {"sudoku", NULL};
+        const char *argv[10];
+        tool_run_argv(argv, sizeof(argv) / sizeof(argv[0]), head, cases[i].args);
         print_message("case: %s\n", cases[i].comment);
         tool_run_prog(&r, tmpdir, NULL, "sudoku", argv);
         assert_int_equal(r.status, cases[i].want);
