@@ -34,9 +34,9 @@ struct tool_command {
     const char *synopsis;         /* its line in `sudoku --help`, after the word */
     const char *usage;            /* `sudoku NAME --help`: after "usage: sudoku NAME " */
     const char *help;             /* ... then this; usage NULL: its option table's help */
-    const struct opts_prog *prog; /* its option table */
     int max_files;                /* FILE operands after the word, or TOOL_CMD_ANY */
     unsigned flags;               /* TOOL_CMD_* */
+    const struct opts_prog *prog; /* its option table */
     tool_main_fn *main;           /* parses and runs: tool_main for tool_prog's rows */
     tool_run_fn *run;             /* what tool_main runs after parsing (else NULL) */
 };

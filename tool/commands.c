@@ -59,100 +59,46 @@ static int run_rate(struct tool_opts *o)
 /* ------------------------------------------------------------------------ */
 /* The table */
 
-/* The options hint and explain take. */
+/* The usage and help of the rows that have their own. */
+static const char usage_daemon[] = "[-s PATH] [--json]";
 static const char usage_steps[] = "[-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
                                   "[--timeout MS] [--format F] [--json] [FILE]";
+static const char usage_rate[] = "[-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
+                                 "[--local [-P DIR]] [--json] [FILE...]";
+static const char help_solvers[] = "List the daemon's solvers: name, version, sizes, default.\n";
+static const char help_stats[] = "Print the daemon's counters.\n";
+static const char help_ping[] = "Check that the daemon answers; print the round-trip time.\n";
+static const char help_hint[] =
+    "Print the next step a person would take on each puzzle, in words (the\n"
+    "easiest technique that applies; --steps N: the next N).  --progress FILE\n"
+    "holds the player's grid for each puzzle, in order: the hint starts there,\n"
+    "and wrong entries are named first.  --json: one object per puzzle.\n";
+static const char help_explain[] =
+    "Print every step of each puzzle, numbered, then a summary line: status,\n"
+    "steps, rating, difficulty and hardest technique (docs/techniques.md).\n"
+    "--json: one object per puzzle, the keys of the explain answer.\n";
+static const char help_rate[] =
+    "Rate each puzzle for a person: one line \"rating difficulty hardest\" a\n"
+    "puzzle (e.g. \"2.6 medium locked_candidates_pointing\"), in input order.\n"
+    "A puzzle without exactly one solution is an error (not_unique).  With\n"
+    "--local, the plugins of this process rate (-P DIR: from DIR).\n";
 
-/* A row on the tool's shared options: parsed by tool_main, then .run. */
-#define TOOL_OPTS_ROW .prog = &tool_prog, .main = tool_main
+#define FILES    "[options] [FILE...]"
+#define ANY      TOOL_CMD_ANY
+#define LOCAL    TOOL_CMD_LOCAL
+#define OPTS(fn) &tool_prog, tool_main, (fn) /* on the shared options: tool_main, then fn */
 
 const struct tool_command tool_commands[] = {
-    {
-        .synopsis = "[options] [FILE...]",
-        TOOL_OPTS_ROW,
-        .max_files = TOOL_CMD_ANY,
-        .flags = TOOL_CMD_LOCAL,
-        .run = run_solve,
-    },
-    {
-        .name = "count",
-        .synopsis = "[options] [FILE...]",
-        TOOL_OPTS_ROW,
-        .max_files = TOOL_CMD_ANY,
-        .flags = TOOL_CMD_LOCAL,
-        .run = run_count,
-    },
-    {
-        .name = "solvers",
-        .synopsis = "[options]",
-        .usage = "[-s PATH] [--json]",
-        .help = "List the daemon's solvers: name, version, sizes, default.\n",
-        TOOL_OPTS_ROW,
-        .flags = TOOL_CMD_LOCAL,
-        .run = tool_solvers,
-    },
-    {
-        .name = "stats",
-        .synopsis = "[options]",
-        .usage = "[-s PATH] [--json]",
-        .help = "Print the daemon's counters.\n",
-        TOOL_OPTS_ROW,
-        .run = tool_stats,
-    },
-    {
-        .name = "ping",
-        .synopsis = "[options]",
-        .usage = "[-s PATH] [--json]",
-        .help = "Check that the daemon answers; print the round-trip time.\n",
-        TOOL_OPTS_ROW,
-        .run = tool_ping,
-    },
-    {
-        .name = "hint",
-        .synopsis = "[options] [FILE]",
-        .usage = usage_steps,
-        .help = "Print the next step a person would take on each puzzle, in words (the\n"
-                "easiest technique that applies; --steps N: the next N).  --progress FILE\n"
-                "holds the player's grid for each puzzle, in order: the hint starts there,\n"
-                "and wrong entries are named first.  --json: one object per puzzle.\n",
-        TOOL_OPTS_ROW,
-        .max_files = 1,
-        .flags = TOOL_CMD_LOCAL,
-        .run = run_hint,
-    },
-    {
-        .name = "explain",
-        .synopsis = "[options] [FILE]",
-        .usage = usage_steps,
-        .help = "Print every step of each puzzle, numbered, then a summary line: status,\n"
-                "steps, rating, difficulty and hardest technique (docs/techniques.md).\n"
-                "--json: one object per puzzle, the keys of the explain answer.\n",
-        TOOL_OPTS_ROW,
-        .max_files = 1,
-        .flags = TOOL_CMD_LOCAL,
-        .run = run_explain,
-    },
-    {
-        .name = "rate",
-        .synopsis = "[options] [FILE...]",
-        .usage = "[-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
-                 "[--local [-P DIR]] [--json] [FILE...]",
-        .help = "Rate each puzzle for a person: one line \"rating difficulty hardest\" a\n"
-                "puzzle (e.g. \"2.6 medium locked_candidates_pointing\"), in input order.\n"
-                "A puzzle without exactly one solution is an error (not_unique).  With\n"
-                "--local, the plugins of this process rate (-P DIR: from DIR).\n",
-        TOOL_OPTS_ROW,
-        .max_files = TOOL_CMD_ANY,
-        .flags = TOOL_CMD_LOCAL,
-        .run = run_rate,
-    },
-    {
-        .name = "generate",
-        .synopsis = "[options]",
-        .prog = &tool_generate_prog,
-        .flags = TOOL_CMD_LOCAL,
-        .main = tool_generate,
-    },
+    /* name, aliases, synopsis, usage, help, FILEs, flags, options, main, run */
+    {NULL, NULL, FILES, NULL, NULL, ANY, LOCAL, OPTS(run_solve)},
+    {"count", NULL, FILES, NULL, NULL, ANY, LOCAL, OPTS(run_count)},
+    {"solvers", NULL, "[options]", usage_daemon, help_solvers, 0, LOCAL, OPTS(tool_solvers)},
+    {"stats", NULL, "[options]", usage_daemon, help_stats, 0, 0, OPTS(tool_stats)},
+    {"ping", NULL, "[options]", usage_daemon, help_ping, 0, 0, OPTS(tool_ping)},
+    {"hint", NULL, "[options] [FILE]", usage_steps, help_hint, 1, LOCAL, OPTS(run_hint)},
+    {"explain", NULL, "[options] [FILE]", usage_steps, help_explain, 1, LOCAL, OPTS(run_explain)},
+    {"rate", NULL, FILES, usage_rate, help_rate, ANY, LOCAL, OPTS(run_rate)},
+    {"generate", NULL, "[options]", NULL, NULL, 0, LOCAL, &tool_generate_prog, tool_generate, NULL},
 };
 
 const size_t tool_commands_len = sizeof(tool_commands) / sizeof(tool_commands[0]);

@@ -97,17 +97,17 @@ static const struct opts_spec option_table[] = {
     {"version", 'V', NULL, "print the version", .kind = OPTS_VERSION},
 };
 
-/* The usage lines come from tool_commands[] (tool_command_help); this is
- * what follows them. */
+/* The help: the usage lines come from tool_commands[] (tool_command_help),
+ * then what it does, the options, and the exit codes. */
+static const char about[] = "\nSolve the puzzles in FILEs (or stdin) through the sudokud daemon "
+                            "and print\nthe solutions in input order.\n\n";
+static const char exit_codes[] = "\nExit status: 0 all solved, 1 some unsolvable or failed, 2 "
+                                 "usage error,\n3 cannot reach the daemon.\n";
+
 const struct opts_prog tool_prog = {
     .name = "sudoku",
-    .usage = "\n"
-             "Solve the puzzles in FILEs (or stdin) through the sudokud daemon and print\n"
-             "the solutions in input order.\n"
-             "\n",
-    .footer = "\n"
-              "Exit status: 0 all solved, 1 some unsolvable or failed, 2 usage error,\n"
-              "3 cannot reach the daemon.\n",
+    .usage = about,
+    .footer = exit_codes,
     .specs = option_table,
     .specs_len = sizeof(option_table) / sizeof(option_table[0]),
     .help_column = 22,
