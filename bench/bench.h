@@ -106,6 +106,15 @@ int bench_is_skipped(const char *line);
  * line does not parse or its givens break a rule (record.c). */
 int bench_record_cells(const struct input_record *rec, unsigned *n, uint8_t *cells);
 
+/* What to do with one record of a file (ctx is the caller's).  Returns 0,
+ * or a negative errno that stops the file. */
+typedef int bench_record_fn(void *ctx, const struct input_record *rec);
+
+/* Read file (any form proto/input.c reads) and call fn with each record, in
+ * order.  Returns 0, or a negative errno (the file unreadable, or fn's) with
+ * "FILE: why" in err (record.c). */
+int bench_each_record(const char *file, bench_record_fn *fn, void *ctx, char *err, size_t err_size);
+
 /* What to do with the givens of one puzzle of a file (ctx is the caller's).
  * Returns 0, or a negative errno that stops the file. */
 typedef int bench_puzzle_fn(void *ctx, unsigned n, const uint8_t *cells);

@@ -20,8 +20,11 @@ struct lines {
     size_t len, cap;
 };
 
-static int lines_add(struct lines *l, const struct input_record *rec)
+/* bench_record_fn: keep a record's puzzle as a line (a bad record, none). */
+static int lines_add(void *ctx, const struct input_record *rec)
 {
+    struct lines *l = ctx;
+
     if (rec->error[0])
         return 0;
     if (l->len == l->cap) {
@@ -44,25 +47,18 @@ static int lines_add(struct lines *l, const struct input_record *rec)
     return 0;
 }
 
+/* Load file into l (zeroed first; freed again on failure).  Returns 0 or a
+ * negative errno with err set. */
 static int lines_load(struct lines *l, const char *file, char *err, size_t err_size)
 {
-    struct input in;
-    struct input_record rec;
-    int rc = input_open(&in, file, INPUT_AUTO);
+    int rc;
 
     memset(l, 0, sizeof(*l));
+    rc = bench_each_record(file, lines_add, l, err, err_size);
     if (rc < 0) {
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-        return rc;
+        free(l->v);
+        l->v = NULL;
     }
-    while ((rc = input_next(&in, &rec)) > 0)
-        if (lines_add(l, &rec) < 0) {
-            rc = -ENOMEM;
-            break;
-        }
-    input_close(&in);
-    if (rc < 0)
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
     return rc;
 }
 

@@ -113,10 +113,11 @@ static int set_add(struct puzzle_set *s, const char *line, size_t len)
     return 0;
 }
 
-/* Keep one record of the reader: a line as it is, a grid as its line form.
- * A bad record counts as bad.  Returns 0 or -ENOMEM. */
-static int set_add_record(struct puzzle_set *s, const struct input_record *rec)
+/* bench_record_fn: keep one record of the reader, a line as it is, a grid
+ * as its line form.  A bad record counts as bad.  Returns 0 or -ENOMEM. */
+static int set_add_record(void *ctx, const struct input_record *rec)
 {
+    struct puzzle_set *s = ctx;
     char line[SUDOKU_CLIENT_MAX_CELLS + 1];
     int len;
 
@@ -132,18 +133,6 @@ static int set_add_record(struct puzzle_set *s, const struct input_record *rec)
         return set_add(s, rec->text, rec->len);
     len = codec_format_line(rec->n, rec->cells, CODEC_BLANK_DOT, line, sizeof(line));
     return set_add(s, line, len < 0 ? 0 : (size_t)len);
-}
-
-/* Read every record of in into s.  Returns 0 or a negative errno. */
-static int set_read(struct puzzle_set *s, struct input *in)
-{
-    struct input_record rec;
-    int rc;
-
-    while ((rc = input_next(in, &rec)) > 0)
-        if (set_add_record(s, &rec) < 0)
-            return -ENOMEM;
-    return rc;
 }
 
 /* Repeat the puzzles of s times times over (the pools are shared).
@@ -169,20 +158,8 @@ static int set_repeat(struct puzzle_set *s, unsigned times)
 /* Load file into s (zeroed first).  Returns 0 or a negative errno with err set. */
 static int set_load(struct puzzle_set *s, const char *file, char *err, size_t err_size)
 {
-    struct input in;
-    int rc;
-
     memset(s, 0, sizeof(*s));
-    rc = input_open(&in, file, INPUT_AUTO);
-    if (rc < 0) {
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-        return rc;
-    }
-    rc = set_read(s, &in);
-    input_close(&in);
-    if (rc < 0)
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-    return rc;
+    return bench_each_record(file, set_add_record, s, err, err_size);
 }
 
 /* ---------------------------------------------------------------- one connection */
