@@ -37,7 +37,6 @@ struct options {
     const char *config;                     /* --config FILE (already read) */
     char **config_args;                     /* its lines as "--key=value", owned */
     int config_len;                         /* how many */
-    char **argv;                            /* config words, then the command line; owned */
     int verbose;                            /* -v */
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
 };
@@ -151,14 +150,12 @@ static void set_defaults(struct options *o)
     o->cfg.listen_fd = -1;
 }
 
-/* Returns 0 to run, 1 when --help/--version was served, <0 on usage error. */
 /* The configuration file: --config FILE (or --config=FILE) on the command
  * line, else SUDOKUD_CONFIG when it exists, else NULL. */
-static const char *config_path(int argc, char **argv, int *is_named)
+static const char *config_path(int argc, char **argv)
 {
     struct stat st;
 
-    *is_named = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
             break;
@@ -167,63 +164,69 @@ static const char *config_path(int argc, char **argv, int *is_named)
         if (strncmp(argv[i], "--config=", 9) == 0)
             return argv[i] + 9;
     }
-    *is_named = 0;
     return stat(SUDOKUD_CONFIG, &st) == 0 ? SUDOKUD_CONFIG : NULL;
 }
 
-/* Put the configuration file's words before the command line, so that the
- * command line wins.  Returns 0, or 2 after a usage error message. */
-static int merge_config(int *argc, char ***argv, struct options *o)
+/* Free what read_options() kept; o stays usable for its numbers. */
+static void options_close(struct options *o)
 {
-    char err[512];
-    int is_named;
-    const char *path = config_path(*argc, *argv, &is_named);
-
-    if (!path)
-        return 0;
-    if (opts_config_load(&option_prog, path, &o->config_args, &o->config_len, err, sizeof(err)) <
-        0) {
-        fprintf(stderr, "sudokud: %s\nTry 'sudokud --help'.\n", err);
-        return 2;
-    }
-    o->argv = calloc((size_t)(*argc + o->config_len + 1), sizeof(*o->argv));
-    if (!o->argv) {
-        fprintf(stderr, "sudokud: out of memory\n");
-        return 2;
-    }
-    o->config = path;
-    o->argv[0] = (*argv)[0];
-    memcpy(o->argv + 1, o->config_args, (size_t)o->config_len * sizeof(*o->argv));
-    memcpy(o->argv + 1 + o->config_len, *argv + 1, (size_t)(*argc - 1) * sizeof(*o->argv));
-    *argc += o->config_len;
-    *argv = o->argv;
-    return 0;
+    opts_config_free(o->config_args, o->config_len);
+    o->config_args = NULL;
+    o->config_len = 0;
 }
 
-static int parse_args(int argc, char **argv, struct options *o)
+/* The defaults, then $SUDOKUD_SOCKET, the configuration file and the
+ * command line, each over the one before (so the command line wins), as at
+ * start and on SIGHUP.  Returns OPTS_RUN, OPTS_SHOW_HELP or
+ * OPTS_SHOW_VERSION; -EINVAL after printing a usage error; or -EBADMSG with
+ * the file's "PATH:LINE: what" in err.  Free with options_close(). */
+static int read_options(int argc, char **argv, struct options *o, char *err, size_t err_size)
 {
     const char *env = getenv("SUDOKUD_SOCKET");
-    char err[80];
+    const char *path = config_path(argc, argv);
+    char why[80];
     int first, rc;
 
     set_defaults(o);
-    if (env && *env && set_socket(o, env, err, sizeof(err)) < 0)
-        return opts_usage_error(&option_prog, "invalid SUDOKUD_SOCKET: '%s' (%s)", env, err);
-    if (merge_config(&argc, &argv, o) != 0)
-        return -EINVAL;
+    if (env && *env && set_socket(o, env, why, sizeof(why)) < 0)
+        return opts_usage_error(&option_prog, "invalid SUDOKUD_SOCKET: '%s' (%s)", env, why);
+    if (path && opts_config_apply(&option_prog, path, o, &o->config_args, &o->config_len, err,
+                                  err_size) < 0)
+        return -EBADMSG;
     rc = opts_parse(&option_prog, argc, argv, o, &first);
+    if (rc != OPTS_RUN)
+        return rc;
+    if (first < argc)
+        return opts_usage_error(&option_prog, "unexpected argument '%s'", argv[first]);
+    o->config = path;
+    o->is_default_socket = !o->cfg.socket_path[0];
+    return OPTS_RUN;
+}
+
+/* Returns 0 to run, 1 when --help/--version was served, <0 on usage error. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+    char err[512];
+    int rc = read_options(argc, argv, o, err, sizeof(err));
+
+    if (rc == -EBADMSG)
+        return opts_usage_error(&option_prog, "%s", err);
     if (rc < 0)
         return rc;
     if (rc == OPTS_SHOW_HELP)
         opts_help(&option_prog, stdout);
     if (rc == OPTS_SHOW_VERSION)
         printf("sudokud %s\n", SUDOKUD_VERSION);
-    if (rc != OPTS_RUN)
-        return 1;
-    if (first < argc)
-        return opts_usage_error(&option_prog, "unexpected argument '%s'", argv[first]);
-    o->is_default_socket = !o->cfg.socket_path[0];
-    return 0;
+    return rc == OPTS_RUN ? 0 : 1;
+}
+
+/* The default socket path when none was given (-s, $SUDOKUD_SOCKET, the
+ * file).  Returns 0 or -ENOENT (no $XDG_RUNTIME_DIR) / -ENAMETOOLONG. */
+static int resolve_socket(struct options *o)
+{
+    if (!o->is_default_socket)
+        return 0;
+    return server_default_socket(o->cfg.socket_path, sizeof(o->cfg.socket_path));
 }
 
 /* Where to listen: the socket systemd hands over (then no path is needed: a
@@ -240,7 +243,7 @@ static int pick_listener(struct options *o)
     o->cfg.listen_fd = fd;
     if (fd >= 0 || !o->is_default_socket)
         return 0;
-    if (server_default_socket(o->cfg.socket_path, sizeof(o->cfg.socket_path)) < 0) {
+    if (resolve_socket(o) < 0) {
         fprintf(stderr, "sudokud: XDG_RUNTIME_DIR is not set: give --socket PATH\n");
         return 2;
     }
@@ -311,8 +314,7 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
 
     if (rc != 0) {
-        opts_config_free(o.config_args, o.config_len);
-        free(o.argv);
+        options_close(&o);
         return rc > 0 ? 0 : 2;
     }
     log_init(o.verbose);
@@ -334,7 +336,6 @@ int main(int argc, char **argv)
     else
         rc = 1;
     host_free(h);
-    opts_config_free(o.config_args, o.config_len);
-    free(o.argv);
+    options_close(&o);
     return rc;
 }

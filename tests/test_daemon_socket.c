@@ -3,7 +3,7 @@
  * Stale sockets are replaced, live ones refused, over-long paths refused,
  * the mode applied, the socket removed on exit, extra connections refused
  * politely with the peer logged; socket activation, also with no socket path
- * at all (a DynamicUser= service).
+ * at all (a DynamicUser= service); the configuration file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,6 +127,19 @@ static void test_config_file(void **state)
     const char *const bad[] = {"--config", conf, NULL};
     assert_int_equal(run_sudokud(bad, d.log), 2);
     snprintf(arg, sizeof(arg), "%s:2: unknown option 'no-such-option'", conf);
+    assert_true(file_has(d.log, arg));
+
+    /* A bad value names its line too, and the command line still wins
+     * over a good one. */
+    f = fopen(conf, "w");
+    assert_non_null(f);
+    fputs("max-queue = 10\n# workers\nthreads = many\n", f);
+    fclose(f);
+    assert_int_equal(run_sudokud(bad, d.log), 2);
+    snprintf(arg, sizeof(arg),
+             "sudokud: %s:3: invalid value for 'threads': 'many' (want 1..1024)\n"
+             "Try 'sudokud --help'.\n",
+             conf);
     assert_true(file_has(d.log, arg));
     unlink(conf);
     dh_cleanup(&d);
