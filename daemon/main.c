@@ -4,6 +4,10 @@
  * plugins, hand both to server_run() and return its exit status.  Exit
  * status: 0 after a clean shutdown, 1 when the daemon cannot start, 2 on a
  * usage error.  See sudokud(8) and docs/protocol.md.
+ *
+ * Options are read in one place, read_options(): defaults, $SUDOKUD_SOCKET,
+ * the configuration file, the command line.  On SIGHUP the server calls
+ * reload_options(), which reads them again the same way.
  */
 #include <errno.h>
 #include <signal.h>
@@ -39,6 +43,14 @@ struct options {
     int config_len;                         /* how many */
     int verbose;                            /* -v */
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
+};
+
+/* What a SIGHUP reads again: the command line as main() got it, and the
+ * options in force (to say what a reload cannot change). */
+struct reload_ctx {
+    int argc;                   /* main()'s */
+    char **argv;                /* main()'s */
+    const struct options *live; /* the options the daemon started with */
 };
 
 /* Parse a socket path into the config; returns 0 or -EINVAL. */
@@ -307,9 +319,69 @@ static void raise_fd_limit(unsigned max_connections)
                 max_connections, (unsigned long long)rl.rlim_cur, (unsigned long long)want);
 }
 
+/* ---------------------------------------------------------------- SIGHUP */
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Do a and b name the same plugins (directory, files, default solver)? */
+static int same_plugins(const struct options *a, const struct options *b)
+{
+    if (!same_text(a->plugin_dir, b->plugin_dir) ||
+        !same_text(a->default_solver, b->default_solver) || a->plugins_len != b->plugins_len)
+        return 0;
+    for (size_t i = 0; i < a->plugins_len; i++)
+        if (!same_text(a->plugins[i], b->plugins[i]))
+            return 0;
+    return 1;
+}
+
+/* server_reload_fn: read the configuration file and the command line again
+ * as at start, apply the log level, and hand the server the new settings
+ * (it applies the limits and says what needs a restart).  Plugins are not
+ * reloaded: a plugin still running a job cannot be unloaded under it.
+ * Returns 0 with *cfg, or a negative errno after logging why (a bad file is
+ * named FILE:LINE); the daemon then keeps every setting it has. */
+static int reload_options(void *ctx, struct server_config *cfg)
+{
+    const struct reload_ctx *r = ctx;
+    struct options n;
+    char err[512];
+    int rc = read_options(r->argc, r->argv, &n, err, sizeof(err));
+
+    if (rc == -EBADMSG)
+        log_msg(SDK_LOG_ERR, "reload: %s: keeping the current settings", err);
+    else if (rc != OPTS_RUN)
+        log_msg(SDK_LOG_ERR, "reload: options refused: keeping the current settings");
+    if (rc != OPTS_RUN) {
+        options_close(&n);
+        return rc < 0 ? rc : -EINVAL;
+    }
+    if (n.config)
+        log_msg(SDK_LOG_INFO, "reload: options read from %s", n.config);
+    (void)resolve_socket(&n); /* no default path: the server keeps its own */
+    if (n.verbose != log_is_verbose()) {
+        log_set_verbose(n.verbose);
+        log_msg(LOG_LVL_NOTICE, "verbose: %s", n.verbose ? "on" : "off");
+    }
+    log_msg(LOG_LVL_NOTICE, "plugins: restart to reload%s",
+            same_plugins(r->live, &n) ? "" : " (their settings changed)");
+    if (n.cfg.max_connections != r->live->cfg.max_connections)
+        raise_fd_limit(n.cfg.max_connections);
+    *cfg = n.cfg;
+    cfg->listen_fd = r->live->cfg.listen_fd;
+    cfg->reload = reload_options;
+    cfg->reload_ctx = ctx;
+    options_close(&n);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
+    struct reload_ctx reload = {argc, argv, &o};
     struct host *h;
     int rc = parse_args(argc, argv, &o);
 
@@ -331,6 +403,8 @@ int main(int argc, char **argv)
         return 1;
     }
     rc = load_plugins(&o, h);
+    o.cfg.reload = reload_options;
+    o.cfg.reload_ctx = &reload;
     if (rc == 0)
         rc = server_run(&o.cfg, h);
     else
