@@ -11,10 +11,11 @@
  * accepted gets its requests read and answered.  New clients are not ours:
  * under socket activation they wait in the listen backlog for the next
  * daemon, so the listener is closed at once.
- *   1. grace (cfg->grace_ms): connections are read and served as usual; one
- *      is closed when its client hangs up, or when it has nothing in flight
- *      or unsent and has been quiet (no bytes either way) for QUIET_MS, its
- *      quiet clock starting no earlier than the signal;
+ *   1. grace (cfg.grace_ms): connections are read and served as usual; one
+ *      is closed when its client hangs up, or when it has nothing in flight,
+ *      unsent or unread and has been quiet (no bytes either way) for
+ *      QUIET_MS, counted from its last byte: an idle daemon stops at once,
+ *      even with idle clients connected;
  *   2. grace over: reading stops, what is buffered is answered (a solve with
  *      `overloaded`), queued and running solves are cancelled and answered
  *      `overloaded`; each connection closes once it has sent everything;
@@ -49,6 +50,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -280,16 +282,30 @@ static void close_all(struct server *s)
     dispatch_close(&s->dispatch);
 }
 
+/* 1 when the kernel holds bytes c's client sent that libuv has not read
+ * yet (they are read, and answered, before c may close). */
+static int has_unread(const struct conn *c)
+{
+    uv_os_fd_t fd;
+    int n = 0;
+
+    if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) < 0 || ioctl(fd, FIONREAD, &n) < 0)
+        return 0;
+    return n > 0;
+}
+
 /* Stopping: is c done?  Never while it has a solve in flight, an answer
- * unsent or a message being processed; after the grace period as soon as
- * that holds; during it only once c has been quiet for QUIET_MS. */
+ * unsent, a message being processed or bytes not yet read; after the grace
+ * period as soon as that holds; during it once c has been quiet for
+ * QUIET_MS, counted from its last byte: a connection that was already
+ * quiet when the signal came is done at once (it is no likelier to speak
+ * in the next QUIET_MS than at any other time), and one in mid-conversation
+ * gets the rest of QUIET_MS for its next request. */
 static int is_done(const struct server *s, const struct conn *c, uint64_t now)
 {
-    uint64_t since = c->last_active_ms > s->stop_ms ? c->last_active_ms : s->stop_ms;
-
-    if (c->is_draining || c->is_closing || !conn_is_idle(c))
+    if (c->is_draining || c->is_closing || !conn_is_idle(c) || has_unread(c))
         return 0;
-    return s->stop_phase > 0 || now - since >= QUIET_MS;
+    return s->stop_phase > 0 || now - c->last_active_ms >= QUIET_MS;
 }
 
 /* Stopping: close the connections that are done; once none is left, none
