@@ -339,6 +339,25 @@ static void test_sigterm_serves_open_connection(void **state)
     dh_cleanup(&d);
 }
 
+/* Start a daemon with args, connect r to it and solve 20 puzzles on that
+ * connection, one at a time, each answer checked; sb and u are
+ * initialised here and left for the caller (who destroys them). */
+static void start_after_work(struct dh *d, const char *const *args, struct dh_reader *r,
+                             msgpack_sbuffer *sb, msgpack_unpacked *u)
+{
+    assert_int_equal(dh_start(d, args), 0);
+    dh_reader_init(r, dh_connect(d->sock));
+    assert_true(r->fd >= 0);
+    msgpack_sbuffer_init(sb);
+    msgpack_unpacked_init(u);
+    for (uint32_t i = 1; i <= 20; i++) {
+        msgpack_sbuffer_clear(sb);
+        dh_pack_solve(sb, i, puzzles[i % puzzles_len], NULL, 0, 0);
+        assert_int_equal(dh_call(r, sb, i, u), 0);
+        assert_int_equal(dh_check_solved(dh_result(&u->data), puzzles[i % puzzles_len]), 0);
+    }
+}
+
 /* SIGTERM with a solve in flight on an open connection, answered requests
  * before it, and a client that vanished with its own long solve running and
  * half a request unsent: the solve in flight is answered `overloaded` once
@@ -357,17 +376,7 @@ static void test_sigterm_closes_loop(void **state)
     int gone;
     (void)state;
 
-    assert_int_equal(dh_start(&d, args), 0);
-    dh_reader_init(&r, dh_connect(d.sock));
-    assert_true(r.fd >= 0);
-    msgpack_sbuffer_init(&sb);
-    msgpack_unpacked_init(&u);
-    for (uint32_t i = 1; i <= 20; i++) {
-        msgpack_sbuffer_clear(&sb);
-        dh_pack_solve(&sb, i, puzzles[i % puzzles_len], NULL, 0, 0);
-        assert_int_equal(dh_call(&r, &sb, i, &u), 0);
-        assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[i % puzzles_len]), 0);
-    }
+    start_after_work(&d, args, &r, &sb, &u);
     gone = dh_connect(d.sock);
     assert_true(gone >= 0);
     msgpack_sbuffer_clear(&sb);
@@ -413,16 +422,7 @@ static void test_sigterm_idle_is_prompt(void **state)
     char code[32];
     (void)state;
 
-    assert_int_equal(dh_start(&d, args), 0);
-    dh_reader_init(&r, dh_connect(d.sock));
-    assert_true(r.fd >= 0);
-    msgpack_sbuffer_init(&sb);
-    msgpack_unpacked_init(&u);
-    for (uint32_t i = 1; i <= 20; i++) {
-        msgpack_sbuffer_clear(&sb);
-        dh_pack_solve(&sb, i, puzzles[i % puzzles_len], NULL, 0, 0);
-        assert_int_equal(dh_call(&r, &sb, i, &u), 0);
-    }
+    start_after_work(&d, args, &r, &sb, &u);
     usleep(300000); /* the client has gone idle; its connection stays open */
     t0 = dh_now_ms();
     assert_int_equal(kill(d.pid, SIGTERM), 0);
