@@ -129,7 +129,18 @@ int opts_number(const char *s, int base, unsigned long long min, unsigned long l
 int opts_config_load(const struct opts_prog *p, const char *path, char ***args, int *len, char *err,
                      size_t err_size);
 
-/* Free what opts_config_load() made.  Accepts NULL. */
+/* Read a configuration file as opts_config_load() does and apply each line
+ * to cfg as opts_parse() applies a command-line option, checking every value
+ * the way the command line does; then opts_parse() on the real command line
+ * makes it win.  STRING fields (and handlers) may point into the words kept
+ * in *args: free them with opts_config_free() only once cfg is done with.
+ * Returns 0, or a negative errno with "PATH:LINE: what" in err (a bad
+ * value: "PATH:LINE: invalid value for 'threads': 'many' (want 1..1024)");
+ * cfg may then hold the lines before the bad one. */
+int opts_config_apply(const struct opts_prog *p, const char *path, void *cfg, char ***args,
+                      int *len, char *err, size_t err_size);
+
+/* Free what opts_config_load() or opts_config_apply() made.  Accepts NULL. */
 void opts_config_free(char **args, int len);
 
 #endif /* SUDOKU_OPTS_H */
