@@ -31,6 +31,7 @@
 
 #include "core/generate.h"
 #include "proto/codec.h"
+#include "tool/command.h"
 #include "tool/local.h"
 #include "tool/picture.h"
 #include "tool/progress.h"
@@ -233,7 +234,7 @@ static const struct opts_spec gen_table[] = {
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
 };
 
-static const struct opts_prog gen_prog = {
+const struct opts_prog tool_generate_prog = {
     .name = "sudoku generate",
     .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
              "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
@@ -251,49 +252,49 @@ static const struct opts_prog gen_prog = {
     .help_column = 22,
 };
 
-static int check_picture(struct gen_cli *o);
+static int check_picture(const struct tool_command *c, struct gen_cli *o);
 
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, struct gen_cli *o)
+/* Parse argv, the whole command line, whose first operand is c's word.
+ * Returns -1 to go on, else the exit status. */
+static int parse(const struct tool_command *c, int argc, char **argv, struct gen_cli *o)
 {
     int first = argc;
-    int action = opts_parse(&gen_prog, argc, argv, o, &first);
-    if (action < 0)
-        return EXIT_USAGE;
-    if (action == OPTS_SHOW_HELP) {
-        opts_help(&gen_prog, stdout);
-        return 0;
-    }
+    int rc = tool_parse(c, argc, argv, o, NULL, &first);
+    if (rc >= 0)
+        return rc;
     if (first < argc) {
-        opts_usage_error(&gen_prog, "unexpected argument '%s'", argv[first]);
+        opts_usage_error(c->prog, "unexpected argument '%s'", argv[first]);
         return EXIT_USAGE;
     }
     if (o->difficulty && o->rating) {
-        opts_usage_error(&gen_prog, "--difficulty and --rating: one or the other");
+        opts_usage_error(c->prog, "--difficulty and --rating: one or the other");
         return EXIT_USAGE;
     }
-    return check_picture(o);
+    rc = check_picture(c, o);
+    if (rc >= 0)
+        return rc;
+    if (!o->count)
+        o->count = 1;
+    return -1;
 }
 
 /* Pictures: --per-page and --candidates only with --format; -o without a
  * picture takes stdout's lines.  Returns -1 to go on, else the exit status. */
-static int check_picture(struct gen_cli *o)
+static int check_picture(const struct tool_command *c, struct gen_cli *o)
 {
     char err[256];
     if (!o->picture.is_on && (o->picture.per_page || o->picture.is_candidates)) {
-        opts_usage_error(&gen_prog, "--per-page and --candidates draw: give --format too");
+        opts_usage_error(c->prog, "--per-page and --candidates draw: give --format too");
         return EXIT_USAGE;
     }
     if (o->picture.is_on && picture_check(&o->picture, err, sizeof(err)) < 0) {
-        opts_usage_error(&gen_prog, "%s", err);
+        opts_usage_error(c->prog, "%s", err);
         return EXIT_USAGE;
     }
     if (!o->picture.is_on && o->picture.out && !freopen(o->picture.out, "w", stdout)) {
         fprintf(stderr, "sudoku: cannot write %s: %s\n", o->picture.out, strerror(errno));
         return EXIT_USAGE;
     }
-    if (!o->count)
-        o->count = 1;
     return -1;
 }
 
@@ -553,10 +554,10 @@ static int generate(const struct gen_cli *o)
     return r.is_failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
-int tool_generate(int argc, char **argv)
+int tool_generate(const struct tool_command *c, int argc, char **argv)
 {
     struct gen_cli o = {0};
-    int rc = parse(argc, argv, &o);
+    int rc = parse(c, argc, argv, &o);
     const char *env_local = getenv("SUDOKU_LOCAL");
 
     if (rc >= 0)

@@ -4,9 +4,10 @@
 #   rootfs.sh [CACHE_DIR]     prints the path of the cached rootfs on stdout
 #
 # The rootfs is `debootstrap --variant=minbase` of bookworm with systemd as
-# PID 1 and the run-time libraries of the daemon and the tool (libcairo2:
-# the tool's pictures), from the Debian mirror this machine's apt already
-# uses (the only network the project may reach).  It
+# PID 1, the run-time libraries of the daemon and the tool (libcairo2: the
+# tool's pictures) and procps (the unit's ExecReload= runs /bin/kill, which
+# minbase lacks), from the Debian mirror this machine's apt already uses
+# (the only network the project may reach).  It
 # is cached outside the clone, in CACHE_DIR/rootfs-<key> (default CACHE_DIR:
 # $SUDOKU_ROOTFS_CACHE, else /var/cache/sudokud-test), where <key> hashes the
 # suite, the package list and the mirror: change any of them and a new one is
@@ -20,7 +21,7 @@ set -eu
 
 suite=bookworm
 variant=minbase
-include=systemd,systemd-sysv,dbus,libuv1,libmsgpackc2,libcairo2
+include=systemd,systemd-sysv,dbus,libuv1,libmsgpackc2,procps,libcairo2
 cache=${1:-${SUDOKU_ROOTFS_CACHE:-/var/cache/sudokud-test}}
 
 skip() {
