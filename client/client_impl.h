@@ -17,24 +17,7 @@
 #include <sudoku/client.h>
 
 #include "proto/protocol.h"
-
-/* A growable byte buffer with a ceiling, so that nothing the daemon sends
- * can grow it without bound. */
-struct cbuf {
-    uint8_t *data; /* owned, malloc'd */
-    size_t len;    /* bytes in use */
-    size_t cap;    /* bytes allocated */
-    size_t max;    /* cap never exceeds this */
-};
-
-/* Make room for extra more bytes.  Returns 0, -ENOMEM or -E2BIG. */
-int cbuf_reserve(struct cbuf *b, size_t extra);
-/* Append len bytes.  Returns 0, -ENOMEM or -E2BIG. */
-int cbuf_append(struct cbuf *b, const void *p, size_t len);
-/* Drop the first n bytes, moving the rest to the front. */
-void cbuf_consume(struct cbuf *b, size_t n);
-/* Free the storage; the struct may be reused after cbuf_reserve. */
-void cbuf_free(struct cbuf *b);
+#include "util/cbuf.h"
 
 /* Kinds of incoming message. */
 enum wire_kind {
