@@ -24,7 +24,7 @@
 #include "core/host.h"
 #include "daemon/list.h"
 #include "daemon/pool.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 struct job;
 struct conn;

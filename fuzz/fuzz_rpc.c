@@ -21,7 +21,7 @@
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
 #include "proto/mpscan.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 #define FUZZ_MAX_MESSAGE 65536 /* the daemon's default --max-message */
 

@@ -19,7 +19,7 @@
 #include "core/generate.h"
 #include "core/host.h"
 #include "core/rater.h"
-#include "proto/rpc.h"
+#include "proto/generate.h"
 
 /* One request's work and its puzzles.  Made by genreq_new; fields are
  * read-only to users. */
