@@ -1,4 +1,4 @@
-/* fuzz_rpc.c -- fuzz target for the request decoder (proto/rpc.c).
+/* fuzz_rpc.c -- fuzz target for the request decoder (proto/read.c, rpc.c).
  *
  * Raw bytes go through rpc_read(), the very function the daemon's connection
  * code runs on what it receives (daemon/conn.c): mpscan bounds each object,
