@@ -9,7 +9,7 @@
  * A rating batch (sudoku_client_batch_new_rate) is the same machine with
  * rate requests and struct sudoku_client_rating answers: a batch's kind
  * (struct batch_kind, one per kind) is the ring's table of what a slot does
- * and the packer of its requests, and each slot holds one answer of its
+ * and the method its requests call, and each slot holds one answer of its
  * kind.  The first spellings of the calls (sudoku_batch_*) are aliases of
  * the same functions, at the end.
  *
@@ -41,13 +41,10 @@ union batch_cb {
 };
 
 /* What a batch's kind does: how its slots take answers (the ring's table)
- * and how its requests are packed. */
+ * and which method its requests call. */
 struct batch_kind {
-    struct ring_ops ops; /* decode, fail and deliver a slot of this kind */
-    int (*pack_str)(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                    const struct sudoku_client_options *o);
-    int (*pack_cells)(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
-                      const struct sudoku_client_options *o);
+    struct ring_ops ops;    /* decode, fail and deliver a slot of this kind */
+    enum rpc_method method; /* RPC_M_SOLVE or RPC_M_RATE */
 };
 
 struct sudoku_client_batch {
@@ -84,8 +81,8 @@ static void solve_deliver(void *owner, uint64_t seq, uint64_t tag, void *slot)
     b->cb.solve(b->arg, seq, tag, &s->res);
 }
 
-static const struct batch_kind solve_kind = {
-    {solve_decode, solve_fail, solve_deliver}, wire_pack_solve_str, wire_pack_solve_cells};
+static const struct batch_kind solve_kind = {{solve_decode, solve_fail, solve_deliver},
+                                             RPC_M_SOLVE};
 
 /* ------------------------------------------------------------------ rating */
 
@@ -112,8 +109,7 @@ static void rate_deliver(void *owner, uint64_t seq, uint64_t tag, void *slot)
     b->cb.rate(b->arg, seq, tag, &s->rate);
 }
 
-static const struct batch_kind rate_kind = {
-    {rate_decode, rate_fail, rate_deliver}, wire_pack_rate_str, wire_pack_rate_cells};
+static const struct batch_kind rate_kind = {{rate_decode, rate_fail, rate_deliver}, RPC_M_RATE};
 
 /* --------------------------------------------------------------- the batch */
 
@@ -229,7 +225,8 @@ int sudoku_client_batch_add(struct sudoku_client_batch *b, const char *puzzle, s
                                  "16, 81, 256 or 625 cells");
     struct cbuf *w = &b->ring.c->wbuf;
     uint32_t msgid = ring_next_msgid(&b->ring);
-    int pack_rc = b->kind->pack_str(w, msgid, puzzle, len, &b->opts);
+    int pack_rc =
+        wire_pack_solve_or_rate(w, msgid, b->kind->method, puzzle, len, 0, NULL, &b->opts);
     return commit(b, pack_rc, tag, err);
 }
 
@@ -243,7 +240,7 @@ int sudoku_client_batch_add_cells(struct sudoku_client_batch *b, unsigned n, con
         return add_local_failure(b, tag, "bad_puzzle", "a grid has 4, 9, 16 or 25 rows");
     struct cbuf *w = &b->ring.c->wbuf;
     uint32_t msgid = ring_next_msgid(&b->ring);
-    int pack_rc = b->kind->pack_cells(w, msgid, n, cells, &b->opts);
+    int pack_rc = wire_pack_solve_or_rate(w, msgid, b->kind->method, NULL, 0, n, cells, &b->opts);
     return commit(b, pack_rc, tag, err);
 }
 

@@ -103,95 +103,26 @@ enum rpc_code rpc_decode_explain_params(const msgpack_object_array *params, enum
 
 /* ------------------------------------------------------------ the requests */
 
-/* The options map of one request: only the keys that are set. */
-struct req_opts {
-    const char *solver;
-    unsigned steps;
-    const char *progress;
-    size_t progress_len;
-    unsigned timeout_ms;
-};
-
-static size_t req_opts_len(const struct req_opts *o)
-{
-    return (o->solver != NULL) + (o->steps != 0) + (o->progress != NULL) + (o->timeout_ms != 0);
-}
-
-static void pack_req_opts(msgpack_packer *pk, const struct req_opts *o)
-{
-    msgpack_pack_map(pk, req_opts_len(o));
-    if (o->solver) {
-        proto_pack_key(pk, PROTO_K_SOLVER);
-        proto_pack_cstr(pk, o->solver);
-    }
-    if (o->steps) {
-        proto_pack_key(pk, PROTO_K_STEPS);
-        msgpack_pack_unsigned_int(pk, o->steps);
-    }
-    if (o->progress) {
-        proto_pack_key(pk, PROTO_K_PROGRESS);
-        msgpack_pack_str(pk, o->progress_len);
-        msgpack_pack_str_body(pk, o->progress, o->progress_len);
-    }
-    if (o->timeout_ms) {
-        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
-        msgpack_pack_unsigned_int(pk, o->timeout_ms);
-    }
-}
-
-/* [0, msgid, method, [puzzle] or [puzzle, options]] with the puzzle as a str
- * (cells NULL) or as n*n cells.  The whole request or nothing is appended. */
-static int pack_request(struct cbuf *b, uint32_t msgid, enum rpc_method method, const char *puzzle,
-                        size_t len, unsigned n, const uint8_t *cells, const struct req_opts *o)
-{
-    struct wire_packer w;
-
-    if (cells && (n == 0 || n > 25))
-        return -EINVAL;
-    wire_begin(&w, b, msgid, method, req_opts_len(o) ? 2 : 1);
-    wire_pack_puzzle(&w.pk, puzzle, len, n, cells);
-    if (req_opts_len(o))
-        pack_req_opts(&w.pk, o);
-    return wire_end(&w);
-}
-
 int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                       const struct sudoku_client_explain_opts *o)
 {
-    struct req_opts r = {0};
+    struct wire_opts opts = {.len = 0};
 
-    if (o) {
-        r.solver = o->solver;
-        r.steps = o->steps;
-        r.progress = o->progress;
-        r.progress_len = o->progress ? o->progress_len : 0;
-        r.timeout_ms = o->timeout_ms;
-    }
-    return pack_request(b, msgid, RPC_M_EXPLAIN, puzzle, len, 0, NULL, &r);
-}
-
-static struct req_opts rate_opts(const struct sudoku_client_options *o)
-{
-    struct req_opts r = {0};
-    if (o) {
-        r.solver = o->solver;
-        r.timeout_ms = o->timeout_ms;
-    }
-    return r;
+    if (o && o->solver)
+        wire_opt_cstr(&opts, PROTO_K_SOLVER, o->solver);
+    if (o && o->steps)
+        wire_opt_uint(&opts, PROTO_K_STEPS, o->steps);
+    if (o && o->progress)
+        wire_opt_str(&opts, PROTO_K_PROGRESS, o->progress, o->progress_len);
+    if (o && o->timeout_ms)
+        wire_opt_uint(&opts, PROTO_K_TIMEOUT_MS, o->timeout_ms);
+    return wire_pack_puzzle_call(b, msgid, RPC_M_EXPLAIN, puzzle, len, 0, NULL, &opts);
 }
 
 int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                        const struct sudoku_client_options *o)
 {
-    struct req_opts r = rate_opts(o);
-    return pack_request(b, msgid, RPC_M_RATE, puzzle, len, 0, NULL, &r);
-}
-
-int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
-                         const struct sudoku_client_options *o)
-{
-    struct req_opts r = rate_opts(o);
-    return pack_request(b, msgid, RPC_M_RATE, NULL, 0, n, cells, &r);
+    return wire_pack_solve_or_rate(b, msgid, RPC_M_RATE, puzzle, len, 0, NULL, o);
 }
 
 /* ---------------------------------------------------------- reading fields */

@@ -48,12 +48,11 @@ enum rpc_code rpc_decode_explain_params(const msgpack_object_array *params, enum
 int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                       const struct sudoku_client_explain_opts *o);
 
-/* Rate requests, as batch.c pipelines them.  Options as for solve (solver,
- * timeout_ms; limit is not sent). */
+/* Append a rate request for a line-form puzzle; of o (may be NULL) only
+ * solver and timeout_ms are sent.  (A rating batch packs its requests with
+ * wire_pack_solve_or_rate.)  Returns 0 or a negative errno. */
 int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                        const struct sudoku_client_options *o);
-int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
-                         const struct sudoku_client_options *o);
 
 /* Fill res from a rate response.  Returns 0 (res->status set) or -EPROTO
  * (res->error is a "protocol" error). */

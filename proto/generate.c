@@ -162,68 +162,43 @@ enum rpc_code rpc_decode_generate(const msgpack_object_array *params, struct rpc
 
 /* ------------------------------------------------------------- the request */
 
-static size_t options_len(const struct sudoku_client_generate_opts *o)
+/* The options o sets, in the order they have always gone on the wire. */
+static void gather_options(struct wire_opts *w, const struct sudoku_client_generate_opts *o)
 {
+    w->len = 0;
     if (!o)
-        return 0;
-    return (o->size != 0) + (o->count != 0) + (o->has_seed != 0) + (o->symmetry != NULL) +
-           (o->is_not_minimal != 0) + (o->difficulty != NULL) + (o->has_min_rating != 0) +
-           (o->has_max_rating != 0) + (o->solver != NULL) + (o->timeout_ms != 0);
-}
-
-static void pack_options(msgpack_packer *pk, const struct sudoku_client_generate_opts *o)
-{
-    msgpack_pack_map(pk, options_len(o));
-    if (o->size) {
-        proto_pack_key(pk, PROTO_K_SIZE);
-        msgpack_pack_unsigned_int(pk, o->size);
-    }
-    if (o->count) {
-        proto_pack_key(pk, PROTO_K_COUNT);
-        msgpack_pack_unsigned_int(pk, o->count);
-    }
-    if (o->has_seed) {
-        proto_pack_key(pk, PROTO_K_SEED);
-        msgpack_pack_uint64(pk, o->seed);
-    }
-    if (o->symmetry) {
-        proto_pack_key(pk, PROTO_K_SYMMETRY);
-        proto_pack_cstr(pk, o->symmetry);
-    }
-    if (o->is_not_minimal) {
-        proto_pack_key(pk, PROTO_K_MINIMAL);
-        msgpack_pack_false(pk);
-    }
-    if (o->difficulty) {
-        proto_pack_key(pk, PROTO_K_DIFFICULTY);
-        proto_pack_cstr(pk, o->difficulty);
-    }
-    if (o->has_min_rating) {
-        proto_pack_key(pk, PROTO_K_MIN_RATING);
-        msgpack_pack_double(pk, o->min_rating);
-    }
-    if (o->has_max_rating) {
-        proto_pack_key(pk, PROTO_K_MAX_RATING);
-        msgpack_pack_double(pk, o->max_rating);
-    }
-    if (o->solver) {
-        proto_pack_key(pk, PROTO_K_SOLVER);
-        proto_pack_cstr(pk, o->solver);
-    }
-    if (o->timeout_ms) {
-        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
-        msgpack_pack_unsigned_int(pk, o->timeout_ms);
-    }
+        return;
+    if (o->size)
+        wire_opt_uint(w, PROTO_K_SIZE, o->size);
+    if (o->count)
+        wire_opt_uint(w, PROTO_K_COUNT, o->count);
+    if (o->has_seed)
+        wire_opt_uint(w, PROTO_K_SEED, o->seed);
+    if (o->symmetry)
+        wire_opt_cstr(w, PROTO_K_SYMMETRY, o->symmetry);
+    if (o->is_not_minimal)
+        wire_opt_bool(w, PROTO_K_MINIMAL, 0);
+    if (o->difficulty)
+        wire_opt_cstr(w, PROTO_K_DIFFICULTY, o->difficulty);
+    if (o->has_min_rating)
+        wire_opt_double(w, PROTO_K_MIN_RATING, o->min_rating);
+    if (o->has_max_rating)
+        wire_opt_double(w, PROTO_K_MAX_RATING, o->max_rating);
+    if (o->solver)
+        wire_opt_cstr(w, PROTO_K_SOLVER, o->solver);
+    if (o->timeout_ms)
+        wire_opt_uint(w, PROTO_K_TIMEOUT_MS, o->timeout_ms);
 }
 
 int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o)
 {
-    size_t nopts = options_len(o);
+    struct wire_opts opts;
     struct wire_packer w;
 
-    wire_begin(&w, b, msgid, RPC_M_GENERATE, nopts ? 1 : 0);
-    if (nopts)
-        pack_options(&w.pk, o);
+    gather_options(&opts, o);
+    wire_begin(&w, b, msgid, RPC_M_GENERATE, opts.len ? 1 : 0);
+    if (opts.len)
+        wire_pack_opts(&w.pk, &opts);
     return wire_end(&w);
 }
 

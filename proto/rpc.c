@@ -290,6 +290,72 @@ int wire_end(struct wire_packer *w)
     return w->rc;
 }
 
+static struct wire_opt *opt_add(struct wire_opts *w, enum proto_key k, int type)
+{
+    struct wire_opt *o = &w->opt[w->len < WIRE_OPTS_MAX ? w->len++ : WIRE_OPTS_MAX - 1];
+    o->key = k;
+    o->type = type;
+    return o;
+}
+
+void wire_opt_uint(struct wire_opts *w, enum proto_key k, uint64_t v)
+{
+    opt_add(w, k, WIRE_UINT)->u = v;
+}
+
+void wire_opt_bool(struct wire_opts *w, enum proto_key k, int v)
+{
+    opt_add(w, k, WIRE_BOOL)->u = v != 0;
+}
+
+void wire_opt_str(struct wire_opts *w, enum proto_key k, const char *s, size_t len)
+{
+    struct wire_opt *o = opt_add(w, k, WIRE_STR);
+    o->s = s;
+    o->len = len;
+}
+
+void wire_opt_cstr(struct wire_opts *w, enum proto_key k, const char *s)
+{
+    wire_opt_str(w, k, s, strlen(s));
+}
+
+void wire_opt_double(struct wire_opts *w, enum proto_key k, double v)
+{
+    opt_add(w, k, WIRE_DOUBLE)->f = v;
+}
+
+static void pack_opt_value(msgpack_packer *pk, const struct wire_opt *o)
+{
+    switch (o->type) {
+    case WIRE_UINT:
+        msgpack_pack_uint64(pk, o->u);
+        break;
+    case WIRE_BOOL:
+        if (o->u)
+            msgpack_pack_true(pk);
+        else
+            msgpack_pack_false(pk);
+        break;
+    case WIRE_DOUBLE:
+        msgpack_pack_double(pk, o->f);
+        break;
+    default:
+        msgpack_pack_str(pk, o->len);
+        msgpack_pack_str_body(pk, o->s, o->len);
+        break;
+    }
+}
+
+void wire_pack_opts(msgpack_packer *pk, const struct wire_opts *w)
+{
+    msgpack_pack_map(pk, w->len);
+    for (unsigned i = 0; i < w->len; i++) {
+        proto_pack_key(pk, w->opt[i].key);
+        pack_opt_value(pk, &w->opt[i]);
+    }
+}
+
 /* ----------------------------------------------------------------- reading */
 
 int wire_classify(const msgpack_object *o, struct wire_msg *m)

@@ -128,6 +128,36 @@ int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid);
 
 /* ------------------------------------------------------ the client's end */
 
+/* The options map of one request, gathered before it is packed: only the
+ * keys the caller set, in the order they were added. */
+#define WIRE_OPTS_MAX 12 /* keys one request sets at most (generate: 10) */
+
+struct wire_opt {
+    enum proto_key key;                                        /* the key */
+    enum { WIRE_UINT, WIRE_BOOL, WIRE_STR, WIRE_DOUBLE } type; /* what the value is */
+    uint64_t u;                                                /* WIRE_UINT; WIRE_BOOL 0 or 1 */
+    double f;                                                  /* WIRE_DOUBLE */
+    const char *s;                                             /* WIRE_STR, borrowed */
+    size_t len;                                                /* bytes of s */
+};
+
+struct wire_opts {
+    unsigned len; /* entries in use */
+    struct wire_opt opt[WIRE_OPTS_MAX];
+};
+
+/* Add key k with an unsigned integer, a boolean, a string (len bytes of s,
+ * borrowed until packed) or a double; each appends one entry (at most
+ * WIRE_OPTS_MAX). */
+void wire_opt_uint(struct wire_opts *w, enum proto_key k, uint64_t v);
+void wire_opt_bool(struct wire_opts *w, enum proto_key k, int v);
+void wire_opt_str(struct wire_opts *w, enum proto_key k, const char *s, size_t len);
+void wire_opt_cstr(struct wire_opts *w, enum proto_key k, const char *s); /* NUL-terminated */
+void wire_opt_double(struct wire_opts *w, enum proto_key k, double v);
+/* Pack w as a map: its length, then each key and value as msgpack-c
+ * packs them (smallest integer encodings). */
+void wire_pack_opts(msgpack_packer *pk, const struct wire_opts *w);
+
 /* Kinds of incoming message. */
 enum wire_kind {
     WIRE_RESPONSE = 1,    /* [1, msgid, error, result] */

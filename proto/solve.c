@@ -335,70 +335,62 @@ int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_
 
 /* ------------------------------------------------------------- the request */
 
-static size_t options_len(const struct sudoku_client_options *o)
+int wire_pack_puzzle_call(struct cbuf *b, uint32_t msgid, enum rpc_method m, const char *puzzle,
+                          size_t len, unsigned n, const uint8_t *cells,
+                          const struct wire_opts *opts)
 {
-    if (!o)
-        return 0;
-    return (o->solver != NULL) + (o->limit != 0) + (o->timeout_ms != 0);
-}
+    struct wire_packer w;
 
-static void pack_options(msgpack_packer *pk, const struct sudoku_client_options *o)
-{
-    msgpack_pack_map(pk, options_len(o));
-    if (o->solver) {
-        proto_pack_key(pk, PROTO_K_SOLVER);
-        proto_pack_cstr(pk, o->solver);
-    }
-    if (o->limit) {
-        proto_pack_key(pk, PROTO_K_LIMIT);
-        msgpack_pack_unsigned_int(pk, o->limit);
-    }
-    if (o->timeout_ms) {
-        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
-        msgpack_pack_unsigned_int(pk, o->timeout_ms);
-    }
-}
-
-int wire_pack_puzzle(msgpack_packer *pk, const char *puzzle, size_t len, unsigned n,
-                     const uint8_t *cells)
-{
-    if (!cells) {
-        msgpack_pack_str(pk, len);
-        msgpack_pack_str_body(pk, puzzle, len);
-        return 0;
-    }
-    if (n == 0 || n > 25)
+    if (cells && (n == 0 || n > 25))
         return -EINVAL;
-    msgpack_pack_array(pk, (size_t)n * n);
-    for (size_t i = 0; i < (size_t)n * n; i++)
-        msgpack_pack_uint8(pk, cells[i]);
-    return 0;
+    wire_begin(&w, b, msgid, m, opts->len ? 2 : 1);
+    if (cells) {
+        msgpack_pack_array(&w.pk, (size_t)n * n);
+        for (size_t i = 0; i < (size_t)n * n; i++)
+            msgpack_pack_uint8(&w.pk, cells[i]);
+    } else {
+        msgpack_pack_str(&w.pk, len);
+        msgpack_pack_str_body(&w.pk, puzzle, len);
+    }
+    if (opts->len)
+        wire_pack_opts(&w.pk, opts);
+    return wire_end(&w);
+}
+
+/* The options o sets, in their order on the wire: solver, limit (solve
+ * only: rate takes none), timeout_ms. */
+static void gather_options(struct wire_opts *w, enum rpc_method m,
+                           const struct sudoku_client_options *o)
+{
+    w->len = 0;
+    if (o && o->solver)
+        wire_opt_cstr(w, PROTO_K_SOLVER, o->solver);
+    if (o && o->limit && m == RPC_M_SOLVE)
+        wire_opt_uint(w, PROTO_K_LIMIT, o->limit);
+    if (o && o->timeout_ms)
+        wire_opt_uint(w, PROTO_K_TIMEOUT_MS, o->timeout_ms);
+}
+
+int wire_pack_solve_or_rate(struct cbuf *b, uint32_t msgid, enum rpc_method m, const char *puzzle,
+                            size_t len, unsigned n, const uint8_t *cells,
+                            const struct sudoku_client_options *o)
+{
+    struct wire_opts opts;
+
+    gather_options(&opts, m, o);
+    return wire_pack_puzzle_call(b, msgid, m, puzzle, len, n, cells, &opts);
 }
 
 int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                         const struct sudoku_client_options *o)
 {
-    struct wire_packer w;
-
-    wire_begin(&w, b, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
-    wire_pack_puzzle(&w.pk, puzzle, len, 0, NULL);
-    if (options_len(o))
-        pack_options(&w.pk, o);
-    return wire_end(&w);
+    return wire_pack_solve_or_rate(b, msgid, RPC_M_SOLVE, puzzle, len, 0, NULL, o);
 }
 
 int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
                           const struct sudoku_client_options *o)
 {
-    struct wire_packer w;
-
-    if (n == 0 || n > 25)
-        return -EINVAL;
-    wire_begin(&w, b, msgid, RPC_M_SOLVE, options_len(o) ? 2 : 1);
-    wire_pack_puzzle(&w.pk, NULL, 0, n, cells);
-    if (options_len(o))
-        pack_options(&w.pk, o);
-    return wire_end(&w);
+    return cells ? wire_pack_solve_or_rate(b, msgid, RPC_M_SOLVE, NULL, 0, n, cells, o) : -EINVAL;
 }
 
 /* -------------------------------------------------------------- the answer */

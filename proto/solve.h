@@ -87,11 +87,19 @@ int rpc_pack_solve_result(msgpack_sbuffer *sb, uint32_t msgid, const struct rpc_
 
 /* ------------------------------------------------------ the client's end */
 
-/* Pack a puzzle as solve, explain and rate send it: the line form (cells
- * NULL: len bytes of puzzle as a str) or n*n cells as an array.  Returns 0,
- * or -EINVAL for a side over 25 (nothing packed). */
-int wire_pack_puzzle(msgpack_packer *pk, const char *puzzle, size_t len, unsigned n,
-                     const uint8_t *cells);
+/* Append [0, msgid, m, [puzzle] or [puzzle, options]], as solve, explain
+ * and rate are sent: the puzzle in the line form (cells NULL: len bytes of
+ * puzzle) or as n*n cells (n 1..25, else -EINVAL); the options map when
+ * opts has any.  Returns 0 or a negative errno (nothing appended). */
+int wire_pack_puzzle_call(struct cbuf *b, uint32_t msgid, enum rpc_method m, const char *puzzle,
+                          size_t len, unsigned n, const uint8_t *cells,
+                          const struct wire_opts *opts);
+/* The same with the options of a struct sudoku_client_options (o may be
+ * NULL): solver, timeout_ms, and limit when m is solve (a rating batch
+ * sends rate requests with it). */
+int wire_pack_solve_or_rate(struct cbuf *b, uint32_t msgid, enum rpc_method m, const char *puzzle,
+                            size_t len, unsigned n, const uint8_t *cells,
+                            const struct sudoku_client_options *o);
 /* Append a solve request with a line-form puzzle and the set options (o
  * may be NULL).  Returns 0 or a negative errno (nothing appended). */
 int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
