@@ -20,7 +20,8 @@
 #include "core/grid.h"
 #include "core/host.h"
 #include "method/explained.h"
-#include "method/genreq.h"
+#include "method/generate.h"
+#include "method/method.h"
 #include "method/request.h"
 #include "proto/codec.h"
 #include "util/clock.h"
@@ -28,6 +29,8 @@
 struct local {
     struct host *host;
     int is_verbose;
+    struct method_env env;    /* what every call borrows: the host, no log */
+    struct method_call *call; /* the one call in progress, reused */
 };
 
 static void local_log(void *ctx, int level, const char *msg)
@@ -49,7 +52,11 @@ int local_open(const char *dir, int verbose, struct local **out)
         return -ENOMEM;
     l->is_verbose = verbose;
     l->host = host_new(local_log, l);
-    if (!l->host) {
+    l->call = calloc(1, sizeof(*l->call));
+    l->env = (struct method_env){.host = l->host, .log_hint = "the messages above"};
+    if (!l->host || !l->call) {
+        host_free(l->host);
+        free(l->call);
         free(l);
         return -ENOMEM;
     }
@@ -72,7 +79,28 @@ void local_free(struct local *l)
     if (!l)
         return;
     host_free(l->host);
+    free(l->call);
     free(l);
+}
+
+/* The daemon's steps on one thread: validate req, run it until its
+ * timeout (LOCAL_TIMEOUT_MS when it asks none), and say what came of it.
+ * Returns RPC_OK with l->call holding the answer (the caller reads it and
+ * ends the call with method_end), or the code with its message in msg;
+ * when validate refused, there is no call to end (method_end does
+ * nothing). */
+static enum rpc_code local_call(struct local *l, const struct rpc_request *req, char *msg,
+                                size_t msg_size)
+{
+    struct method_call *call = l->call;
+    enum rpc_code code = method_start(call, &l->env, req, msg, msg_size);
+
+    if (code != RPC_OK)
+        return code;
+    if (!call->timeout_ms)
+        call->timeout_ms = LOCAL_TIMEOUT_MS;
+    method_run(call, NULL, clock_now_ns() + call->timeout_ms * 1000000u);
+    return call->ops->outcome(call, msg, msg_size);
 }
 
 static void fail(struct sudoku_client_result *res, enum rpc_code code, const char *msg)
@@ -384,55 +412,57 @@ static enum rpc_code generate_params(const struct sudoku_client_generate_opts *o
     return code;
 }
 
-/* Pack r's answer as the daemon would and read it back as its client. */
-static int puzzles_of(const struct genreq *r, struct sudoku_client_puzzle **out, size_t *len,
-                      struct sudoku_client_error *err)
+/* The puzzles of a generate call, as the client library gives them.
+ * Returns 0 with *out (free it with sudoku_client_puzzles_free) or
+ * -ENOMEM. */
+static int puzzles_of(const struct method_call *call, struct sudoku_client_puzzle **out,
+                      size_t *len, struct sudoku_client_error *err)
 {
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_unpacked u;
-    msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
-    int rc = -ENOMEM;
+    struct generated g;
+    struct sudoku_client_puzzle *p;
 
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_unpacked_init(&u);
-    client__set_error(err, "io", "out of memory for the puzzles");
-    if (genreq_pack(&pk, r) == 0 &&
-        msgpack_unpack_next(&u, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
-        rc = wire_decode_generate(&nil, &u.data, r->count, out, len, err);
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    return rc;
+    generate_result(call, &g);
+    p = calloc(g.len, sizeof(*p));
+    if (!p) {
+        client__set_error(err, "io", "out of memory for the puzzles");
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < g.len; i++) {
+        const struct gen_puzzle *gp = &g.puzzles[i];
+        p[i].n = gp->n;
+        codec_format_line(gp->n, gp->puzzle, CODEC_BLANK_DOT, p[i].puzzle, sizeof(p[i].puzzle));
+        codec_format_line(gp->n, gp->solution, CODEC_BLANK_DOT, p[i].solution,
+                          sizeof(p[i].solution));
+        p[i].givens = gp->givens;
+        p[i].seed = gp->seed;
+        p[i].rating = gp->rating;
+        snprintf(p[i].difficulty, sizeof(p[i].difficulty), "%s",
+                 g.is_rated ? proto_difficulty_of(gp->rating) : "");
+        snprintf(p[i].symmetry, sizeof(p[i].symmetry), "%s", g.symmetry);
+    }
+    *out = p;
+    *len = g.len;
+    return 0;
 }
 
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
                    struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err)
 {
-    struct rpc_generate_params g = {0};
-    struct genreq *r = NULL;
+    struct rpc_request req = {.method = RPC_M_GENERATE};
     char msg[256];
-    enum rpc_code code = generate_params(opts, &g, msg, sizeof(msg));
-    uint64_t timeout;
+    enum rpc_code code = generate_params(opts, &req.generate, msg, sizeof(msg));
     int rc;
 
     *out = NULL;
     *len = 0;
     if (code == RPC_OK)
-        code = genreq_new(l->host, &g, &r, msg, sizeof(msg));
-    if (code != RPC_OK) {
-        client__set_error(err, proto_code_name(code), "%s", msg);
-        return -EPROTO;
-    }
-    timeout = g.timeout_ms ? g.timeout_ms : LOCAL_TIMEOUT_MS;
-    genreq_run(r, NULL, clock_now_ns() + timeout * 1000000u);
-    code = genreq_outcome(r, timeout, "the messages above", msg, sizeof(msg));
+        code = local_call(l, &req, msg, sizeof(msg));
     if (code != RPC_OK) {
         client__set_error(err, proto_code_name(code), "%s", msg);
         rc = -EPROTO;
     } else {
-        rc = puzzles_of(r, out, len, err);
+        rc = puzzles_of(l->call, out, len, err);
     }
-    genreq_free(r);
+    method_end(l->call);
     return rc;
 }
