@@ -912,9 +912,9 @@ static void on_message(void *user, struct conn *c, const struct rpc_request *req
     else if (req->method == RPC_M_SOLVE)
         start_solve(ss, c, req->msgid, &req->solve);
     else if (req->method == RPC_M_EXPLAIN || req->method == RPC_M_RATE)
-        start_work(ss, c, req, req->solve.timeout_ms, explain_start);
+        start_work(ss, c, req, req->solve.timeout_ms, method_job_start);
     else if (req->method == RPC_M_GENERATE)
-        start_work(ss, c, req, req->generate.timeout_ms, generate_start);
+        start_work(ss, c, req, req->generate.timeout_ms, method_job_start);
     else
         answer_simple(d, c, req);
 }

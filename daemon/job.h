@@ -76,13 +76,11 @@ struct job {
     uint8_t solution[SDK_MAX_CELLS];     /* solution (worker writes) */
 };
 
-/* The kinds after solve (explain.c, generate.c).  Each start function
- * checks what the request asks on the loop thread; it returns RPC_OK with
- * job->kind, job->work and job->plugin set (the rest of job is dispatch's),
- * or the error to answer, its message in msg, with nothing kept. */
-enum rpc_code explain_start(const struct host *h, const struct rpc_request *req, struct job *job,
-                            char *msg, size_t msg_size);
-enum rpc_code generate_start(const struct host *h, const struct rpc_request *req, struct job *job,
-                             char *msg, size_t msg_size);
+/* explain, rate, generate: the methods of method/ (methodjob.c).  Checks
+ * what the request asks on the loop thread; returns RPC_OK with job->kind,
+ * job->work and job->plugin set (the rest of job is dispatch's), or the
+ * error to answer, its message in msg, with nothing kept. */
+enum rpc_code method_job_start(const struct host *h, const struct rpc_request *req, struct job *job,
+                               char *msg, size_t msg_size);
 
 #endif /* SUDOKUD_JOB_H */

@@ -8,12 +8,18 @@
 
 #include <stdio.h>
 
+#include "method/explain.h"
 #include "method/generate.h"
+#include "method/rate.h"
 #include "util/clock.h"
 
 const struct method_ops *method_of(enum rpc_method m)
 {
     switch (m) {
+    case RPC_M_EXPLAIN:
+        return &explain_ops;
+    case RPC_M_RATE:
+        return &rate_ops;
     case RPC_M_GENERATE:
         return &generate_ops;
     default:

@@ -1,4 +1,4 @@
-/* generate.c -- methods of method/ as job kinds (job.h).
+/* methodjob.c -- the methods of method/ as job kinds (job.h).
  *
  * A request whose method has ops in method/ (method_of) becomes a job
  * whose kind forwards to them: validate here on the loop thread, run on a
@@ -13,10 +13,11 @@
 #include "daemon/log.h"
 #include "method/method.h"
 
-/* A job's call and what it borrows. */
+/* A job's call, what it borrows, and its kind. */
 struct method_job {
     struct method_env env;
     struct method_call call;
+    struct job_kind kind;
 };
 
 static void method_job_run(struct job *job, uint64_t deadline_ns)
@@ -50,17 +51,8 @@ static void method_job_destroy(struct job *job)
     job->work = NULL;
 }
 
-static const struct job_kind generate_kind = {
-    .method = "generate",
-    .grace_ms = 50,
-    .run = method_job_run,
-    .outcome = method_job_outcome,
-    .pack = method_job_pack,
-    .destroy = method_job_destroy,
-};
-
-enum rpc_code generate_start(const struct host *h, const struct rpc_request *req, struct job *job,
-                             char *msg, size_t msg_size)
+enum rpc_code method_job_start(const struct host *h, const struct rpc_request *req, struct job *job,
+                               char *msg, size_t msg_size)
 {
     struct method_job *mj = malloc(sizeof(*mj));
     enum rpc_code code;
@@ -75,10 +67,17 @@ enum rpc_code generate_start(const struct host *h, const struct rpc_request *req
         free(mj);
         return code;
     }
-    job->kind = &generate_kind;
+    mj->kind = (struct job_kind){
+        .method = mj->call.ops->name,
+        .grace_ms = mj->call.ops->grace_ms,
+        .run = method_job_run,
+        .outcome = method_job_outcome,
+        .pack = method_job_pack,
+        .destroy = method_job_destroy,
+    };
+    job->kind = &mj->kind;
     job->work = mj;
     job->plugin = mj->call.plugin;
-    job->n = req->generate.n;
     mj->call.timeout_ms = job->timeout_ms;
     return RPC_OK;
 }
