@@ -11,11 +11,14 @@
 #include "method/explain.h"
 #include "method/generate.h"
 #include "method/rate.h"
+#include "method/solve.h"
 #include "util/clock.h"
 
 const struct method_ops *method_of(enum rpc_method m)
 {
     switch (m) {
+    case RPC_M_SOLVE:
+        return &solve_ops;
     case RPC_M_EXPLAIN:
         return &explain_ops;
     case RPC_M_RATE:

@@ -1,13 +1,16 @@
-/* local.c -- solve in this process, answering as sudokud would (local.h).
+/* local.c -- answer in this process as sudokud would (local.h).
  *
- * Each puzzle goes through the steps of the daemon's dispatch: parse
- * (codec), check the request (request_check: givens, solver, size, limit),
- * host_solve() with a deadline, then request_outcome() for the words of a
- * failure.  The answer is filled into a struct sudoku_client_result the way
- * the client library fills it from a daemon's response, so the tool prints
- * both the same.  Rating follows daemon/explain.c the same way: host_explain()
- * without text, with the same choice of explaining and counting plugins and
- * the same words for every outcome.
+ * A synchronous runner of the method interface (method/method.h): each
+ * puzzle becomes the struct rpc_request the daemon would decode, then goes
+ * through the same steps as in the daemon's dispatch, one after the other
+ * on this thread: method_start (the method's own checks), method_run
+ * until the timeout, the method's outcome (the words of a failure), and
+ * the method's result view (solve_result, rate_result, explain_result,
+ * generate_result), copied into the client library's result structs so
+ * that the tool prints both the same.  Nothing here checks what a request
+ * may ask: that is the method's.  A generate request is decoded by the
+ * daemon's own decoder (proto/params.c) from the bytes the library would
+ * send, so that its options are judged the same way.
  */
 #include "tool/local.h"
 
@@ -17,13 +20,12 @@
 #include <string.h>
 
 #include "client/client_impl.h"
-#include "core/grid.h"
 #include "core/host.h"
 #include "method/explain.h"
 #include "method/generate.h"
 #include "method/method.h"
 #include "method/rate.h"
-#include "method/request.h"
+#include "method/solve.h"
 #include "proto/codec.h"
 #include "util/clock.h"
 
@@ -104,97 +106,6 @@ static enum rpc_code local_call(struct local *l, const struct rpc_request *req, 
     return call->ops->outcome(call, msg, msg_size);
 }
 
-static void fail(struct sudoku_client_result *res, enum rpc_code code, const char *msg)
-{
-    res->status = SUDOKU_CLIENT_FAILED;
-    snprintf(res->error.code, sizeof(res->error.code), "%s", proto_code_name(code));
-    snprintf(res->error.message, sizeof(res->error.message), "%s", msg);
-}
-
-/* Run the checked request and fill res from what the plugin said. */
-static void run(const struct host_plugin *p, unsigned n, const uint8_t *cells, uint64_t limit,
-                uint64_t timeout_ms, struct sudoku_client_result *res)
-{
-    uint8_t solution[SDK_MAX_CELLS];
-    char msg[256];
-    uint64_t t0 = clock_now_ns();
-    struct sdk_job job = {.size = sizeof(job),
-                          .n = n,
-                          .cells = cells,
-                          .limit = limit,
-                          .deadline_ns = t0 + timeout_ms * 1000000u,
-                          .solution = solution};
-    int rc = host_solve(p, &job);
-    enum rpc_code code =
-        request_outcome(rc, p, n, timeout_ms, "the messages above", msg, sizeof(msg));
-
-    snprintf(res->solver, sizeof(res->solver), "%s", p->desc->name);
-    res->elapsed_us = (clock_now_ns() - t0) / 1000u;
-    res->guesses = job.guesses;
-    if (code != RPC_OK) {
-        fail(res, code, msg);
-        return;
-    }
-    res->count = job.count;
-    if (rc != SDK_SOLVED) {
-        res->status = SUDOKU_CLIENT_UNSOLVABLE;
-        return;
-    }
-    res->status = SUDOKU_CLIENT_SOLVED;
-    res->n = n;
-    memcpy(res->cells, solution, (size_t)n * n);
-    codec_format_line(n, solution, CODEC_BLANK_DOT, res->solution, sizeof(res->solution));
-}
-
-void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
-                 const struct sudoku_client_options *opts, struct sudoku_client_result *res)
-{
-    uint8_t parsed[SDK_MAX_CELLS];
-    const struct host_plugin *p = NULL;
-    char msg[256];
-    uint64_t limit = opts && opts->limit ? opts->limit : 1;
-    uint64_t timeout = opts && opts->timeout_ms ? opts->timeout_ms : LOCAL_TIMEOUT_MS;
-    enum rpc_code code;
-
-    memset(res, 0, sizeof(*res));
-    if (text) {
-        if (codec_parse_line(text, len, &n, parsed, msg, sizeof(msg)) < 0) {
-            fail(res, RPC_BAD_PUZZLE, msg);
-            return;
-        }
-        cells = parsed;
-    }
-    code = request_check(l->host, n, cells, opts && opts->solver ? opts->solver : "", limit, &p,
-                         msg, sizeof(msg));
-    if (code != RPC_OK) {
-        fail(res, code, msg);
-        return;
-    }
-    run(p, n, cells, limit, timeout, res);
-}
-
-size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap)
-{
-    static const unsigned sides[] = {4, 9, 16, 25};
-    const struct host_plugin *def = host_default(l->host);
-    size_t len = host_count(l->host);
-
-    for (size_t i = 0; i < len && i < cap; i++) {
-        const struct host_plugin *p = host_plugin_at(l->host, i);
-        struct sudoku_client_solver *s = &out[i];
-        memset(s, 0, sizeof(*s));
-        snprintf(s->name, sizeof(s->name), "%s", p->desc->name);
-        snprintf(s->version, sizeof(s->version), "%s", p->desc->version ? p->desc->version : "");
-        snprintf(s->description, sizeof(s->description), "%s",
-                 p->desc->description ? p->desc->description : "");
-        for (unsigned k = 0; k < 4; k++)
-            if (p->desc->sizes & sdk_size_bit(sides[k]))
-                s->sizes |= 1u << k;
-        s->is_default = p == def;
-    }
-    return len;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Requests, as the daemon decodes them */
 
@@ -226,6 +137,84 @@ static enum rpc_code set_options(struct rpc_solve_params *s, const char *solver,
     }
     memcpy(s->solver, solver, strlen(solver) + 1);
     return RPC_OK;
+}
+
+static void fail(struct sudoku_client_result *res, enum rpc_code code, const char *msg)
+{
+    res->status = SUDOKU_CLIENT_FAILED;
+    snprintf(res->error.code, sizeof(res->error.code), "%s", proto_code_name(code));
+    snprintf(res->error.message, sizeof(res->error.message), "%s", msg);
+}
+
+/* Fill res from a solve call, whatever its outcome code says. */
+static void result_of(const struct method_call *call, enum rpc_code code, const char *msg,
+                      struct sudoku_client_result *res)
+{
+    struct rpc_solve_result r;
+
+    solve_result(call, &r);
+    snprintf(res->solver, sizeof(res->solver), "%s", r.solver);
+    res->elapsed_us = r.elapsed_us;
+    res->guesses = r.guesses;
+    if (code != RPC_OK) {
+        fail(res, code, msg);
+        return;
+    }
+    res->count = r.count;
+    if (!r.solved) {
+        res->status = SUDOKU_CLIENT_UNSOLVABLE;
+        return;
+    }
+    res->status = SUDOKU_CLIENT_SOLVED;
+    res->n = r.n;
+    memcpy(res->cells, r.solution, (size_t)r.n * r.n);
+    codec_format_line(r.n, r.solution, CODEC_BLANK_DOT, res->solution, sizeof(res->solution));
+}
+
+void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
+                 const struct sudoku_client_options *opts, struct sudoku_client_result *res)
+{
+    struct rpc_request req = {.method = RPC_M_SOLVE};
+    char msg[256];
+    enum rpc_code code = set_puzzle(&req.solve, text, len, n, cells, msg, sizeof(msg));
+
+    memset(res, 0, sizeof(*res));
+    req.solve.limit = opts && opts->limit ? opts->limit : 1;
+    if (code == RPC_OK)
+        code = set_options(&req.solve, opts ? opts->solver : NULL, opts ? opts->timeout_ms : 0, msg,
+                           sizeof(msg));
+    if (code != RPC_OK) {
+        fail(res, code, msg);
+        return;
+    }
+    code = local_call(l, &req, msg, sizeof(msg));
+    if (l->call->ops) /* validated: what the plugin said */
+        result_of(l->call, code, msg, res);
+    else
+        fail(res, code, msg);
+    method_end(l->call);
+}
+
+size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap)
+{
+    static const unsigned sides[] = {4, 9, 16, 25};
+    const struct host_plugin *def = host_default(l->host);
+    size_t len = host_count(l->host);
+
+    for (size_t i = 0; i < len && i < cap; i++) {
+        const struct host_plugin *p = host_plugin_at(l->host, i);
+        struct sudoku_client_solver *s = &out[i];
+        memset(s, 0, sizeof(*s));
+        snprintf(s->name, sizeof(s->name), "%s", p->desc->name);
+        snprintf(s->version, sizeof(s->version), "%s", p->desc->version ? p->desc->version : "");
+        snprintf(s->description, sizeof(s->description), "%s",
+                 p->desc->description ? p->desc->description : "");
+        for (unsigned k = 0; k < 4; k++)
+            if (p->desc->sizes & sdk_size_bit(sides[k]))
+                s->sizes |= 1u << k;
+        s->is_default = p == def;
+    }
+    return len;
 }
 
 /* ------------------------------------------------------------------------ */
