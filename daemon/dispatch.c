@@ -80,7 +80,7 @@
 struct session {
     struct dispatch *d;           /* shared state */
     struct list link;             /* d->sessions, until on_closed */
-    struct list jobs;             /* solves in flight, newest first */
+    struct list jobs;             /* jobs in flight, newest first */
     uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() */
 };
 
@@ -556,7 +556,7 @@ static void cancel_request(struct session *ss, struct conn *c, uint32_t msgid)
             (unsigned long long)c->id, msgid);
 }
 
-/* The connection's last call: its queued solves are dropped, its running
+/* The connection's last call: its queued jobs are dropped, its running
  * ones cancelled (they come back as orphans), and the session goes. */
 static void on_closed(void *user, struct conn *c)
 {

@@ -276,12 +276,12 @@ static void make_mistake(struct explain_work *w)
 void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
 {
     struct explain_work *w = work_of(call);
-    char line[160];
 
     w->x.cancel = cancel;
     w->x.deadline_ns = deadline_ns;
     w->rc = host_explain(call->plugin, w->solver, &w->x, w->solution);
     if (w->rc == 0 && w->x.status > SDK_EXPLAIN_TIMEDOUT && call->env->log) {
+        char line[160];
         snprintf(line, sizeof(line), "%s: explain of a %ux%u puzzle ended with status %" PRIu32,
                  call->plugin->desc->name, w->x.n, w->x.n, w->x.status);
         call->env->log(call->env->log_ctx, SDK_LOG_ERR, line);

@@ -279,10 +279,10 @@ static enum rpc_code explain_request(const char *text, size_t len,
                                      struct rpc_request *req, char *msg, size_t msg_size)
 {
     struct rpc_explain_params *e = &req->explain;
-    char why[200];
     enum rpc_code code;
 
     if (eo && eo->progress) {
+        char why[200];
         if (codec_parse_line(eo->progress, eo->progress_len, &e->progress_n, e->progress, why,
                              sizeof(why)) < 0) {
             snprintf(msg, msg_size, "option progress: %s", why);
