@@ -8,10 +8,16 @@ set -eu
 
 pkgs="gcc g++ make cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev libsystemd-dev \
 systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git libcadical-dev \
-debootstrap systemd-container ${SUDOKU_DEPS_EXTRA:-}"
+debootstrap systemd-container python3-msgpack python3-pytest nodejs npm ${SUDOKU_DEPS_EXTRA:-}"
 
 missing=""
 for p in $pkgs; do
+    # node and npm count as present whatever package brought them: a
+    # NodeSource nodejs carries npm and conflicts with Debian's npm package.
+    case $p in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+    esac
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi

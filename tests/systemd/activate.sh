@@ -141,6 +141,15 @@ python3 "$rpc" wait "$sock" 20 || fail "no daemon behind $sock"
 python3 "$rpc" loop "$sock" 60 "$stop" >"$tmp/loop.out" 2>"$tmp/loop.log" &
 loop=$!
 pids="$loop $holder"
+# A loaded machine may take seconds to start python: restart only once the
+# loop's first ping came back, or the restarts would happen before it looks.
+i=0
+while [ ! -e "$stop.started" ]; do
+    i=$((i + 1))
+    [ $i -lt 600 ] || fail "the ping loop never got its first answer"
+    kill -0 "$loop" 2>/dev/null || fail "the ping loop died before its first answer"
+    sleep 0.05
+done
 n=0
 while [ $n -lt $restarts ]; do
     sleep 0.5

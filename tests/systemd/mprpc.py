@@ -10,7 +10,8 @@ protocol v1 uses (nil, bool, int, str, bin, array, map, float).  Commands:
   mprpc.py solvers SOCKET              print the solver names, one a line
   mprpc.py loop SOCKET SECONDS STOPFILE
       open a new connection and ping on it, again and again, for SECONDS or
-      until STOPFILE exists; a connection attempt counts as lost unless it
+      until STOPFILE exists (STOPFILE.started is made at the first pong);
+      a connection attempt counts as lost unless it
       gets "pong".  Prints "attempts=N ok=M" and exits 1 if any was lost.
   mprpc.py wait SOCKET SECONDS         wait until a ping succeeds
 
@@ -208,6 +209,8 @@ def cmd_loop(path, seconds, stopfile):
             err, res = call(path, "ping", [], timeout=20.0, msgid=msgid)
             if err is None and res == "pong":
                 ok += 1
+                if ok == 1:  # the caller restarts daemons only once we run
+                    open(stopfile + ".started", "w").close()
             else:
                 print("attempt %d: error=%r result=%r" % (attempts, err, res), file=sys.stderr)
         except (OSError, ValueError) as exc:
