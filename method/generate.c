@@ -52,25 +52,14 @@ static void genreq_free(struct genreq *r);
 static enum rpc_code find_counter(const struct host *h, const struct rpc_generate_params *g,
                                   const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *p =
-        g->solver[0] ? host_find(h, g->solver) : host_default_for(h, (int)g->n);
+    enum rpc_code code = method_find_solver(h, g->solver, g->n, out, msg, msg_size);
 
-    if (!p) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
-                 g->solver);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    if (!(p->desc->sizes & sdk_size_bit(g->n))) {
-        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", p->desc->name, g->n, g->n);
-        return RPC_UNSUPPORTED;
-    }
-    if (!(p->desc->caps & SDK_CAP_COUNT)) {
+    if (code == RPC_OK && !((*out)->desc->caps & SDK_CAP_COUNT)) {
         snprintf(msg, msg_size, "solver %s cannot count solutions, which generating needs",
-                 p->desc->name);
+                 (*out)->desc->name);
         return RPC_UNSUPPORTED;
     }
-    *out = p;
-    return RPC_OK;
+    return code;
 }
 
 /* The spec's shape from the request: symmetry, minimality, band. */

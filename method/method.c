@@ -68,3 +68,20 @@ void method_end(struct method_call *call)
         call->ops->destroy(call);
     call->ops = NULL;
 }
+
+enum rpc_code method_find_solver(const struct host *h, const char *name, unsigned n,
+                                 const struct host_plugin **out, char *msg, size_t msg_size)
+{
+    const struct host_plugin *p = name[0] ? host_find(h, name) : host_default_for(h, (int)n);
+
+    if (!p) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", name);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    if (!(p->desc->sizes & sdk_size_bit(n))) {
+        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", p->desc->name, n, n);
+        return RPC_UNSUPPORTED;
+    }
+    *out = p;
+    return RPC_OK;
+}

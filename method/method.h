@@ -113,6 +113,12 @@ uint64_t method_run(struct method_call *call, const atomic_int *cancel, uint64_t
 /* Free what the call's work holds.  The call may be started again. */
 void method_end(struct method_call *call);
 
+/* For the methods' validate: the plugin a request names (name "": the
+ * default for side n), which must take side n.  Returns RPC_OK with it in
+ * *out, or RPC_UNKNOWN_SOLVER or RPC_UNSUPPORTED with the reason in msg. */
+enum rpc_code method_find_solver(const struct host *h, const char *name, unsigned n,
+                                 const struct host_plugin **out, char *msg, size_t msg_size);
+
 /* The work of a call, as the method's own struct. */
 #define METHOD_WORK(call, type)  ((type *)(void *)(call)->work)
 #define METHOD_CWORK(call, type) ((const type *)(const void *)(call)->work)

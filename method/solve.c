@@ -23,30 +23,18 @@ struct solve_work {
 
 static_assert(sizeof(struct solve_work) <= METHOD_WORK_SIZE, "solve's work fits in the call");
 
-/* The solver: the named one, or the default for the size; it must take
- * the size, and count when limit > 1. */
+/* The solver (the named one, or the default for the size), which must
+ * count when limit > 1. */
 static enum rpc_code find_solver(const struct host *h, const struct rpc_solve_params *s,
                                  const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *plugin =
-        s->solver[0] ? host_find(h, s->solver) : host_default_for(h, (int)s->n);
+    enum rpc_code code = method_find_solver(h, s->solver, s->n, out, msg, msg_size);
 
-    if (!plugin) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
-                 s->solver);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    if (!(plugin->desc->sizes & sdk_size_bit(s->n))) {
-        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", plugin->desc->name, s->n,
-                 s->n);
+    if (code == RPC_OK && s->limit > 1 && !((*out)->desc->caps & SDK_CAP_COUNT)) {
+        snprintf(msg, msg_size, "solver %s cannot count solutions (limit > 1)", (*out)->desc->name);
         return RPC_UNSUPPORTED;
     }
-    if (s->limit > 1 && !(plugin->desc->caps & SDK_CAP_COUNT)) {
-        snprintf(msg, msg_size, "solver %s cannot count solutions (limit > 1)", plugin->desc->name);
-        return RPC_UNSUPPORTED;
-    }
-    *out = plugin;
-    return RPC_OK;
+    return code;
 }
 
 /* The cell arrays are most of the work: only the puzzle's n*n cells are
