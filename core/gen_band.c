@@ -1,0 +1,63 @@
+/* gen_band.c -- the band search: candidates until one rates inside the
+ * spec's band of difficulty.
+ *
+ * The band filter rates each finished candidate through the spec's
+ * callback and moves to the next seed of a chain (next = mix(seed +
+ * golden)) until one fits.  With spec->orders > 1 a grid serves that many
+ * candidates first, each a removal pass in another order (gen_dig.c):
+ * grid seeds have their low 4 bits clear and a candidate's seed is its
+ * grid's seed with the order there, so a candidate's seed alone makes it
+ * again.  Without a rate callback the chain stops at its first candidate,
+ * and a seed means what it always did.  No state.
+ */
+#include <errno.h>
+
+#include "core/gen_impl.h"
+
+/* Rate out with the spec's callback.  Returns 1 (in the band), 0 or a
+ * negative errno. */
+static int in_band(const struct gen_spec *spec, struct gen_puzzle *out)
+{
+    struct gen_rate_job job = {
+        .n = spec->n,
+        .puzzle = out->puzzle,
+        .solution = out->solution,
+        .cancel = spec->cancel,
+        .deadline_ns = spec->deadline_ns,
+    };
+    int rc = spec->rate(spec->rate_ctx, &job, &out->rating);
+
+    if (rc < 0)
+        return rc;
+    return out->rating >= spec->min_rating && out->rating <= spec->max_rating;
+}
+
+/* Candidates attempt, attempt+1, ... from the grid of seed (low bits mask
+ * clear) and orders j0, j0+1, ... of it (mod mask + 1), orders of them a
+ * grid, until one is in the band.  Returns 0 or a negative errno. */
+int gen__chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, struct gen_puzzle *out)
+{
+    uint64_t mask = orders > 1 ? GEN_MAX_ORDERS - 1 : 0, grid_seed = seed & ~mask;
+    unsigned j0 = (unsigned)(seed & mask);
+    struct grid_work g;
+
+    for (unsigned attempt = 1;; attempt++) {
+        unsigned t = (attempt - 1) % orders, j = (j0 + t) & (unsigned)mask;
+        int rc = t == 0 ? gen__grid_make(spec, grid_seed, orders > 1, &g, out) : 0;
+        if (rc == 0)
+            rc = gen__dig(spec, &g, j, out);
+        if (rc < 0)
+            return rc;
+        out->seed = grid_seed | j;
+        out->attempts = attempt;
+        if (!spec->rate)
+            return 0;
+        rc = in_band(spec, out);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+        if (attempt == spec->max_attempts)
+            return -ERANGE;
+        if (t + 1 == orders)
+            grid_seed = gen__mix64(grid_seed + GEN_GOLDEN) & ~mask;
+    }
+}

@@ -1,0 +1,57 @@
+/* gen_count.c -- the generator's only door to a solver.
+ *
+ * Uniqueness, and the completion of a full grid, are only ever decided by
+ * the counting plugin through host_solve(), whose answer the host checks:
+ * the generator holds no solver, and a faster plugin makes it faster.
+ * Each call is counted (gen_puzzle.solves), and the spec's cancel flag and
+ * deadline are looked at before it, since a fast solve may never reach a
+ * plugin's own poll.  No state.
+ */
+#include <errno.h>
+
+#include "core/gen_impl.h"
+
+/* -ECANCELED or -ETIMEDOUT when the work must stop, else 0.  Checked before
+ * each plugin call: fast solves may never reach a plugin's own poll. */
+static int should_stop(const struct gen_spec *spec)
+{
+    struct sdk_job probe = {.cancel = spec->cancel, .deadline_ns = spec->deadline_ns};
+
+    switch (sdk_job_should_stop(&probe)) {
+    case SDK_CANCELLED:
+        return -ECANCELED;
+    case SDK_TIMEDOUT:
+        return -ETIMEDOUT;
+    default:
+        return 0;
+    }
+}
+
+/* Ask the counting plugin for up to limit solutions of cells.  Returns the
+ * count (>= 0) with the first solution in solution, or a negative errno. */
+int gen__count_solutions(const struct gen_spec *spec, const uint8_t *cells, uint64_t limit,
+                         uint8_t *solution, unsigned *solves)
+{
+    struct sdk_job job = {
+        .size = sizeof(job),
+        .n = spec->n,
+        .cells = cells,
+        .limit = limit,
+        .cancel = spec->cancel,
+        .deadline_ns = spec->deadline_ns,
+        .solution = solution,
+    };
+    int rc = should_stop(spec);
+
+    if (rc < 0)
+        return rc;
+    (*solves)++;
+    rc = host_solve(spec->counter, &job);
+    if (rc == SDK_CANCELLED)
+        return -ECANCELED;
+    if (rc == SDK_TIMEDOUT)
+        return -ETIMEDOUT;
+    if (rc < 0 || rc == SDK_FAILED)
+        return -EIO;
+    return (int)job.count;
+}
