@@ -156,9 +156,10 @@ static struct explain_work *work_new(const struct rpc_request *req, int is_rate)
 }
 
 enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_request *req,
-                                    int is_rate, char *msg, size_t msg_size)
+                                    char *msg, size_t msg_size)
 {
     const struct rpc_solve_params *s = &req->solve;
+    int is_rate = req->method == RPC_M_RATE;
     const struct host *h = call->env->host;
     const struct host_plugin *p = NULL, *solver;
     struct explain_work *w;
@@ -477,15 +478,9 @@ static int explain_pack(msgpack_packer *pk, const void *arg)
     return 0;
 }
 
-static enum rpc_code explain_validate(struct method_call *call, const struct rpc_request *req,
-                                      char *msg, size_t msg_size)
-{
-    return explain_work_validate(call, req, 0, msg, msg_size);
-}
-
 const struct method_ops explain_ops = {
     .name = "explain",
-    .validate = explain_validate,
+    .validate = explain_work_validate,
     .run = explain_work_run,
     .outcome = explain_work_outcome,
     .pack = explain_pack,

@@ -54,11 +54,12 @@ void explain_step_at(const struct method_call *call, uint32_t i, struct explain_
 
 /* ------------------------------------------------ shared with rate.c */
 
-/* Validate an explain (is_rate 0) or rate request into call: the givens,
- * the explaining plugin (named, or the first that explains the size), the
- * progress (explain only), the counting plugin; as method_ops.validate. */
+/* Validate an explain or a rate request (req->method says which) into
+ * call: the givens, the explaining plugin (named, or the first that
+ * explains the size), the progress (explain only), the counting plugin;
+ * a method_ops.validate. */
 enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_request *req,
-                                    int is_rate, char *msg, size_t msg_size);
+                                    char *msg, size_t msg_size);
 void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns);
 enum rpc_code explain_work_outcome(const struct method_call *call, char *msg, size_t msg_size);
 void explain_work_destroy(struct method_call *call);

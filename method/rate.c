@@ -41,15 +41,9 @@ static int rate_pack(msgpack_packer *pk, const void *arg)
     return 0;
 }
 
-static enum rpc_code rate_validate(struct method_call *call, const struct rpc_request *req,
-                                   char *msg, size_t msg_size)
-{
-    return explain_work_validate(call, req, 1, msg, msg_size);
-}
-
 const struct method_ops rate_ops = {
     .name = "rate",
-    .validate = rate_validate,
+    .validate = explain_work_validate,
     .run = explain_work_run,
     .outcome = explain_work_outcome,
     .pack = rate_pack,

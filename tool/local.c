@@ -139,6 +139,21 @@ static enum rpc_code set_options(struct rpc_solve_params *s, const char *solver,
     return RPC_OK;
 }
 
+/* A solve or rate request on one puzzle (as for set_puzzle) with opts
+ * (solver, timeout_ms; NULL for the defaults) into req. */
+static enum rpc_code puzzle_request(struct rpc_request *req, const char *text, size_t len,
+                                    unsigned n, const uint8_t *cells,
+                                    const struct sudoku_client_options *opts, char *msg,
+                                    size_t msg_size)
+{
+    enum rpc_code code = set_puzzle(&req->solve, text, len, n, cells, msg, msg_size);
+
+    if (code != RPC_OK)
+        return code;
+    return set_options(&req->solve, opts ? opts->solver : NULL, opts ? opts->timeout_ms : 0, msg,
+                       msg_size);
+}
+
 static void fail(struct sudoku_client_result *res, enum rpc_code code, const char *msg)
 {
     res->status = SUDOKU_CLIENT_FAILED;
@@ -176,13 +191,10 @@ void local_solve(struct local *l, const char *text, size_t len, unsigned n, cons
 {
     struct rpc_request req = {.method = RPC_M_SOLVE};
     char msg[256];
-    enum rpc_code code = set_puzzle(&req.solve, text, len, n, cells, msg, sizeof(msg));
+    enum rpc_code code = puzzle_request(&req, text, len, n, cells, opts, msg, sizeof(msg));
 
     memset(res, 0, sizeof(*res));
     req.solve.limit = opts && opts->limit ? opts->limit : 1;
-    if (code == RPC_OK)
-        code = set_options(&req.solve, opts ? opts->solver : NULL, opts ? opts->timeout_ms : 0, msg,
-                           sizeof(msg));
     if (code != RPC_OK) {
         fail(res, code, msg);
         return;
@@ -247,12 +259,9 @@ void local_rate(struct local *l, const char *text, size_t len, unsigned n, const
 {
     struct rpc_request req = {.method = RPC_M_RATE};
     char msg[256];
-    enum rpc_code code = set_puzzle(&req.solve, text, len, n, cells, msg, sizeof(msg));
+    enum rpc_code code = puzzle_request(&req, text, len, n, cells, opts, msg, sizeof(msg));
 
     memset(res, 0, sizeof(*res));
-    if (code == RPC_OK)
-        code = set_options(&req.solve, opts ? opts->solver : NULL, opts ? opts->timeout_ms : 0, msg,
-                           sizeof(msg));
     if (code == RPC_OK)
         code = local_call(l, &req, msg, sizeof(msg));
     if (code != RPC_OK)
