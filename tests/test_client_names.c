@@ -215,22 +215,30 @@ static struct fake run_batch(sudoku_client_batch_cb cb, sudoku_client_batch_rate
     return f;
 }
 
-/* A solving batch sends solve requests only. */
-static void test_solve_batch(void **state)
-{
-    struct fake f = run_batch(on_solved, NULL);
-    (void)state;
-    assert_int_equal(f.solves, 3);
-    assert_int_equal(f.rates + f.others, 0);
-}
+/* One kind of batch: which new call makes it and what the fake must see. */
+struct kind_row {
+    sudoku_client_batch_cb cb;           /* a solving batch's, or NULL */
+    sudoku_client_batch_rate_cb rate_cb; /* a rating batch's, or NULL */
+    unsigned solves, rates;              /* requests the fake answers, by method */
+};
 
-/* A rating batch: the same add calls send rate requests only. */
-static void test_rate_batch(void **state)
+static const struct kind_row kind_rows[] = {
+    /* a solving batch sends solve requests only */
+    {on_solved, NULL, 3, 0},
+    /* a rating batch: the same add calls send rate requests only */
+    {NULL, on_rated, 0, 3},
+};
+
+static void test_batch_kinds(void **state)
 {
-    struct fake f = run_batch(NULL, on_rated);
     (void)state;
-    assert_int_equal(f.rates, 3);
-    assert_int_equal(f.solves + f.others, 0);
+    for (size_t i = 0; i < sizeof(kind_rows) / sizeof(kind_rows[0]); i++) {
+        struct fake f = run_batch(kind_rows[i].cb, kind_rows[i].rate_cb);
+        print_message("kind %zu: %u solves, %u rates\n", i, f.solves, f.rates);
+        assert_int_equal(f.solves, kind_rows[i].solves);
+        assert_int_equal(f.rates, kind_rows[i].rates);
+        assert_int_equal(f.others, 0);
+    }
 }
 
 int main(void)
@@ -238,8 +246,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_aliases_static),
         cmocka_unit_test(test_aliases_shared),
-        cmocka_unit_test(test_solve_batch),
-        cmocka_unit_test(test_rate_batch),
+        cmocka_unit_test(test_batch_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
