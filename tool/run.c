@@ -42,7 +42,7 @@ struct run {
     uint64_t records;       /* puzzles read from the inputs (counted on after a loss) */
     int is_count_partial;   /* a loss left an input that cannot be counted (a pipe) */
     uint64_t shutting_down; /* refused because the daemon is stopping */
-    struct progress bar;    /* on stderr when it is a terminal; its t0_us is the start */
+    struct progress bar;    /* on stderr when it is a terminal and no input is; t0_us: start */
     uint64_t bytes_total;   /* sum of regular input sizes, 0 when unknown */
     uint64_t bytes_before;  /* bytes of inputs already finished */
     struct input in;        /* the input being read */
@@ -472,6 +472,16 @@ static int solve_local(struct run *r, int nfiles)
     return rc || r->failed || r->unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
+/* 1 when an input is a terminal: someone types there, and a progress line
+ * would be drawn over what they type. */
+static int reads_terminal(char **files, int nfiles)
+{
+    for (int i = 0; i < nfiles; i++)
+        if (strcmp(files[i], "-") == 0 && isatty(0))
+            return 1;
+    return 0;
+}
+
 int tool_solve(const struct tool_opts *o, char **files, int nfiles)
 {
     static struct run r; /* holds the input's line buffer: keep it off the stack */
@@ -479,7 +489,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     r.o = o;
     r.files = files;
     progress_init(&r.bar, stderr, clock_now_us());
-    r.bar.is_on = isatty(2);
+    r.bar.is_on = isatty(2) && !reads_terminal(files, nfiles);
     struct sudoku_client_error err;
     struct sudoku_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);
