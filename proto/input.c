@@ -13,10 +13,13 @@
  * Rule lines made of '-', '+', '=' and '|' (qqwing's readable output) are
  * skipped inside and between grids.
  *
- * Detection: the first puzzle line is a grid row when it holds a side's worth
- * (4, 9, 16, 25) of cells as above; a single run of 16 symbols is a whole 4x4
- * puzzle in the line form (use --format grid for 16x16 rows without spaces);
- * anything else is the line form.
+ * Detection (INPUT_AUTO), for each puzzle on its own: its first line is a
+ * grid row when it holds a side's worth (4, 9, 16, 25) of cells as above; a
+ * single run of 16 symbols is a whole 4x4 puzzle in the line form (use
+ * --format grid for 16x16 rows without spaces); anything else is the line
+ * form.  A line that looks like a grid row among line puzzles, with no grid
+ * row of its size after it, is one bad record (a lone row): the next line is
+ * read again as a puzzle of its own, so a typo costs one puzzle, not nine.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -31,6 +34,7 @@ int input_open(struct input *in, const char *path, enum input_format format)
     memset(in, 0, sizeof(*in));
     in->name = path;
     in->format = format;
+    in->is_auto = format == INPUT_AUTO;
     if (strcmp(path, "-") == 0) {
         in->f = stdin;
         return 0;
@@ -60,6 +64,10 @@ static int read_line(struct input *in)
     size_t len = 0, total = 0;
     int ch, has_nul = 0;
 
+    if (in->is_pending) { /* put back by a lone row: already counted */
+        in->is_pending = 0;
+        return 1;
+    }
     while ((ch = getc_unlocked(in->f)) != EOF && ch != '\n') {
         total++;
         has_nul |= ch == '\0';
@@ -176,11 +184,11 @@ static int is_line_puzzle_16(const char *p)
     return len == 16 && strcspn(p, " \t|") == len;
 }
 
-static void detect(struct input *in, const char *p)
+static enum input_format detect(const char *p)
 {
     unsigned vals[26];
     int k = row_values(p, vals, 26);
-    in->format = is_side(k) && !is_line_puzzle_16(p) ? INPUT_GRID : INPUT_LINE;
+    return is_side(k) && !is_line_puzzle_16(p) ? INPUT_GRID : INPUT_LINE;
 }
 
 static int read_line_record(struct input *in, const char *p, struct input_record *r)
@@ -237,8 +245,22 @@ static void skip_rows(struct input *in, int rows)
         ;
 }
 
-/* Gather the n rows of a grid, as people write them, and parse them. */
-static int read_grid_record(struct input *in, const char *p, struct input_record *r)
+/* Auto detection among line puzzles: the row after a grid's first is no row
+ * of its size (it is a puzzle of its own).  Make the first a bad record of
+ * its own and leave the current line for the next read.  Returns 1. */
+static int lone_row(struct input *in, struct input_record *r, int k)
+{
+    in->is_pending = 1;
+    in->format = INPUT_LINE;
+    r->format = INPUT_LINE;
+    snprintf(r->error, sizeof(r->error),
+             "a lone grid row of %d cells: a line puzzle has 16, 81, 256 or 625", k);
+    return 1;
+}
+
+/* Gather the n rows of a grid, as people write them, and parse them.
+ * was_line: the previous record was a line puzzle (auto detection). */
+static int read_grid_record(struct input *in, const char *p, struct input_record *r, int was_line)
 {
     char text[25 * 25 * 4 + 1];
     unsigned vals[26];
@@ -273,6 +295,8 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
                 return 1;
             }
             got = row_values(p, vals, 26);
+            if (got != k && row == 1 && was_line)
+                return lone_row(in, r, k);
         }
         if (got != k) {
             r->line = in->line_no; /* reported at the row's own line */
@@ -317,7 +341,9 @@ int input_next(struct input *in, struct input_record *r)
         snprintf(r->error, sizeof(r->error), "line holds a NUL byte");
         return 1;
     }
-    if (in->format == INPUT_AUTO)
-        detect(in, p);
-    return in->format == INPUT_GRID ? read_grid_record(in, p, r) : read_line_record(in, p, r);
+    int was_line = in->format == INPUT_LINE;
+    if (in->is_auto)
+        in->format = detect(p);
+    return in->format == INPUT_GRID ? read_grid_record(in, p, r, in->is_auto && was_line)
+                                    : read_line_record(in, p, r);
 }

@@ -4,8 +4,9 @@
  * Reads one input (a file or stdin) as a stream of records, each a puzzle
  * with the number of the line it starts on.  Memory is constant: lines are
  * read into a fixed buffer (an overlong line becomes a failed record, not a
- * bigger buffer).  The format is detected from the first puzzle line unless
- * forced.  Linked into the tools, not into libsudoku-client.
+ * bigger buffer).  Unless forced, each puzzle's form is detected from its
+ * first line, so a line puzzle may follow a grid.  Linked into the tools,
+ * not into libsudoku-client.
  */
 #ifndef SUDOKU_PROTO_INPUT_H
 #define SUDOKU_PROTO_INPUT_H
@@ -16,7 +17,7 @@
 #define INPUT_LINE_MAX 8192 /* longest line kept; longer ones are refused */
 
 enum input_format {
-    INPUT_AUTO = 0, /* detect from the first puzzle line */
+    INPUT_AUTO = 0, /* detect each puzzle's form from its first line */
     INPUT_LINE,     /* one puzzle per line */
     INPUT_GRID      /* n lines of n numbers per puzzle (judge format) */
 };
@@ -37,13 +38,15 @@ struct input_record {
 struct input {
     FILE *f;                  /* owned unless it is stdin */
     const char *name;         /* for messages, "-" shown as "<stdin>"; borrowed */
-    enum input_format format; /* resolved on the first record when INPUT_AUTO */
+    enum input_format format; /* forced, or (auto) the last record's form */
+    int is_auto;              /* opened with INPUT_AUTO: detect every record */
     uint64_t line_no;         /* lines read so far */
     uint64_t bytes;           /* bytes read so far */
     char line[INPUT_LINE_MAX + 2];
     size_t line_len;
-    int is_long; /* the last line was cut: longer than INPUT_LINE_MAX */
-    int has_nul; /* the last line held a NUL byte */
+    int is_long;    /* the last line was cut: longer than INPUT_LINE_MAX */
+    int has_nul;    /* the last line held a NUL byte */
+    int is_pending; /* line holds a line not yet taken: the next read gives it */
 };
 
 /* Open path ("-" for stdin) with format (INPUT_AUTO to detect).  Returns 0
