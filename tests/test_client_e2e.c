@@ -482,9 +482,9 @@ static void test_exit_codes(void **state)
 static void test_json_lines(void **state)
 {
     static struct tool_run r;
-    static const char *const solved_keys[] = {"line",  "status", "solution",
+    static const char *const solved_keys[] = {"line",  "file",   "status",    "solution",
                                               "count", "solver", "elapsed_us"};
-    static const char *const error_keys[] = {"line", "status", "code", "message"};
+    static const char *const error_keys[] = {"line", "file", "status", "code", "message"};
     const char *argv[] = {"sudoku", "--json", "-s", sock, DATA("client_mixed.txt"), NULL};
     (void)state;
     run_tool(&r, NULL, argv);
@@ -496,9 +496,9 @@ static void test_json_lines(void **state)
         snprintf(want_line, sizeof(want_line), "{\"line\":%d,", count + 2);
         assert_true(strncmp(line, want_line, strlen(want_line)) == 0); /* input order */
         if (strstr(line, "\"status\":\"error\""))
-            check_json_keys(line, error_keys, 4);
+            check_json_keys(line, error_keys, 5);
         else
-            check_json_keys(line, solved_keys, 6);
+            check_json_keys(line, solved_keys, 7);
         count++;
     }
     assert_int_equal(count, 8);
@@ -507,8 +507,27 @@ static void test_json_lines(void **state)
     run_tool(&r, DATA("client_judge.txt"), argv2);
     assert_int_equal(r.status, 0);
     r.out[strcspn(r.out, "\n")] = '\0';
-    check_json_keys(r.out, solved_keys, 6);
+    check_json_keys(r.out, solved_keys, 7);
     assert_non_null(strstr(r.out, "\"solution\":[["));
+}
+
+/* --json over several files: each object names its file, and line is the
+ * puzzle's line in that file. */
+static void test_json_names_files(void **state)
+{
+    static struct tool_run r;
+    const char *argv[] = {
+        "sudoku", "--json", "-s", sock, DATA("client_judge.txt"), DATA("client_mixed.txt"), NULL};
+    char want[256];
+    (void)state;
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof(want), ",\"file\":\"%s\"}\n{\"line\":2,", DATA("client_judge.txt"));
+    if (strncmp(r.out, "{\"line\":1,", 10) != 0 || !strstr(r.out, want))
+        fail_msg("the first object is not line 1 of %s: %s", DATA("client_judge.txt"), r.out);
+    snprintf(want, sizeof(want), ",\"file\":\"%s\"}\n{\"line\":3,", DATA("client_mixed.txt"));
+    if (!strstr(r.out, want))
+        fail_msg("line 2 of %s is not named so: %s", DATA("client_mixed.txt"), r.out);
 }
 
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
@@ -948,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_nul_byte_line),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_json_lines),
+        cmocka_unit_test(test_json_names_files),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

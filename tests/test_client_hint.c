@@ -320,7 +320,7 @@ static void test_explain_not_unique(void **state)
 static void test_rate_order(void **state)
 {
     static struct tool_run r;
-    char a[128], b[128];
+    char a[128], b[128], want[1024];
     (void)state;
     write_file("a.txt", LINES4, a, sizeof(a));
     write_file("b.txt", "1..4..1..1..4...\n1..4..1..1..4..1\n", b, sizeof(b));
@@ -336,12 +336,15 @@ static void test_rate_order(void **state)
     const char *json[] = {"rate", "--json", b, NULL};
     run_fake(&r, -1, json);
     assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "{\"line\":1,\"rating\":5,\"difficulty\":\"easy\",\"hardest\":"
-                               "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
-                               "\"elapsed_us\":0}\n"
-                               "{\"line\":2,\"rating\":6,\"difficulty\":\"easy\",\"hardest\":"
-                               "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
-                               "\"elapsed_us\":0}\n");
+    snprintf(want, sizeof(want),
+             "{\"line\":1,\"rating\":5,\"difficulty\":\"easy\",\"hardest\":"
+             "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
+             "\"elapsed_us\":0,\"file\":\"%s\"}\n"
+             "{\"line\":2,\"rating\":6,\"difficulty\":\"easy\",\"hardest\":"
+             "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
+             "\"elapsed_us\":0,\"file\":\"%s\"}\n",
+             b, b);
+    assert_string_equal(r.out, want);
 }
 
 /* A daemon gone mid-run: what came is printed, one line says so, exit 3. */

@@ -101,7 +101,17 @@ static void json_grid(unsigned n, const uint8_t *cells)
     putchar(']');
 }
 
-static void print_json(uint64_t tag, const struct sudoku_client_result *res, const char *solution)
+/* The last key of every object, and its end: the file the puzzle came from
+ * ("<stdin>" for standard input; "line" is the puzzle's line in it). */
+static void json_end(const struct run *r, uint64_t tag)
+{
+    fputs(",\"file\":", stdout);
+    json_put_string(stdout, file_name(r, tag));
+    puts("}");
+}
+
+static void print_json(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
+                       const char *solution)
 {
     printf("{\"line\":%llu,\"status\":\"%s\"", (unsigned long long)tag_line(tag),
            sudoku_client_status_name(res->status));
@@ -110,7 +120,7 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
         json_put_string(stdout, res->error.code);
         fputs(",\"message\":", stdout);
         json_put_string(stdout, res->error.message);
-        puts("}");
+        json_end(r, tag);
         return;
     }
     fputs(",\"solution\":", stdout);
@@ -122,7 +132,8 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
         json_put_string(stdout, solution);
     printf(",\"count\":%llu,\"solver\":", (unsigned long long)res->count);
     json_put_string(stdout, res->solver);
-    printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
+    printf(",\"elapsed_us\":%llu", (unsigned long long)res->elapsed_us);
+    json_end(r, tag);
 }
 
 /* "2" or, when the count reached the limit, "2+" (there may be more). */
@@ -218,7 +229,7 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         report_failure(r, tag, res);
     }
     if (r->o->is_json)
-        print_json(tag, res, solution);
+        print_json(r, tag, res, solution);
     else if (res->status == SUDOKU_CLIENT_SOLVED)
         print_plain(r, tag, res, solution);
     else if (res->status == SUDOKU_CLIENT_UNSOLVABLE && r->o->is_count)
