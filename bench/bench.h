@@ -62,17 +62,21 @@ struct bench_idle_result {
     long long daemon_hwm_kib;      /* VmHWM with all of them open */
 };
 
+/* Start a JSON line on out: head (`{"mode":"rate",` or `{`), then
+ * "solver":SOLVER,"file":FILE, both escaped (report.c). */
+void bench_json_start(FILE *out, const char *head, const char *solver, const char *file);
+
 /* Print the table header (once) and one row per result. */
 void bench_report_table_header(FILE *out);
-void bench_report_table_row(FILE *out, const struct bench_result *r);
+void bench_report_table_row(FILE *out, const void *result); /* a struct bench_result */
 
 /* Print r as one JSON object on one line. */
-void bench_report_json(FILE *out, const struct bench_result *r);
+void bench_report_json(FILE *out, const void *result); /* a struct bench_result */
 
 /* The same for daemon runs: table header, row, JSON line. */
 void bench_report_daemon_header(FILE *out);
-void bench_report_daemon_row(FILE *out, const struct bench_daemon_result *r);
-void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r);
+void bench_report_daemon_row(FILE *out, const void *result);  /* a struct bench_daemon_result */
+void bench_report_daemon_json(FILE *out, const void *result); /* a struct bench_daemon_result */
 
 /* Per-call latencies in microseconds, growable: zero it to start, push,
  * then bench_samples_free.  us is owned by the struct. */
@@ -101,6 +105,27 @@ int bench_is_skipped(const char *line);
  * its side in *n.  Returns 0, or -EINVAL when rec is an error record, its
  * line does not parse or its givens break a rule (record.c). */
 int bench_record_cells(const struct input_record *rec, unsigned *n, uint8_t *cells);
+
+/* What to do with one record of a file (ctx is the caller's).  Returns 0,
+ * or a negative errno that stops the file. */
+typedef int bench_record_fn(void *ctx, const struct input_record *rec);
+
+/* Read file (any form proto/input.c reads) and call fn with each record, in
+ * order.  Returns 0, or a negative errno (the file unreadable, or fn's) with
+ * "FILE: why" in err (record.c). */
+int bench_each_record(const char *file, bench_record_fn *fn, void *ctx, char *err, size_t err_size);
+
+/* What to do with the givens of one puzzle of a file (ctx is the caller's).
+ * Returns 0, or a negative errno that stops the file. */
+typedef int bench_puzzle_fn(void *ctx, unsigned n, const uint8_t *cells);
+
+/* Read file (any form proto/input.c reads) and call fn with the givens of
+ * each record, in order; a record that is not a good puzzle
+ * (bench_record_cells) adds one to *errors instead.  Every record adds one
+ * to *puzzles.  Returns 0, or a negative errno (the file unreadable, or
+ * fn's) with "FILE: why" in err (record.c). */
+int bench_each_puzzle(const char *file, bench_puzzle_fn *fn, void *ctx, uint64_t *puzzles,
+                      uint64_t *errors, char *err, size_t err_size);
 
 /* Print the idle-connections figures as text or as one JSON line. */
 void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json);

@@ -171,8 +171,9 @@ void genbench_report_header(FILE *out)
             "rating");
 }
 
-void genbench_report_row(FILE *out, const struct genbench_result *r)
+void genbench_report_row(FILE *out, const void *result)
 {
+    const struct genbench_result *r = result;
     fprintf(out,
             "%-10s %5u %-9s %7s %8llu %5llu %6llu %10.1f %12.1f %10.1f %10.1f %7.2f %7.2f %-9s "
             "%8.2f %6.2f%s\n",
@@ -183,8 +184,9 @@ void genbench_report_row(FILE *out, const struct genbench_result *r)
             r->rating_avg, r->timeouts ? " (timeouts)" : "");
 }
 
-void genbench_report_json(FILE *out, const struct genbench_result *r)
+void genbench_report_json(FILE *out, const void *result)
 {
+    const struct genbench_result *r = result;
     fputs("{\"generate\":true,\"solver\":", out);
     json_put_string(out, r->solver);
     fprintf(out, ",\"size\":%u,\"symmetry\":", r->n);

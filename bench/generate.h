@@ -1,5 +1,5 @@
 /* generate.h -- time puzzle generation (core/generate.h) in this process,
- * or through a running sudokud (gendaemon.c).
+ * or through a running sudokud (generate_daemon.c).
  *
  * The --generate runner of sudoku-bench: puzzles k = 0 .. count-1 of the
  * batch that starts at the seed, one at a time on the calling thread, with
@@ -86,7 +86,7 @@ int genbench_run_daemon(const struct genbench_opts *o, const struct genbench_dae
 
 /* Print the table header (once), one row per result, or one JSON line. */
 void genbench_report_header(FILE *out);
-void genbench_report_row(FILE *out, const struct genbench_result *r);
-void genbench_report_json(FILE *out, const struct genbench_result *r);
+void genbench_report_row(FILE *out, const void *result);  /* a struct genbench_result */
+void genbench_report_json(FILE *out, const void *result); /* a struct genbench_result */
 
 #endif /* SUDOKU_BENCH_GENERATE_H */

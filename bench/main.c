@@ -1,13 +1,12 @@
 /* main.c -- sudoku-bench: time solver plugins over puzzle files.
  *
- * main() is the table of contents: parse the options, then either load the
- * plugins and run every (solver, file) pair in this process (inproc.c), or,
- * with --socket, send every file through a running sudokud (daemon.c), or,
- * with --idle-connections, measure the daemon's memory with K connections
- * open, or, with --rate, rate the files with every plugin that can explain
- * (rate.c), or, with --generate N, time puzzle generation (generate.c; with
- * --socket, through the daemon: gendaemon.c).
- * Every runner checks every answer.
+ * main() is the table of contents: parse the options, pick the row of the
+ * runner table (runners.c) for the workload (solve; --rate; --generate N)
+ * and where it runs (in this process; with --socket, through a running
+ * sudokud), load the plugins the row needs, and let the one driver
+ * (driver.c) run it.  --idle-connections K instead measures the daemon's
+ * memory with K connections open (daemon.c).  Every runner checks every
+ * answer.
  *
  * Exit status: 0 when every answer was right, 1 when an answer was wrong or
  * something failed (unreadable file, no plugins, error answers), 2 on a usage
@@ -23,43 +22,15 @@
 
 #include "bench/bench.h"
 #include "bench/daemon.h"
-#include "bench/generate.h"
-#include "bench/inproc.h"
-#include "bench/rate.h"
-#include "bench/rated.h"
+#include "bench/runner.h"
 #include "core/host.h"
 #include "proto/protocol.h"
 #include "util/opts.h"
 #include <sudoku/client.h>
 
-#define BENCH_MAX_SOLVERS  32      /* --solver names at most */
 #define BENCH_MAX_CONNS    1024    /* --connections at most */
 #define BENCH_MAX_IDLE     100000  /* --idle-connections at most */
 #define BENCH_MAX_GENERATE 1000000 /* --generate at most */
-
-/* Everything the command line says. */
-struct bench_cfg {
-    const char *plugin_dir;                 /* -P, NULL = default */
-    const char *solvers[BENCH_MAX_SOLVERS]; /* --solver, split on ',' */
-    size_t solvers_len;                     /* 0 = every loaded plugin */
-    char *solver_arg;                       /* owns the strings in solvers */
-    struct inproc_opts run;                 /* limit, timeout, progress */
-    const char *socket;                     /* -s: run through sudokud */
-    unsigned connections;                   /* --connections (default 1) */
-    unsigned depth;                         /* --depth (default 64) */
-    unsigned idle;                          /* --idle-connections, 0 = off */
-    struct genbench_opts gen;               /* --generate N (count 0 = off), --size, ... */
-    int is_no_minimal;                      /* --no-minimal */
-    unsigned chunk;                         /* --chunk: puzzles a generate request */
-    unsigned repeat;                        /* --repeat (default 1) */
-    int is_timeout_set;                     /* --timeout-ms given */
-    int json;                               /* --json */
-    int rate;                               /* --rate: rate with explain() */
-    unsigned steps;                         /* --steps N with --rate (hint: 1), 0 = every step */
-    int verbose;                            /* -v: show info log lines */
-    char **files;                           /* FILE... (points into argv) */
-    int files_len;
-};
 
 static int g_verbose; /* read by the log callback; set once before loading */
 
@@ -406,263 +377,6 @@ static int check_files(const struct bench_cfg *c)
 
 /* ---------------------------------------------------------------- running */
 
-static void report(const struct bench_cfg *c, const struct bench_result *r, int *header_done)
-{
-    if (c->json) {
-        bench_report_json(stdout, r);
-    } else {
-        if (!*header_done)
-            bench_report_table_header(stdout);
-        *header_done = 1;
-        bench_report_table_row(stdout, r);
-    }
-    fflush(stdout);
-}
-
-/* Run one solver over every file.  Returns 0 or 1. */
-static int run_solver(const struct bench_cfg *c, const struct host_plugin *p, int *header_done)
-{
-    struct bench_result r;
-    char err[512];
-    int status = 0;
-
-    for (int i = 0; i < c->files_len; i++) {
-        if (inproc_run_file(p, c->files[i], &c->run, &r, err, sizeof(err)) < 0) {
-            fprintf(stderr, "sudoku-bench: %s\n", err);
-            status = 1;
-            continue;
-        }
-        report(c, &r, header_done);
-        if (r.wrong || r.errors)
-            status = 1;
-    }
-    return status;
-}
-
-/* --rate: every explaining solver (or each --solver) over every file.
- * Returns 0, or 1 when an answer was refused or a file failed. */
-static int run_rate(const struct bench_cfg *c, const struct host *h)
-{
-    size_t len = c->solvers_len ? c->solvers_len : host_count(h);
-    int header_done = 0, status = 0;
-    struct rate_result r;
-    char err[512];
-
-    for (size_t i = 0; i < len; i++) {
-        const struct host_plugin *p =
-            c->solvers_len ? host_find(h, c->solvers[i]) : host_plugin_at(h, i);
-        if (!host_plugin_has_explain(p))
-            continue;
-        for (int f = 0; f < c->files_len; f++) {
-            if (rate_run_steps(p, host_default(h), c->files[f], c->steps, &r, err, sizeof(err)) <
-                0) {
-                fprintf(stderr, "sudoku-bench: %s\n", err);
-                status = 1;
-                continue;
-            }
-            if (!c->json && !header_done++)
-                rate_report_header(stdout);
-            if (c->json)
-                rate_report_json(stdout, &r);
-            else
-                rate_report_row(stdout, &r);
-            fflush(stdout);
-            status |= r.wrong != 0;
-        }
-    }
-    return status;
-}
-
-/* --rate --socket: every file through the daemon, rated in a pipelined
- * batch or, with --steps, explained one request at a time.  Returns 0, 1
- * (wrong or refused answers, a bad file) or 3 (the daemon unreachable). */
-static int run_rate_daemon(const struct bench_cfg *c)
-{
-    int header_done = 0, status = 0;
-    struct rated_result r;
-    char err[512];
-
-    for (int f = 0; f < c->files_len; f++) {
-        int rc = rated_run_file(c->socket, c->files[f], c->steps, c->depth ? c->depth : 64, &r, err,
-                                sizeof(err));
-        if (rc < 0) {
-            fprintf(stderr, "sudoku-bench: %s\n", err);
-            if (rc == -ENOTCONN)
-                return 3;
-            status = 1;
-            continue;
-        }
-        if (!c->json && !header_done++)
-            rated_report_header(stdout);
-        if (c->json)
-            rated_report_json(stdout, &r);
-        else
-            rated_report_row(stdout, &r);
-        fflush(stdout);
-        status |= r.wrong != 0 || r.refused != 0;
-    }
-    return status;
-}
-
-static int run_inproc(const struct bench_cfg *c, const struct host *h)
-{
-    size_t len = c->solvers_len ? c->solvers_len : host_count(h);
-    int header_done = 0;
-    int status = 0;
-
-    for (size_t i = 0; i < len; i++) {
-        const struct host_plugin *p =
-            c->solvers_len ? host_find(h, c->solvers[i]) : host_plugin_at(h, i);
-        if (run_solver(c, p, &header_done))
-            status = 1;
-    }
-    return status;
-}
-
-/* ---------------------------------------------------------------- generating */
-
-/* Print one generation run: a JSON line, or the table (its header before
- * the first row).  Returns 1 when it made wrong puzzles, errors or none. */
-static int report_generate(const struct bench_cfg *c, const struct genbench_result *r,
-                           int *header_done)
-{
-    if (c->json) {
-        genbench_report_json(stdout, r);
-    } else {
-        if (!*header_done)
-            genbench_report_header(stdout);
-        *header_done = 1;
-        genbench_report_row(stdout, r);
-    }
-    fflush(stdout);
-    return r->wrong || r->errors || !r->puzzles ? 1 : 0;
-}
-
-/* Time generation with one counting plugin.  Returns 0 or 1. */
-static int run_generate_solver(const struct bench_cfg *c, const struct host_plugin *p,
-                               int *header_done)
-{
-    struct genbench_result r;
-    char err[512];
-
-    if (genbench_run(p, &c->gen, &r, err, sizeof(err)) < 0) {
-        fprintf(stderr, "sudoku-bench: %s\n", err);
-        return 1;
-    }
-    return report_generate(c, &r, header_done);
-}
-
-/* Time generation through the daemon with one counting plugin (NULL: the
- * daemon's default); checker (may be NULL) checks uniqueness afterwards.
- * Returns 0, 1 or 3. */
-static int run_generate_daemon(const struct bench_cfg *c, const char *solver,
-                               const struct host_plugin *checker, int *header_done)
-{
-    struct genbench_daemon_opts d = {.socket = c->socket,
-                                     .solver = solver,
-                                     .chunk = c->chunk ? c->chunk : 16,
-                                     .depth = c->depth ? c->depth : 32};
-    struct genbench_result r;
-    char err[512];
-    int rc = genbench_run_daemon(&c->gen, &d, checker, &r, err, sizeof(err));
-
-    if (rc < 0) {
-        fprintf(stderr, "sudoku-bench: %s\n", err);
-        return rc == DAEMON_UNREACHABLE ? 3 : 1;
-    }
-    return report_generate(c, &r, header_done);
-}
-
-static int run_generate(struct bench_cfg *c, const struct host *h)
-{
-    int header_done = 0, status = 0;
-
-    c->gen.n = c->gen.n ? c->gen.n : 9;
-    c->gen.is_minimal = !c->is_no_minimal;
-    c->gen.timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0;
-    c->gen.progress = c->run.progress;
-    if (!c->socket && c->gen.has_band)
-        c->gen.rater = host_explainer_for(h, c->gen.n);
-    if (!c->socket && c->gen.has_band && !c->gen.rater) {
-        fprintf(stderr, "sudoku-bench: a band needs a plugin that rates %ux%u puzzles (logic)\n",
-                c->gen.n, c->gen.n);
-        return 1;
-    }
-    if (c->socket) {
-        const struct host_plugin *checker = h ? host_default(h) : NULL;
-        if (c->solvers_len == 0)
-            return run_generate_daemon(c, NULL, checker, &header_done);
-        for (size_t i = 0; i < c->solvers_len && status != 3; i++) {
-            int rc = run_generate_daemon(c, c->solvers[i], checker, &header_done);
-            status = rc > status ? rc : status;
-        }
-        return status;
-    }
-    if (c->solvers_len == 0)
-        return run_generate_solver(c, host_default(h), &header_done);
-    for (size_t i = 0; i < c->solvers_len; i++) {
-        if (run_generate_solver(c, host_find(h, c->solvers[i]), &header_done))
-            status = 1;
-    }
-    return status;
-}
-
-/* ---------------------------------------------------------------- through the daemon */
-
-/* Run one solver (NULL: the daemon's default) over every file through the
- * daemon.  Returns 0, 1 (wrong answers, failures) or 3 (daemon unreachable). */
-static int run_daemon_solver(const struct bench_cfg *c, const char *solver, int *header_done)
-{
-    struct daemon_opts o = {.socket = c->socket,
-                            .solver = solver,
-                            .limit = c->run.limit,
-                            .timeout_ms = c->is_timeout_set ? c->run.timeout_ms : 0,
-                            .connections = c->connections ? c->connections : 1,
-                            .depth = c->depth ? c->depth : 64,
-                            .repeat = c->repeat ? c->repeat : 1};
-    struct bench_daemon_result r;
-    char err[512];
-    int status = 0;
-
-    for (int i = 0; i < c->files_len; i++) {
-        int rc = daemon_run_file(&o, c->files[i], &r, err, sizeof(err));
-        if (rc < 0) {
-            fprintf(stderr, "sudoku-bench: %s\n", err);
-            if (rc == DAEMON_UNREACHABLE)
-                return 3;
-            status = 1;
-            continue;
-        }
-        if (c->json) {
-            bench_report_daemon_json(stdout, &r);
-        } else {
-            if (!*header_done)
-                bench_report_daemon_header(stdout);
-            *header_done = 1;
-            bench_report_daemon_row(stdout, &r);
-        }
-        fflush(stdout);
-        if (r.wrong || r.errors)
-            status = 1;
-    }
-    return status;
-}
-
-static int run_daemon(const struct bench_cfg *c)
-{
-    int header_done = 0;
-    int status = 0;
-
-    if (c->solvers_len == 0)
-        return run_daemon_solver(c, NULL, &header_done);
-    for (size_t i = 0; i < c->solvers_len && status != 3; i++) {
-        int rc = run_daemon_solver(c, c->solvers[i], &header_done);
-        if (rc > status)
-            status = rc;
-    }
-    return status;
-}
-
 static int run_idle(const struct bench_cfg *c)
 {
     struct bench_idle_result r;
@@ -677,9 +391,18 @@ static int run_idle(const struct bench_cfg *c)
     return 0;
 }
 
+/* The row for what c asks: the workload, in process or through the daemon. */
+static const struct bench_runner *pick_runner(const struct bench_cfg *c)
+{
+    const char *workload = c->rate ? "rate" : c->gen.count ? "generate" : "solve";
+
+    return bench_runner_find(workload, c->socket ? BENCH_DAEMON : BENCH_IN_PROCESS);
+}
+
 int main(int argc, char **argv)
 {
     struct bench_cfg cfg = {.run = {.limit = 2, .timeout_ms = 10000}, .gen = {.seed = 1}};
+    const struct bench_runner *r;
     struct host *h = NULL;
     int status;
 
@@ -692,23 +415,18 @@ int main(int argc, char **argv)
         status = run_idle(&cfg);
         goto done;
     }
-    status = cfg.gen.count ? 0 : check_files(&cfg);
+    r = pick_runner(&cfg);
+    status = r->workload->has_files ? check_files(&cfg) : 0;
     if (status)
         goto done;
-    if (cfg.socket && !cfg.gen.count) {
-        status = cfg.rate ? run_rate_daemon(&cfg) : run_daemon(&cfg);
-        goto done;
-    }
     status = 1;
-    h = load_plugins(&cfg);
-    if (!h && !cfg.socket) /* through the daemon the plugins only check uniqueness */
+    if (r->host != BENCH_HOST_NONE)
+        h = load_plugins(&cfg);
+    if (!h && r->host == BENCH_HOST_REQUIRED)
         goto done;
-    status = cfg.socket ? 0 : check_solvers(h, &cfg); /* --socket: the daemon's names */
-    if (status)
-        goto done;
-    status = cfg.rate        ? run_rate(&cfg, h)
-             : cfg.gen.count ? run_generate(&cfg, h)
-                             : run_inproc(&cfg, h);
+    status = r->host == BENCH_HOST_REQUIRED ? check_solvers(h, &cfg) : 0;
+    if (status == 0)
+        status = bench_drive(r, &cfg, h);
 done:
     host_free(h);
     free(cfg.solver_arg);

@@ -1,6 +1,6 @@
 /* rate.c -- sudoku-bench --rate: rate puzzle files with an explaining plugin.
  *
- * One thread, one puzzle at a time, as inproc.c solves them.  Each puzzle is
+ * One thread, one puzzle at a time, as solve.c solves them.  Each puzzle is
  * timed twice: through host_explain() (the unique solution found by the
  * default solver, every step replayed and checked: what the daemon's `rate`
  * costs) and through the plugin's explain() alone (the engine's own speed).
@@ -16,9 +16,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "proto/input.h"
 #include "util/clock.h"
-#include "util/json.h"
 
 #define RATE_MAX_N 16
 
@@ -103,18 +101,18 @@ static int rate_one(const struct host_plugin *p, const struct host_plugin *solve
     return bench_samples_push(&b->us, (double)t0 / 1e3);
 }
 
-static int rate_record(const struct host_plugin *p, const struct host_plugin *solver,
-                       const struct input_record *rec, struct rate_result *r, struct rate_bufs *b)
-{
-    uint8_t cells[SDK_MAX_CELLS];
-    unsigned n;
+/* One file's run: what rate_one() needs besides the puzzle. */
+struct rate_run {
+    const struct host_plugin *p, *solver;
+    struct rate_result *r;
+    struct rate_bufs b;
+};
 
-    r->puzzles++;
-    if (bench_record_cells(rec, &n, cells) != 0) {
-        r->errors++;
-        return 0;
-    }
-    return rate_one(p, solver, n, cells, r, b);
+/* bench_puzzle_fn: rate it. */
+static int rate_puzzle(void *ctx, unsigned n, const uint8_t *cells)
+{
+    struct rate_run *run = ctx;
+    return rate_one(run->p, run->solver, n, cells, run->r, &run->b);
 }
 
 static void finish(struct rate_result *r, struct rate_bufs *b)
@@ -139,32 +137,20 @@ int rate_run_file(const struct host_plugin *p, const struct host_plugin *solver,
 int rate_run_steps(const struct host_plugin *p, const struct host_plugin *solver, const char *file,
                    uint32_t max_steps, struct rate_result *out, char *err, size_t err_size)
 {
-    struct rate_bufs b;
-    struct input_record rec;
-    struct input in;
-    int rc, more = 0;
+    struct rate_run run = {.p = p, .solver = solver, .r = out};
+    int rc;
 
     memset(out, 0, sizeof(*out));
     snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
     out->file = file;
     out->max_steps = max_steps;
-    rc = bufs_init(&b);
-    if (rc == 0)
-        rc = input_open(&in, file, INPUT_AUTO);
-    if (rc < 0) {
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-        bufs_free(&b);
-        return rc;
-    }
-    while (rc == 0 && (more = input_next(&in, &rec)) > 0)
-        rc = rate_record(p, solver, &rec, out, &b);
-    if (rc == 0 && more < 0)
-        rc = more;
+    rc = bufs_init(&run.b);
     if (rc < 0)
         snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-    input_close(&in);
-    finish(out, &b);
-    bufs_free(&b);
+    else
+        rc = bench_each_puzzle(file, rate_puzzle, &run, &out->puzzles, &out->errors, err, err_size);
+    finish(out, &run.b);
+    bufs_free(&run.b);
     return rc;
 }
 
@@ -175,8 +161,9 @@ void rate_report_header(FILE *out)
             "rating", "steps");
 }
 
-void rate_report_row(FILE *out, const struct rate_result *r)
+void rate_report_row(FILE *out, const void *result)
 {
+    const struct rate_result *r = result;
     const char *slash = strrchr(r->file, '/');
 
     fprintf(out, "%-8s %-28.28s %8llu %7llu %6llu %5llu %10.0f %10.0f %8.1f %8.1f %6.2f %6.1f\n",
@@ -186,12 +173,10 @@ void rate_report_row(FILE *out, const struct rate_result *r)
             r->plugin_per_s, r->us_p50, r->us_p99, r->mean_rating, r->mean_steps);
 }
 
-void rate_report_json(FILE *out, const struct rate_result *r)
+void rate_report_json(FILE *out, const void *result)
 {
-    fputs("{\"mode\":\"rate\",\"solver\":", out);
-    json_put_string(out, r->solver);
-    fputs(",\"file\":", out);
-    json_put_string(out, r->file);
+    const struct rate_result *r = result;
+    bench_json_start(out, "{\"mode\":\"rate\",", r->solver, r->file);
     fprintf(out,
             ",\"puzzles\":%llu,\"solved\":%llu,\"stuck\":%llu,\"not_unique\":%llu"
             ",\"errors\":%llu,\"wrong\":%llu,\"seconds\":%.6f,\"puzzles_per_s\":%.1f"

@@ -1,12 +1,20 @@
-/* rate.h -- sudoku-bench --rate: time rating puzzles in process.
+/* rate.h -- sudoku-bench --rate: time rating puzzles, in process or through sudokud.
  *
- * Rating is explain() without text: every step is still recorded and
- * checked by host_explain() against the unique solution (found with the
- * host's default solver), as a daemon would do for the `rate` method.
+ * In process (rate.c), rating is explain() without text: every step is
+ * still recorded and checked by host_explain() against the unique solution
+ * (found with the host's default solver), as a daemon would do for the
+ * `rate` method.  Through the daemon (rate_daemon.c), every puzzle of a
+ * file is read up front (not timed), then sent over one connection with
+ * libsudoku-client: without steps, as a rating batch with a window of
+ * requests in flight (throughput); with steps (a hint is steps 1), one
+ * explain at a time, so the latency of each is its plain round trip (p50,
+ * p99).  Every answer is checked: a rating must have a difficulty that
+ * matches it, an explanation's placements must keep the grid legal.
  */
 #ifndef SUDOKU_BENCH_RATE_H
 #define SUDOKU_BENCH_RATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,7 +53,33 @@ int rate_run_steps(const struct host_plugin *p, const struct host_plugin *solver
 
 /* Print the table header, a row, or r as one JSON line. */
 void rate_report_header(FILE *out);
-void rate_report_row(FILE *out, const struct rate_result *r);
-void rate_report_json(FILE *out, const struct rate_result *r);
+void rate_report_row(FILE *out, const void *result);  /* a struct rate_result */
+void rate_report_json(FILE *out, const void *result); /* a struct rate_result */
+
+/* The figures for one file rated (or explained) through the daemon. */
+struct rate_daemon_result {
+    char file[64];     /* base name */
+    unsigned steps;    /* 0: rate; else explain with at most this many steps */
+    uint64_t puzzles;  /* read */
+    uint64_t answered; /* rated or explained */
+    uint64_t stuck;    /* logic got stuck (rate: logic false; explain: status stuck) */
+    uint64_t refused;  /* not_unique, bad_puzzle, ... */
+    uint64_t wrong;    /* failed the check */
+    double seconds;    /* wall, first send to last answer */
+    double per_s;      /* answered / seconds */
+    double p50_us;     /* explain: round trip, median */
+    double p99_us;     /* explain: 99th percentile */
+    double rating_avg; /* mean rating of the answered */
+};
+
+/* Run file through the daemon at socket.  Returns 0, or a negative errno
+ * with the reason in err: the file's (unreadable), -ENOMEM, or -ENOTCONN
+ * when the daemon could not be reached or the connection broke. */
+int rate_daemon_run_file(const char *socket, const char *file, unsigned steps, unsigned window,
+                         struct rate_daemon_result *out, char *err, size_t err_size);
+
+void rate_daemon_report_header(FILE *out);
+void rate_daemon_report_row(FILE *out, const void *result);  /* a struct rate_daemon_result */
+void rate_daemon_report_json(FILE *out, const void *result); /* a struct rate_daemon_result */
 
 #endif /* SUDOKU_BENCH_RATE_H */

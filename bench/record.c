@@ -1,12 +1,14 @@
-/* record.c -- one record of a puzzle file, as givens a runner can time.
+/* record.c -- the records of a puzzle file, as givens a runner can time.
  *
- * The in-process runners (inproc.c solves, rate.c rates) read their files
- * with the tool's reader (proto/input.c) and must turn each record into a
- * grid of givens the same way: an error record, a line that does not parse
- * and givens that break a rule are all the file's errors, never the
- * solver's.  None of this is timed.
+ * Every runner reads its files with the tool's reader (proto/input.c)
+ * through the one loop here.  The in-process runners (solve.c solves,
+ * rate.c rates) take each record as a grid of givens, made the same way:
+ * an error record, a line that does not parse and givens that break a rule
+ * are all the file's errors, never the solver's.  The runs through the
+ * daemon keep the records' text to send.  None of this is timed.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -28,4 +30,51 @@ int bench_record_cells(const struct input_record *rec, unsigned *n, uint8_t *cel
     if (grid_check_givens(*n, cells, NULL, 0) != 0)
         return -EINVAL;
     return 0;
+}
+
+int bench_each_record(const char *file, bench_record_fn *fn, void *ctx, char *err, size_t err_size)
+{
+    struct input_record rec;
+    struct input in;
+    int rc = input_open(&in, file, INPUT_AUTO), more = 0;
+    int is_open = rc == 0;
+
+    while (rc == 0 && (more = input_next(&in, &rec)) > 0)
+        rc = fn(ctx, &rec);
+    if (rc == 0 && more < 0)
+        rc = more;
+    if (rc < 0)
+        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
+    if (is_open)
+        input_close(&in);
+    return rc;
+}
+
+/* bench_each_puzzle()'s state around bench_each_record(). */
+struct each_puzzle {
+    bench_puzzle_fn *fn;
+    void *ctx;
+    uint64_t *puzzles, *errors;
+};
+
+static int on_record(void *ctx, const struct input_record *rec)
+{
+    struct each_puzzle *e = ctx;
+    uint8_t cells[SDK_MAX_CELLS];
+    unsigned n;
+
+    ++*e->puzzles;
+    if (bench_record_cells(rec, &n, cells) != 0) {
+        ++*e->errors;
+        return 0;
+    }
+    return e->fn(e->ctx, n, cells);
+}
+
+int bench_each_puzzle(const char *file, bench_puzzle_fn *fn, void *ctx, uint64_t *puzzles,
+                      uint64_t *errors, char *err, size_t err_size)
+{
+    struct each_puzzle e = {fn, ctx, puzzles, errors};
+
+    return bench_each_record(file, on_record, &e, err, err_size);
 }

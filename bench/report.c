@@ -14,12 +14,19 @@
 
 #include "util/json.h"
 
-void bench_report_json(FILE *out, const struct bench_result *r)
+void bench_json_start(FILE *out, const char *head, const char *solver, const char *file)
 {
-    fputs("{\"solver\":", out);
-    json_put_string(out, r->solver);
+    fputs(head, out);
+    fputs("\"solver\":", out);
+    json_put_string(out, solver);
     fputs(",\"file\":", out);
-    json_put_string(out, r->file);
+    json_put_string(out, file);
+}
+
+void bench_report_json(FILE *out, const void *result)
+{
+    const struct bench_result *r = result;
+    bench_json_start(out, "{", r->solver, r->file);
     fprintf(out,
             ",\"puzzles\":%llu,\"solved\":%llu,\"unsolvable\":%llu,\"errors\":%llu"
             ",\"wrong\":%llu,\"timeouts\":%llu,\"unsupported\":%llu,\"seconds\":%.6f"
@@ -50,8 +57,9 @@ static const char *short_name(const char *s)
     return len > 28 ? s + len - 28 : s;
 }
 
-void bench_report_table_row(FILE *out, const struct bench_result *r)
+void bench_report_table_row(FILE *out, const void *result)
 {
+    const struct bench_result *r = result;
     fprintf(out, "%-10s %-28s %8llu %8llu %7llu %6llu %5llu %8llu %11.1f %10.1f %10.1f %12.1f\n",
             r->solver, short_name(r->file), (unsigned long long)r->puzzles,
             (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
@@ -62,12 +70,10 @@ void bench_report_table_row(FILE *out, const struct bench_result *r)
 
 /* ---------------------------------------------------------------- daemon runs */
 
-void bench_report_daemon_json(FILE *out, const struct bench_daemon_result *r)
+void bench_report_daemon_json(FILE *out, const void *result)
 {
-    fputs("{\"mode\":\"daemon\",\"solver\":", out);
-    json_put_string(out, r->solver);
-    fputs(",\"file\":", out);
-    json_put_string(out, r->file);
+    const struct bench_daemon_result *r = result;
+    bench_json_start(out, "{\"mode\":\"daemon\",", r->solver, r->file);
     fprintf(out,
             ",\"connections\":%u,\"depth\":%u,\"puzzles\":%llu,\"requests\":%llu"
             ",\"solved\":%llu,\"unsolvable\":%llu,\"wrong\":%llu,\"errors\":%llu"
@@ -87,8 +93,9 @@ void bench_report_daemon_header(FILE *out)
             "p99_us", "rss_kib");
 }
 
-void bench_report_daemon_row(FILE *out, const struct bench_daemon_result *r)
+void bench_report_daemon_row(FILE *out, const void *result)
 {
+    const struct bench_daemon_result *r = result;
     fprintf(out, "%-10s %-28s %5u %5u %8llu %8llu %5llu %6llu %11.1f %9.1f %9.1f %9lld\n",
             r->solver, short_name(r->file), r->connections, r->depth,
             (unsigned long long)r->requests, (unsigned long long)r->solved,

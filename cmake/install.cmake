@@ -1,7 +1,7 @@
 # install.cmake -- where `cmake --install` puts sudokud, its plugins and the SDK.
 #
 #   <prefix>/sbin/sudokud                      the daemon
-#   <prefix>/bin/sudoku-bench                  the bench tool (sudoku: client/)
+#   <prefix>/bin/sudoku, sudoku-bench          the tool (tool/) and the bench tool (bench/)
 #   <prefix>/lib/sudokud/plugins/*.so          the solver plugins
 #   <prefix>/include/sudoku/plugin.h           the plugin ABI (SDK)
 #   <prefix>/<libdir>/pkgconfig/sudoku-plugin.pc  the SDK for pkg-config, and
@@ -11,9 +11,11 @@
 #   <unitdir>/sudokud.{socket,service}         systemd units
 #   <sysusersdir>/sudokud.conf                 the "sudokud" socket group
 #
-# The daemon finds its plugins at <exe>/../lib/sudokud/plugins, so the plugin
+# Each file is installed once (man pages only here, not by the programs'
+# own CMakeLists.txt).  The daemon finds its plugins at
+# <exe>/../lib/sudokud/plugins, so the plugin
 # directory is always lib/ (never the multiarch libdir).  The unit files and
-# the .pc file are generated at install time, not configure time, so that
+# the .pc files are generated at install time, not configure time, so that
 # `cmake --install build --prefix DIR` writes DIR into ExecStart= and
 # prefix= (DESTDIR staging still writes the final prefix).
 #
@@ -22,6 +24,15 @@
 # <prefix>/lib/systemd/system, which `systemctl link` or a drop-in can use.
 
 # ---------------------------------------------------------------- programs
+# Installed programs find a shared libsudoku-client (or anything else we
+# install in libdir) beside them in any prefix, with no LD_LIBRARY_PATH:
+# the run path is relative to the executable, so DESTDIR staging and
+# `cmake --install --prefix` after configuring both keep working.
+foreach(_prog sudokud sudoku sudoku-bench)
+  if(TARGET ${_prog})
+    set_target_properties(${_prog} PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+  endif()
+endforeach()
 if(TARGET sudokud)
   install(TARGETS sudokud RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})
 endif()
@@ -55,6 +66,15 @@ function(sudoku_install_configured)
     set(SUDOKU_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
     set(SUDOKU_PC_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
     configure_file(\"${C_TEMPLATE}\" \"${_staged}\" @ONLY)
+    # man(1) searches /usr and /usr/local only: elsewhere a unit names its
+    # page by path too, so systemctl help and the admin find the real file.
+    if(NOT CMAKE_INSTALL_PREFIX MATCHES \"^/usr(/local)?/?$\")
+      file(READ \"${_staged}\" _text)
+      string(REPLACE \"Documentation=man:sudokud(8)\"
+             \"Documentation=man:sudokud(8) file:\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_MANDIR}/man8/sudokud.8\"
+             _text \"\${_text}\")
+      file(WRITE \"${_staged}\" \"\${_text}\")
+    endif()
     file(INSTALL DESTINATION \"${_dest}\" TYPE FILE FILES \"${_staged}\")
   ")
 endfunction()
@@ -108,6 +128,7 @@ endif()
 
 sudoku_install_configured(TEMPLATE ${CMAKE_SOURCE_DIR}/systemd/sudokud.service.in
                           DEST ${_unitdir} NAME sudokud.service)
-install(FILES ${CMAKE_SOURCE_DIR}/systemd/sudokud.socket DESTINATION ${_unitdir})
+sudoku_install_configured(TEMPLATE ${CMAKE_SOURCE_DIR}/systemd/sudokud.socket
+                          DEST ${_unitdir} NAME sudokud.socket)
 install(FILES ${CMAKE_SOURCE_DIR}/systemd/sudokud.sysusers.conf
         DESTINATION ${_sysusersdir} RENAME sudokud.conf)

@@ -565,22 +565,31 @@ static void on_idle_timer(uv_timer_t *t)
     }
 }
 
+void conn_set_limits(struct conn_set *set, size_t max_message, unsigned max_connections)
+{
+    set->max_message = max_message;
+    set->max_connections = max_connections;
+}
+
 int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms)
 {
     uint64_t tick = idle_timeout_ms / 4 < 1000 ? 1000 : idle_timeout_ms / 4;
-    int rc;
 
     set->idle_timeout_ms = idle_timeout_ms;
+    if (set->has_idle_timer)
+        uv_timer_stop(&set->idle_timer); /* a reload: the new tick replaces the old */
     if (idle_timeout_ms == 0)
         return 0;
     if (idle_timeout_ms < 4000)
         tick = idle_timeout_ms / 4 ? idle_timeout_ms / 4 : 1;
-    rc = uv_timer_init(set->loop, &set->idle_timer);
-    if (rc < 0)
-        return rc;
-    set->has_idle_timer = 1;
-    set->idle_timer.data = set;
-    uv_unref((uv_handle_t *)&set->idle_timer); /* never keeps the loop alive */
+    if (!set->has_idle_timer) {
+        int rc = uv_timer_init(set->loop, &set->idle_timer);
+        if (rc < 0)
+            return rc;
+        set->has_idle_timer = 1;
+        set->idle_timer.data = set;
+        uv_unref((uv_handle_t *)&set->idle_timer); /* never keeps the loop alive */
+    }
     return uv_timer_start(&set->idle_timer, on_idle_timer, tick, tick);
 }
 

@@ -120,10 +120,16 @@ struct conn {
 void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
                    unsigned max_connections, struct stats *stats);
 
+/* New limits (a reload): the next message read on any connection is held
+ * to max_message (a larger one is answered `too_large`, as always), and
+ * the next connection accepted to max_connections (those open stay). */
+void conn_set_limits(struct conn_set *set, size_t max_message, unsigned max_connections);
+
 /* Close connections that have owed nothing and moved no byte either way
  * for idle_timeout_ms (idle, stuck mid-message, or not reading what they
- * were sent), each with a log line; 0 turns it off.  Returns 0 or a libuv
- * error.  conn_set_close() stops it. */
+ * were sent), each with a log line; 0 turns it off.  Called again (a
+ * reload), the new timeout replaces the old.  Returns 0 or a libuv error.
+ * conn_set_close() stops it. */
 int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms);
 
 /* Close the set's own handles (the idle timer): at shutdown, with the rest. */

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +55,8 @@ static struct {
        .wake = PTHREAD_COND_INITIALIZER,
        .drained = PTHREAD_COND_INITIALIZER};
 
-static int use_journal; /* JOURNAL_STREAM set: "<N>" prefixes */
-static int verbose;     /* -v: debug lines wanted */
+static int use_journal;    /* JOURNAL_STREAM set: "<N>" prefixes */
+static atomic_int verbose; /* -v: debug lines wanted (SIGHUP may change it) */
 
 static void write_all(const char *p, size_t len)
 {
@@ -132,7 +133,7 @@ void log_init(int is_verbose)
     const char *js = getenv("JOURNAL_STREAM");
 
     use_journal = js && *js;
-    verbose = is_verbose;
+    atomic_store_explicit(&verbose, is_verbose, memory_order_relaxed);
     pthread_mutex_lock(&w.lock);
     if (!w.is_running && pthread_create(&w.thread, NULL, writer_main, NULL) == 0) {
         w.is_running = 1;
@@ -183,7 +184,12 @@ void log_close(void)
 
 int log_is_verbose(void)
 {
-    return verbose;
+    return atomic_load_explicit(&verbose, memory_order_relaxed);
+}
+
+void log_set_verbose(int is_verbose)
+{
+    atomic_store_explicit(&verbose, is_verbose, memory_order_relaxed);
 }
 
 static const char *level_word(int level)
@@ -252,7 +258,7 @@ static void log_vmsg(int level, const char *fmt, va_list ap)
     char line[LOG_LINE_SIZE];
     int len;
 
-    if (level >= SDK_LOG_DEBUG && !verbose)
+    if (level >= SDK_LOG_DEBUG && !log_is_verbose())
         return;
     len = format_line(line, sizeof(line), level, fmt, ap);
     if (len > 0)
@@ -309,7 +315,7 @@ void log_limited(struct log_limit *l, int level, const char *fmt, ...)
 {
     va_list ap;
 
-    if (level >= SDK_LOG_DEBUG && !verbose)
+    if (level >= SDK_LOG_DEBUG && !log_is_verbose())
         return;
     if (!log_limit_take(l))
         return;

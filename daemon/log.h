@@ -40,6 +40,9 @@ void log_close(void);
 /* 1 when -v was given: per-request lines are wanted. */
 int log_is_verbose(void);
 
+/* Turn debug lines on or off (a reload); any thread may log meanwhile. */
+void log_set_verbose(int is_verbose);
+
 /* Log one line at level (SDK_LOG_*); debug lines only with -v. */
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -4,6 +4,10 @@
  * plugins, hand both to server_run() and return its exit status.  Exit
  * status: 0 after a clean shutdown, 1 when the daemon cannot start, 2 on a
  * usage error.  See sudokud(8) and docs/protocol.md.
+ *
+ * Options are read in one place, read_options(): defaults, $SUDOKUD_SOCKET,
+ * the configuration file, the command line.  On SIGHUP the server calls
+ * reload_options(), which reads them again the same way.
  */
 #include <errno.h>
 #include <signal.h>
@@ -37,9 +41,16 @@ struct options {
     const char *config;                     /* --config FILE (already read) */
     char **config_args;                     /* its lines as "--key=value", owned */
     int config_len;                         /* how many */
-    char **argv;                            /* config words, then the command line; owned */
     int verbose;                            /* -v */
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
+};
+
+/* What a SIGHUP reads again: the command line as main() got it, and the
+ * options in force (to say what a reload cannot change). */
+struct reload_ctx {
+    int argc;                   /* main()'s */
+    char **argv;                /* main()'s */
+    const struct options *live; /* the options the daemon started with */
 };
 
 /* Parse a socket path into the config; returns 0 or -EINVAL. */
@@ -151,14 +162,12 @@ static void set_defaults(struct options *o)
     o->cfg.listen_fd = -1;
 }
 
-/* Returns 0 to run, 1 when --help/--version was served, <0 on usage error. */
 /* The configuration file: --config FILE (or --config=FILE) on the command
  * line, else SUDOKUD_CONFIG when it exists, else NULL. */
-static const char *config_path(int argc, char **argv, int *is_named)
+static const char *config_path(int argc, char **argv)
 {
     struct stat st;
 
-    *is_named = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
             break;
@@ -167,63 +176,69 @@ static const char *config_path(int argc, char **argv, int *is_named)
         if (strncmp(argv[i], "--config=", 9) == 0)
             return argv[i] + 9;
     }
-    *is_named = 0;
     return stat(SUDOKUD_CONFIG, &st) == 0 ? SUDOKUD_CONFIG : NULL;
 }
 
-/* Put the configuration file's words before the command line, so that the
- * command line wins.  Returns 0, or 2 after a usage error message. */
-static int merge_config(int *argc, char ***argv, struct options *o)
+/* Free what read_options() kept; o stays usable for its numbers. */
+static void options_close(struct options *o)
 {
-    char err[512];
-    int is_named;
-    const char *path = config_path(*argc, *argv, &is_named);
-
-    if (!path)
-        return 0;
-    if (opts_config_load(&option_prog, path, &o->config_args, &o->config_len, err, sizeof(err)) <
-        0) {
-        fprintf(stderr, "sudokud: %s\nTry 'sudokud --help'.\n", err);
-        return 2;
-    }
-    o->argv = calloc((size_t)(*argc + o->config_len + 1), sizeof(*o->argv));
-    if (!o->argv) {
-        fprintf(stderr, "sudokud: out of memory\n");
-        return 2;
-    }
-    o->config = path;
-    o->argv[0] = (*argv)[0];
-    memcpy(o->argv + 1, o->config_args, (size_t)o->config_len * sizeof(*o->argv));
-    memcpy(o->argv + 1 + o->config_len, *argv + 1, (size_t)(*argc - 1) * sizeof(*o->argv));
-    *argc += o->config_len;
-    *argv = o->argv;
-    return 0;
+    opts_config_free(o->config_args, o->config_len);
+    o->config_args = NULL;
+    o->config_len = 0;
 }
 
-static int parse_args(int argc, char **argv, struct options *o)
+/* The defaults, then $SUDOKUD_SOCKET, the configuration file and the
+ * command line, each over the one before (so the command line wins), as at
+ * start and on SIGHUP.  Returns OPTS_RUN, OPTS_SHOW_HELP or
+ * OPTS_SHOW_VERSION; -EINVAL after printing a usage error; or -EBADMSG with
+ * the file's "PATH:LINE: what" in err.  Free with options_close(). */
+static int read_options(int argc, char **argv, struct options *o, char *err, size_t err_size)
 {
     const char *env = getenv("SUDOKUD_SOCKET");
-    char err[80];
+    const char *path = config_path(argc, argv);
+    char why[80];
     int first, rc;
 
     set_defaults(o);
-    if (env && *env && set_socket(o, env, err, sizeof(err)) < 0)
-        return opts_usage_error(&option_prog, "invalid SUDOKUD_SOCKET: '%s' (%s)", env, err);
-    if (merge_config(&argc, &argv, o) != 0)
-        return -EINVAL;
+    if (env && *env && set_socket(o, env, why, sizeof(why)) < 0)
+        return opts_usage_error(&option_prog, "invalid SUDOKUD_SOCKET: '%s' (%s)", env, why);
+    if (path && opts_config_apply(&option_prog, path, o, &o->config_args, &o->config_len, err,
+                                  err_size) < 0)
+        return -EBADMSG;
     rc = opts_parse(&option_prog, argc, argv, o, &first);
+    if (rc != OPTS_RUN)
+        return rc;
+    if (first < argc)
+        return opts_usage_error(&option_prog, "unexpected argument '%s'", argv[first]);
+    o->config = path;
+    o->is_default_socket = !o->cfg.socket_path[0];
+    return OPTS_RUN;
+}
+
+/* Returns 0 to run, 1 when --help/--version was served, <0 on usage error. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+    char err[512];
+    int rc = read_options(argc, argv, o, err, sizeof(err));
+
+    if (rc == -EBADMSG)
+        return opts_usage_error(&option_prog, "%s", err);
     if (rc < 0)
         return rc;
     if (rc == OPTS_SHOW_HELP)
         opts_help(&option_prog, stdout);
     if (rc == OPTS_SHOW_VERSION)
         printf("sudokud %s\n", SUDOKUD_VERSION);
-    if (rc != OPTS_RUN)
-        return 1;
-    if (first < argc)
-        return opts_usage_error(&option_prog, "unexpected argument '%s'", argv[first]);
-    o->is_default_socket = !o->cfg.socket_path[0];
-    return 0;
+    return rc == OPTS_RUN ? 0 : 1;
+}
+
+/* The default socket path when none was given (-s, $SUDOKUD_SOCKET, the
+ * file).  Returns 0 or -ENOENT (no $XDG_RUNTIME_DIR) / -ENAMETOOLONG. */
+static int resolve_socket(struct options *o)
+{
+    if (!o->is_default_socket)
+        return 0;
+    return server_default_socket(o->cfg.socket_path, sizeof(o->cfg.socket_path));
 }
 
 /* Where to listen: the socket systemd hands over (then no path is needed: a
@@ -240,7 +255,7 @@ static int pick_listener(struct options *o)
     o->cfg.listen_fd = fd;
     if (fd >= 0 || !o->is_default_socket)
         return 0;
-    if (server_default_socket(o->cfg.socket_path, sizeof(o->cfg.socket_path)) < 0) {
+    if (resolve_socket(o) < 0) {
         fprintf(stderr, "sudokud: XDG_RUNTIME_DIR is not set: give --socket PATH\n");
         return 2;
     }
@@ -304,15 +319,74 @@ static void raise_fd_limit(unsigned max_connections)
                 max_connections, (unsigned long long)rl.rlim_cur, (unsigned long long)want);
 }
 
+/* ---------------------------------------------------------------- SIGHUP */
+
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Do a and b name the same plugins (directory, files, default solver)? */
+static int same_plugins(const struct options *a, const struct options *b)
+{
+    if (!same_text(a->plugin_dir, b->plugin_dir) ||
+        !same_text(a->default_solver, b->default_solver) || a->plugins_len != b->plugins_len)
+        return 0;
+    for (size_t i = 0; i < a->plugins_len; i++)
+        if (!same_text(a->plugins[i], b->plugins[i]))
+            return 0;
+    return 1;
+}
+
+/* server_reload_fn: read the configuration file and the command line again
+ * as at start, apply the log level, and hand the server the new settings
+ * (it applies the limits and says what needs a restart).  Plugins are not
+ * reloaded: a plugin still running a job cannot be unloaded under it.
+ * Returns 0 with *cfg, or a negative errno after logging why (a bad file is
+ * named FILE:LINE); the daemon then keeps every setting it has. */
+static int reload_options(void *ctx, struct server_config *cfg)
+{
+    const struct reload_ctx *r = ctx;
+    struct options n;
+    char err[512];
+    int rc = read_options(r->argc, r->argv, &n, err, sizeof(err));
+
+    if (rc == -EBADMSG)
+        log_msg(SDK_LOG_ERR, "reload: %s: keeping the current settings", err);
+    else if (rc != OPTS_RUN)
+        log_msg(SDK_LOG_ERR, "reload: options refused: keeping the current settings");
+    if (rc != OPTS_RUN) {
+        options_close(&n);
+        return rc < 0 ? rc : -EINVAL;
+    }
+    if (n.config)
+        log_msg(SDK_LOG_INFO, "reload: options read from %s", n.config);
+    (void)resolve_socket(&n); /* no default path: the server keeps its own */
+    if (n.verbose != log_is_verbose()) {
+        log_set_verbose(n.verbose);
+        log_msg(LOG_LVL_NOTICE, "verbose: %s", n.verbose ? "on" : "off");
+    }
+    log_msg(LOG_LVL_NOTICE, "plugins: restart to reload%s",
+            same_plugins(r->live, &n) ? "" : " (their settings changed)");
+    if (n.cfg.max_connections != r->live->cfg.max_connections)
+        raise_fd_limit(n.cfg.max_connections);
+    *cfg = n.cfg;
+    cfg->listen_fd = r->live->cfg.listen_fd;
+    cfg->reload = reload_options;
+    cfg->reload_ctx = ctx;
+    options_close(&n);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
+    struct reload_ctx reload = {argc, argv, &o};
     struct host *h;
     int rc = parse_args(argc, argv, &o);
 
     if (rc != 0) {
-        opts_config_free(o.config_args, o.config_len);
-        free(o.argv);
+        options_close(&o);
         return rc > 0 ? 0 : 2;
     }
     log_init(o.verbose);
@@ -329,12 +403,13 @@ int main(int argc, char **argv)
         return 1;
     }
     rc = load_plugins(&o, h);
+    o.cfg.reload = reload_options;
+    o.cfg.reload_ctx = &reload;
     if (rc == 0)
         rc = server_run(&o.cfg, h);
     else
         rc = 1;
     host_free(h);
-    opts_config_free(o.config_args, o.config_len);
-    free(o.argv);
+    options_close(&o);
     return rc;
 }

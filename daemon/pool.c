@@ -84,7 +84,7 @@ struct pool {
     atomic_int stop;                  /* workers exit when set */
     atomic_uint spinners;             /* workers spinning now */
     unsigned max_spinners;            /* at most this many spin at once: one per CPU */
-    uint64_t spin_ns;                 /* idle spin before sleeping */
+    atomic_uint_fast64_t spin_ns;     /* idle spin before sleeping (reload may change it) */
     unsigned threads;                 /* live workers wanted */
     atomic_uint_fast64_t last_ran_ns; /* ran_ns of the job finished last */
     struct list staged_jobs;          /* staged jobs (loop thread only) */
@@ -116,15 +116,17 @@ static struct pool_job *job_of(struct list *link)
 }
 
 /* A spin of ns, within [spin_ns, max]; 0 when spinning is off. */
-static uint64_t spin_within(const struct pool *p, uint64_t ns, uint64_t max)
+static uint64_t spin_within(struct pool *p, uint64_t ns, uint64_t max)
 {
-    if (p->spin_ns == 0 || ns <= p->spin_ns)
-        return p->spin_ns;
+    uint64_t spin_ns = atomic_load_explicit(&p->spin_ns, memory_order_relaxed);
+
+    if (spin_ns == 0 || ns <= spin_ns)
+        return spin_ns;
     return ns < max ? ns : max;
 }
 
 /* How long a worker whose last job took job_ns spins before it sleeps. */
-static uint64_t spin_budget(const struct pool *p, uint64_t job_ns)
+static uint64_t spin_budget(struct pool *p, uint64_t job_ns)
 {
     return spin_within(p, job_ns, POOL_SPIN_MAX_NS);
 }
@@ -134,7 +136,7 @@ static uint64_t spin_budget(const struct pool *p, uint64_t job_ns)
 static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job_ns)
 {
     struct pool_job *job;
-    int has_spun = p->spin_ns == 0;
+    int has_spun = atomic_load_explicit(&p->spin_ns, memory_order_relaxed) == 0;
 
     while (!atomic_load(&p->stop) && list_empty(&p->queue)) {
         /* More spinners than CPUs could only take turns.  Spinners are
@@ -363,7 +365,7 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     if (!p)
         return -ENOMEM;
     p->max_queued = max_queued;
-    p->spin_ns = (uint64_t)spin_us * 1000u;
+    atomic_init(&p->spin_ns, (uint64_t)spin_us * 1000u);
     p->threads = threads;
     p->max_spinners = spinners_for(threads);
     atomic_init(&p->last_ran_ns, 0);
@@ -472,6 +474,12 @@ int pool_remove(struct pool *p, struct pool_job *job)
     return rc;
 }
 
+void pool_set_limits(struct pool *p, size_t max_queued, unsigned spin_us)
+{
+    p->max_queued = max_queued;
+    atomic_store_explicit(&p->spin_ns, (uint64_t)spin_us * 1000u, memory_order_relaxed);
+}
+
 size_t pool_queued(struct pool *p)
 {
     return atomic_load(&p->queued) + p->staged;
@@ -482,7 +490,7 @@ uint64_t pool_loop_spin_ns(struct pool *p)
     size_t active = p->staged + atomic_load_explicit(&p->active, memory_order_relaxed);
 
     if (active == 0)
-        return p->spin_ns;
+        return atomic_load_explicit(&p->spin_ns, memory_order_relaxed);
     if (active >= p->threads)
         return 0;
     return spin_within(p, 4 * atomic_load_explicit(&p->last_ran_ns, memory_order_relaxed),

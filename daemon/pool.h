@@ -60,6 +60,11 @@ struct pool;
 int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin_us,
              struct pool **out);
 
+/* New limits (a reload): room for max_queued waiting jobs from the next
+ * submit on (jobs already queued stay), and an idle spin of spin_us from
+ * each worker's next wait on. */
+void pool_set_limits(struct pool *p, size_t max_queued, unsigned spin_us);
+
 /* Queue job (work and done set, state POOL_IDLE: new or done() already
  * run).  Returns 0, or -EAGAIN when the queue is full (nothing queued). */
 int pool_submit(struct pool *p, struct pool_job *job);

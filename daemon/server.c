@@ -11,10 +11,11 @@
  * accepted gets its requests read and answered.  New clients are not ours:
  * under socket activation they wait in the listen backlog for the next
  * daemon, so the listener is closed at once.
- *   1. grace (cfg->grace_ms): connections are read and served as usual; one
- *      is closed when its client hangs up, or when it has nothing in flight
- *      or unsent and has been quiet (no bytes either way) for QUIET_MS, its
- *      quiet clock starting no earlier than the signal;
+ *   1. grace (cfg.grace_ms): connections are read and served as usual; one
+ *      is closed when its client hangs up, or when it has nothing in flight,
+ *      unsent or unread and has been quiet (no bytes either way) for
+ *      QUIET_MS, counted from its last byte: an idle daemon stops at once,
+ *      even with idle clients connected;
  *   2. grace over: reading stops, what is buffered is answered (a solve with
  *      `overloaded`), queued and running solves are cancelled and answered
  *      `overloaded`; each connection closes once it has sent everything;
@@ -29,7 +30,13 @@
  * _exit() (plugins cannot be unloaded under it), its status as above.  So
  * shutdown takes at most the grace, FORCE_CLOSE_MS for clients that do not
  * read, and that half second.  A second SIGTERM or SIGINT exits at once
- * (status 1); SIGHUP is logged and ignored.
+ * (status 1).
+ *
+ * SIGHUP reloads what can change under live traffic: main.c reads the file
+ * and command line again (server_reload_fn), and the limits are handed to
+ * the modules that read them on the loop thread (the pool's spin is atomic).
+ * The socket, its mode and the threads need a restart and say so; a bad
+ * file keeps every setting.  systemd hears RELOADING=1, then READY=1.
  *
  * The shutdown steps run from timers and from the check handle, which
  * first drains the connections' ready list; a connection closed in a step
@@ -43,6 +50,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -142,7 +150,7 @@ static void bind_failed(const char *path, int rc)
 
 static int bind_path(struct server *s)
 {
-    const char *path = s->cfg->socket_path;
+    const char *path = s->cfg.socket_path;
     size_t max = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
     mode_t old;
     int rc;
@@ -156,14 +164,14 @@ static int bind_path(struct server *s)
     rc = clear_stale(path);
     if (rc < 0)
         return rc;
-    old = umask(0777 & ~s->cfg->socket_mode);
+    old = umask(0777 & ~s->cfg.socket_mode);
     rc = uv_pipe_bind(&s->listener, path);
     umask(old);
     if (rc < 0) {
         bind_failed(path, rc);
         return rc;
     }
-    if (chmod(path, s->cfg->socket_mode) < 0) {
+    if (chmod(path, s->cfg.socket_mode) < 0) {
         log_msg(SDK_LOG_ERR, "cannot chmod %s: %s", path, strerror(errno));
         return -errno;
     }
@@ -210,7 +218,7 @@ static void on_connection(uv_stream_t *listener, int status)
 
 static int open_listener(struct server *s)
 {
-    int fd = s->cfg->listen_fd;
+    int fd = s->cfg.listen_fd;
     int rc;
 
     rc = uv_pipe_init(s->loop, &s->listener, 0);
@@ -274,16 +282,30 @@ static void close_all(struct server *s)
     dispatch_close(&s->dispatch);
 }
 
+/* 1 when the kernel holds bytes c's client sent that libuv has not read
+ * yet (they are read, and answered, before c may close). */
+static int has_unread(const struct conn *c)
+{
+    uv_os_fd_t fd;
+    int n = 0;
+
+    if (uv_fileno((const uv_handle_t *)&c->pipe, &fd) < 0 || ioctl(fd, FIONREAD, &n) < 0)
+        return 0;
+    return n > 0;
+}
+
 /* Stopping: is c done?  Never while it has a solve in flight, an answer
- * unsent or a message being processed; after the grace period as soon as
- * that holds; during it only once c has been quiet for QUIET_MS. */
+ * unsent, a message being processed or bytes not yet read; after the grace
+ * period as soon as that holds; during it once c has been quiet for
+ * QUIET_MS, counted from its last byte: a connection that was already
+ * quiet when the signal came is done at once (it is no likelier to speak
+ * in the next QUIET_MS than at any other time), and one in mid-conversation
+ * gets the rest of QUIET_MS for its next request. */
 static int is_done(const struct server *s, const struct conn *c, uint64_t now)
 {
-    uint64_t since = c->last_active_ms > s->stop_ms ? c->last_active_ms : s->stop_ms;
-
-    if (c->is_draining || c->is_closing || !conn_is_idle(c))
+    if (c->is_draining || c->is_closing || !conn_is_idle(c) || has_unread(c))
         return 0;
-    return s->stop_phase > 0 || now - since >= QUIET_MS;
+    return s->stop_phase > 0 || now - c->last_active_ms >= QUIET_MS;
 }
 
 /* Stopping: close the connections that are done; once none is left, none
@@ -358,9 +380,81 @@ static void begin_stop(struct server *s, const char *why)
     sdn_notify("STATUS=shutting down");
     close_listener(s);
     uv_timer_stop(&s->watchdog);
-    uv_timer_start(&s->grace, on_grace, s->cfg->grace_ms, 0);
+    uv_timer_start(&s->grace, on_grace, s->cfg.grace_ms, 0);
     uv_timer_start(&s->quiet, on_quiet, QUIET_TICK_MS, QUIET_TICK_MS);
     check_stop(s);
+}
+
+/* --------------------------------------------------------------- reload */
+
+/* One reloadable limit: log "NAME: OLD -> NEW" when it changed; returns
+ * the new value. */
+static uint64_t changed(const char *name, uint64_t old, uint64_t now)
+{
+    if (old != now)
+        log_msg(LOG_LVL_NOTICE, "%s: %llu -> %llu", name, (unsigned long long)old,
+                (unsigned long long)now);
+    return now;
+}
+
+/* A setting a reload cannot change under live traffic. */
+static void needs_restart(const char *name, int is_changed, const char *now)
+{
+    if (is_changed)
+        log_msg(SDK_LOG_WARNING, "%s: changed to %s: restart to apply (kept as it was)", name, now);
+}
+
+/* The limits of n that a reload may change, into the modules that read
+ * them; what only a restart changes is logged and kept. */
+static void apply_config(struct server *s, const struct server_config *n)
+{
+    struct server_config *c = &s->cfg;
+    char text[32];
+
+    c->timeout_ms = changed("timeout-ms", c->timeout_ms, n->timeout_ms);
+    c->max_message = changed("max-message", c->max_message, n->max_message);
+    c->max_connections = changed("max-connections", c->max_connections, n->max_connections);
+    c->max_queue = changed("max-queue", c->max_queue, n->max_queue);
+    c->grace_ms = changed("grace-ms", c->grace_ms, n->grace_ms);
+    c->inline_us = changed("inline-us", c->inline_us, n->inline_us);
+    c->spin_us = changed("spin-us", c->spin_us, n->spin_us);
+    c->idle_timeout_s = changed("idle-timeout", c->idle_timeout_s, n->idle_timeout_s);
+    s->dispatch.timeout_ms = c->timeout_ms;
+    s->dispatch.max_queue = c->max_queue;
+    s->dispatch.inline_us = c->inline_us;
+    conn_set_limits(&s->conns, c->max_message, c->max_connections);
+    if (conn_set_watch_idle(&s->conns, (uint64_t)c->idle_timeout_s * 1000u) < 0)
+        log_msg(SDK_LOG_ERR, "idle-timeout: cannot start its timer");
+    pool_set_limits(s->pool, c->max_queue, c->spin_us);
+    needs_restart("socket", !s->is_activated && strcmp(c->socket_path, n->socket_path) != 0,
+                  n->socket_path);
+    snprintf(text, sizeof(text), "%04o", n->socket_mode);
+    needs_restart("socket-mode", !s->is_activated && c->socket_mode != n->socket_mode, text);
+    snprintf(text, sizeof(text), "%u", n->threads);
+    needs_restart("threads", c->threads != n->threads, text);
+}
+
+/* SIGHUP: read the settings again and apply what can change now.  A bad
+ * file keeps them all (reload logged FILE:LINE). */
+static void reload(struct server *s)
+{
+    struct server_config n;
+    char note[64];
+
+    if (!s->cfg.reload) {
+        log_msg(LOG_LVL_NOTICE, "SIGHUP ignored: nothing to reload from");
+        return;
+    }
+    /* systemd (Type=notify, ExecReload=) waits for READY=1 after this. */
+    snprintf(note, sizeof(note), "RELOADING=1\nMONOTONIC_USEC=%llu",
+             (unsigned long long)(clock_now_ns() / 1000u));
+    sdn_notify(note);
+    log_msg(LOG_LVL_NOTICE, "SIGHUP: reloading the settings");
+    if (s->cfg.reload(s->cfg.reload_ctx, &n) == 0) {
+        apply_config(s, &n);
+        log_msg(LOG_LVL_NOTICE, "reloaded");
+    }
+    sdn_notify("READY=1");
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -369,7 +463,10 @@ static void on_signal(uv_signal_t *h, int signum)
     const char *name = signum == SIGTERM ? "SIGTERM" : signum == SIGINT ? "SIGINT" : "SIGHUP";
 
     if (signum == SIGHUP) {
-        log_msg(LOG_LVL_NOTICE, "SIGHUP ignored: sudokud has nothing to reload");
+        if (s->is_stopping)
+            log_msg(LOG_LVL_NOTICE, "SIGHUP ignored: shutting down");
+        else
+            reload(s);
         return;
     }
     if (s->is_stopping) {
@@ -402,7 +499,7 @@ static void update_spin(struct server *s)
 {
     uint64_t now, ns;
 
-    if (s->cfg->spin_us == 0 || s->is_closed)
+    if (s->cfg.spin_us == 0 || s->is_closed)
         return;
     now = clock_now_ns();
     if (s->conns.activity != s->seen_activity && (ns = pool_loop_spin_ns(s->pool)) > 0) {
@@ -470,10 +567,10 @@ static int init_handles(struct server *s)
 static void announce(struct server *s)
 {
     char status[SERVER_PATH_SIZE + 128];
-    const char *where = s->is_activated ? "an inherited socket" : s->cfg->socket_path;
+    const char *where = s->is_activated ? "an inherited socket" : s->cfg.socket_path;
 
     snprintf(status, sizeof(status), "STATUS=serving on %s: %zu solvers, %u workers", where,
-             host_count(s->host), s->cfg->threads);
+             host_count(s->host), s->cfg.threads);
     log_msg(SDK_LOG_INFO, "%s", status + 7);
     sdn_notify("READY=1");
     sdn_notify(status);
@@ -505,7 +602,7 @@ static int close_loop(uv_loop_t *loop)
 
 int server_run(const struct server_config *cfg, struct host *host)
 {
-    struct server s = {.cfg = cfg, .host = host, .is_activated = cfg->listen_fd >= 0};
+    struct server s = {.cfg = *cfg, .host = host, .is_activated = cfg->listen_fd >= 0};
     uv_loop_t loop;
     int rc;
 

@@ -20,7 +20,15 @@
 
 #define SERVER_PATH_SIZE 4096 /* room for a socket path before checking sun_path */
 
-/* Settings from the command line (main.c fills it). */
+struct server_config;
+
+/* SIGHUP: read the settings again, as at start, into *cfg.  Returns 0, or
+ * a negative errno after logging why (the server then keeps its own). */
+typedef int server_reload_fn(void *ctx, struct server_config *cfg);
+
+/* Settings from the configuration file and the command line (main.c fills
+ * it).  A reload changes the limits; the socket, its mode and the threads
+ * stay as they were at start. */
 struct server_config {
     char socket_path[SERVER_PATH_SIZE]; /* where to bind (unused when listen_fd >= 0) */
     int listen_fd;                      /* inherited listener (socket activation), else -1 */
@@ -34,38 +42,40 @@ struct server_config {
     unsigned spin_us;                   /* an idle worker spins this long before sleeping */
     unsigned inline_us;                 /* budget of a solve tried on the loop thread, 0 none */
     unsigned idle_timeout_s;            /* close connections without traffic this long, 0 off */
+    server_reload_fn *reload;           /* SIGHUP reads the settings again, or NULL */
+    void *reload_ctx;                   /* handed to reload */
 };
 
 struct pool;
 struct host;
 
 struct server {
-    const struct server_config *cfg; /* settings, owned by main */
-    uv_loop_t *loop;                 /* the one loop */
-    struct host *host;               /* loaded plugins, owned by main */
-    struct pool *pool;               /* solve workers */
-    struct stats stats;              /* counters for the stats method */
-    uv_pipe_t listener;              /* listening socket */
-    uv_signal_t sig_term, sig_int;   /* shutdown triggers (twice: exit at once) */
-    uv_signal_t sig_hup;             /* logged and ignored */
-    uv_timer_t watchdog;             /* WATCHDOG=1 pings (when asked for) */
-    uv_timer_t grace;                /* shutdown: grace, then cancel, then force */
-    uv_timer_t quiet;                /* shutdown: closes connections gone quiet */
-    uv_timer_t accept_retry;         /* out of memory accepting: try again later */
-    uv_check_t flusher;              /* runs the connections' ready list each iteration */
-    uv_idle_t spinner;               /* active: the loop polls without sleeping */
-    struct conn_set conns;           /* every open connection, the ready list */
-    struct dispatch dispatch;        /* protocol v1, solve jobs */
-    uint64_t seen_activity;          /* conns.activity at the last check */
-    uint64_t spin_until_ns;          /* keep the loop polling until then */
-    uint64_t stop_ms;                /* uv_now() when SIGTERM/SIGINT was handled */
-    int is_listening;                /* listener open */
-    int is_accept_pending;           /* libuv holds an accepted fd we could not take */
-    int is_activated;                /* listener inherited from systemd: never unlink */
-    int is_stopping;                 /* SIGTERM/SIGINT seen */
-    int stop_phase;                  /* 0 grace, 1 cancelled, 2 forcing close */
-    int is_closed;                   /* handles closed, loop ending */
-    int has_stuck;                   /* workers left in plugins: end with _exit() */
+    struct server_config cfg;      /* settings: main's at start, then each reload's */
+    uv_loop_t *loop;               /* the one loop */
+    struct host *host;             /* loaded plugins, owned by main */
+    struct pool *pool;             /* solve workers */
+    struct stats stats;            /* counters for the stats method */
+    uv_pipe_t listener;            /* listening socket */
+    uv_signal_t sig_term, sig_int; /* shutdown triggers (twice: exit at once) */
+    uv_signal_t sig_hup;           /* reload the settings */
+    uv_timer_t watchdog;           /* WATCHDOG=1 pings (when asked for) */
+    uv_timer_t grace;              /* shutdown: grace, then cancel, then force */
+    uv_timer_t quiet;              /* shutdown: closes connections gone quiet */
+    uv_timer_t accept_retry;       /* out of memory accepting: try again later */
+    uv_check_t flusher;            /* runs the connections' ready list each iteration */
+    uv_idle_t spinner;             /* active: the loop polls without sleeping */
+    struct conn_set conns;         /* every open connection, the ready list */
+    struct dispatch dispatch;      /* protocol v1, solve jobs */
+    uint64_t seen_activity;        /* conns.activity at the last check */
+    uint64_t spin_until_ns;        /* keep the loop polling until then */
+    uint64_t stop_ms;              /* uv_now() when SIGTERM/SIGINT was handled */
+    int is_listening;              /* listener open */
+    int is_accept_pending;         /* libuv holds an accepted fd we could not take */
+    int is_activated;              /* listener inherited from systemd: never unlink */
+    int is_stopping;               /* SIGTERM/SIGINT seen */
+    int stop_phase;                /* 0 grace, 1 cancelled, 2 forcing close */
+    int is_closed;                 /* handles closed, loop ending */
+    int has_stuck;                 /* workers left in plugins: end with _exit() */
 };
 
 /* Set up the listener, signals and workers, run the loop until shutdown.
@@ -74,7 +84,11 @@ struct server {
  * clean"); 1 when the daemon could not start or a handle was left open
  * (each is logged by type).  With workers still stuck in a plugin at the end
  * it does not return: it ends the process with _exit() and that status.
- * A second SIGTERM/SIGINT during shutdown ends it at once with _exit(1). */
+ * A second SIGTERM/SIGINT during shutdown ends it at once with _exit(1).
+ * SIGHUP calls cfg->reload and applies the limits it returns (timeout-ms,
+ * max-message, max-connections, max-queue, grace-ms, inline-us, spin-us,
+ * idle-timeout), logging each change and each setting that needs a restart
+ * (socket, socket-mode, threads). */
 int server_run(const struct server_config *cfg, struct host *host);
 
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else

@@ -8,7 +8,7 @@ set -eu
 
 pkgs="gcc g++ make cmake pkg-config libuv1-dev libmsgpack-dev libcmocka-dev libsystemd-dev \
 systemd python3 clang libclang-rt-14-dev valgrind clang-format cppcheck git libcadical-dev \
-debootstrap systemd-container python3-msgpack python3-pytest nodejs npm ${SUDOKU_DEPS_EXTRA:-}"
+debootstrap systemd-container python3-msgpack python3-pytest nodejs npm mandoc ${SUDOKU_DEPS_EXTRA:-}"
 
 missing=""
 for p in $pkgs; do

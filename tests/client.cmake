@@ -7,6 +7,7 @@
 # test_client_explain_e2e: hint, explain and rate against the real sudokud.
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
 # test_client_find: how the tool finds the daemon and says why it cannot.
+# test_tool_commands: the tool's subcommand table, no daemon.
 if(TARGET sudoku_client_static)
   # fake_peer: the scripted fake daemons' socketpair, send and serving loop.
   add_library(fake_peer STATIC fake_peer.c)
@@ -35,6 +36,10 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_explain_e2e SOURCES test_client_explain_e2e.c
       LIBS tool_run daemon_harness sudoku_client_static LABELS client TIMEOUT 300)
     add_dependencies(test_client_explain_e2e sudoku sudokud)
+    # The subcommand table: which row a command line runs, and its help.
+    sudoku_add_test(NAME test_tool_commands SOURCES test_tool_commands.c
+      LIBS tool_run LABELS client TIMEOUT 60)
+    add_dependencies(test_tool_commands sudoku)
     # Finding the daemon: user then system socket, and why a connection fails.
     sudoku_add_test(NAME test_client_find SOURCES test_client_find.c
       LIBS daemon_harness LABELS client TIMEOUT 120)

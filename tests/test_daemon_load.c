@@ -339,6 +339,25 @@ static void test_sigterm_serves_open_connection(void **state)
     dh_cleanup(&d);
 }
 
+/* Start a daemon with args, connect r to it and solve 20 puzzles on that
+ * connection, one at a time, each answer checked; sb and u are
+ * initialised here and left for the caller (who destroys them). */
+static void start_after_work(struct dh *d, const char *const *args, struct dh_reader *r,
+                             msgpack_sbuffer *sb, msgpack_unpacked *u)
+{
+    assert_int_equal(dh_start(d, args), 0);
+    dh_reader_init(r, dh_connect(d->sock));
+    assert_true(r->fd >= 0);
+    msgpack_sbuffer_init(sb);
+    msgpack_unpacked_init(u);
+    for (uint32_t i = 1; i <= 20; i++) {
+        msgpack_sbuffer_clear(sb);
+        dh_pack_solve(sb, i, puzzles[i % puzzles_len], NULL, 0, 0);
+        assert_int_equal(dh_call(r, sb, i, u), 0);
+        assert_int_equal(dh_check_solved(dh_result(&u->data), puzzles[i % puzzles_len]), 0);
+    }
+}
+
 /* SIGTERM with a solve in flight on an open connection, answered requests
  * before it, and a client that vanished with its own long solve running and
  * half a request unsent: the solve in flight is answered `overloaded` once
@@ -357,17 +376,7 @@ static void test_sigterm_closes_loop(void **state)
     int gone;
     (void)state;
 
-    assert_int_equal(dh_start(&d, args), 0);
-    dh_reader_init(&r, dh_connect(d.sock));
-    assert_true(r.fd >= 0);
-    msgpack_sbuffer_init(&sb);
-    msgpack_unpacked_init(&u);
-    for (uint32_t i = 1; i <= 20; i++) {
-        msgpack_sbuffer_clear(&sb);
-        dh_pack_solve(&sb, i, puzzles[i % puzzles_len], NULL, 0, 0);
-        assert_int_equal(dh_call(&r, &sb, i, &u), 0);
-        assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[i % puzzles_len]), 0);
-    }
+    start_after_work(&d, args, &r, &sb, &u);
     gone = dh_connect(d.sock);
     assert_true(gone >= 0);
     msgpack_sbuffer_clear(&sb);
@@ -392,6 +401,55 @@ static void test_sigterm_closes_loop(void **state)
     assert_int_equal(dh_wait(&d, DH_TIMEOUT_MS), 0);
     assert_true(dh_log_has(&d, "loop closed clean"));
     assert_false(dh_log_has(&d, "still open"));
+    dh_reader_close(&r);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_cleanup(&d);
+}
+
+/* An idle daemon stops at once on SIGTERM, even after work and with an
+ * idle client still connected (it waited out a quiet period of 200 ms
+ * counted from the signal); a busy one still gives its running solve the
+ * whole grace before answering it `overloaded`. */
+static void test_sigterm_idle_is_prompt(void **state)
+{
+    static const char *const args[] = {"-j", "2", "--grace-ms", "600", NULL};
+    struct dh d;
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    uint64_t t0, end;
+    char code[32];
+    (void)state;
+
+    start_after_work(&d, args, &r, &sb, &u);
+    usleep(300000); /* the client has gone idle; its connection stays open */
+    t0 = dh_now_ms();
+    assert_int_equal(kill(d.pid, SIGTERM), 0);
+    assert_int_equal(dh_wait(&d, DH_TIMEOUT_MS), 0);
+    print_message("idle stop: %llu ms\n", (unsigned long long)(dh_now_ms() - t0));
+    assert_in_range(dh_now_ms() - t0, 0, 199);
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), -EPIPE);
+    dh_reader_close(&r);
+    dh_cleanup(&d);
+
+    assert_int_equal(dh_start(&d, args), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    msgpack_sbuffer_clear(&sb);
+    dh_pack_solve(&sb, 7, DH_ENDLESS, "dfs", DH_ENDLESS_LIMIT, 60000);
+    assert_int_equal(dh_send(r.fd, sb.data, sb.size), 0);
+    end = dh_now_ms() + DH_TIMEOUT_MS;
+    while (stats_in_flight(d.sock) != 1 && dh_now_ms() < end)
+        usleep(1000);
+    assert_int_equal(stats_in_flight(d.sock), 1);
+    usleep(300000); /* busy, but no byte moves: the solve's grace is what counts */
+    t0 = dh_now_ms();
+    assert_int_equal(kill(d.pid, SIGTERM), 0);
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), 0);
+    assert_string_equal(dh_error_code(&u.data, code, sizeof(code)), "overloaded");
+    assert_true(dh_now_ms() - t0 >= 550); /* the grace, give or take a timer tick */
+    assert_int_equal(dh_wait(&d, DH_TIMEOUT_MS), 0);
     dh_reader_close(&r);
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&sb);
@@ -526,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_sigterm_under_load),             /* clean exit, socket gone */
         cmocka_unit_test(test_sigterm_serves_open_connection), /* accepted = answered */
         cmocka_unit_test(test_sigterm_closes_loop),            /* every handle closed */
+        cmocka_unit_test(test_sigterm_idle_is_prompt),         /* idle: at once; busy: grace */
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,7 +3,8 @@
  * Stale sockets are replaced, live ones refused, over-long paths refused,
  * the mode applied, the socket removed on exit, extra connections refused
  * politely with the peer logged; socket activation, also with no socket path
- * at all (a DynamicUser= service).
+ * at all (a DynamicUser= service); the configuration file, and its reload on
+ * SIGHUP.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +129,121 @@ static void test_config_file(void **state)
     assert_int_equal(run_sudokud(bad, d.log), 2);
     snprintf(arg, sizeof(arg), "%s:2: unknown option 'no-such-option'", conf);
     assert_true(file_has(d.log, arg));
+
+    /* A bad value names its line too, and the command line still wins
+     * over a good one. */
+    f = fopen(conf, "w");
+    assert_non_null(f);
+    fputs("max-queue = 10\n# workers\nthreads = many\n", f);
+    fclose(f);
+    assert_int_equal(run_sudokud(bad, d.log), 2);
+    snprintf(arg, sizeof(arg),
+             "sudokud: %s:3: invalid value for 'threads': 'many' (want 1..1024)\n"
+             "Try 'sudokud --help'.\n",
+             conf);
+    assert_true(file_has(d.log, arg));
+    unlink(conf);
+    dh_cleanup(&d);
+}
+
+/* Write text into path (the test's configuration file). */
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Send [0, 1, "ping", [a string of len bytes]] on a new connection to sock
+ * and put what came back into code: the error code of a response or an
+ * error notification, or "" for a response without one. */
+static void big_ping(const char *sock, size_t len, char *code, size_t code_size)
+{
+    char *body = malloc(len);
+    struct dh_reader r;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    const msgpack_object *o;
+
+    assert_non_null(body);
+    memset(body, 'x', len);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_int(&pk, 0);
+    msgpack_pack_int(&pk, 1);
+    dh_pack_str(&pk, "ping");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_str(&pk, len);
+    msgpack_pack_str_body(&pk, body, len);
+    dh_reader_init(&r, dh_connect(sock));
+    assert_true(r.fd >= 0);
+    msgpack_unpacked_init(&u);
+    dh_send(r.fd, sb.data, sb.size); /* may fail once the daemon hung up */
+    assert_int_equal(dh_read(&r, &u, DH_TIMEOUT_MS), 0);
+    o = &u.data;
+    assert_int_equal(o->type, MSGPACK_OBJECT_ARRAY);
+    code[0] = '\0';
+    if (o->via.array.size == 3) /* [2, "error", [{code, message}]] */
+        snprintf(code, code_size, "%.*s",
+                 (int)dh_map_get(&o->via.array.ptr[2].via.array.ptr[0], "code")->via.str.size,
+                 dh_map_get(&o->via.array.ptr[2].via.array.ptr[0], "code")->via.str.ptr);
+    else if (!dh_error_code(o, code, code_size))
+        code[0] = '\0';
+    msgpack_unpacked_destroy(&u);
+    dh_reader_close(&r);
+    msgpack_sbuffer_destroy(&sb);
+    free(body);
+}
+
+/* SIGHUP reads the file again: a new limit takes effect at once (a smaller
+ * max-message is answered too_large), each change and each setting that
+ * needs a restart is logged; a bad file is named FILE:LINE and every
+ * setting is kept; the command line still wins over the file. */
+static void test_sighup_reload(void **state)
+{
+    char conf[300], arg[400], code[32];
+    struct dh d;
+    (void)state;
+
+    assert_int_equal(dh_init(&d), 0);
+    snprintf(conf, sizeof(conf), "%s/sudokud.conf", d.dir);
+    write_file(conf, "max-message = 65536\ngrace-ms = 300\n");
+    snprintf(arg, sizeof(arg), "--config=%s", conf);
+    const char *const args[] = {arg, "--grace-ms", "400", NULL};
+    assert_int_equal(dh_spawn(&d, args), 0);
+    assert_int_equal(dh_wait_ready(&d), 0);
+    big_ping(d.sock, 2000, code, sizeof(code));
+    assert_string_not_equal(code, "too_large");
+
+    write_file(conf, "# smaller now\nmax-message = 1000\nthreads = 3\nverbose = yes\n"
+                     "grace-ms = 100\n");
+    assert_int_equal(kill(d.pid, SIGHUP), 0);
+    assert_true(dh_log_has(&d, "notice: reloaded"));
+    assert_true(dh_log_has(&d, "max-message: 65536 -> 1000"));
+    assert_true(dh_log_has(&d, "threads: changed to 3: restart to apply"));
+    assert_true(dh_log_has(&d, "plugins: restart to reload"));
+    assert_true(dh_log_has(&d, "verbose: on"));
+    big_ping(d.sock, 2000, code, sizeof(code));
+    assert_string_equal(code, "too_large");
+    big_ping(d.sock, 500, code, sizeof(code));
+    assert_string_not_equal(code, "too_large");
+
+    write_file(conf, "max-message = 4000\nthreads = many\n");
+    assert_int_equal(kill(d.pid, SIGHUP), 0);
+    snprintf(arg, sizeof(arg),
+             "reload: %s:2: invalid value for 'threads': 'many' (want 1..1024): keeping the "
+             "current settings",
+             conf);
+    assert_true(dh_log_has(&d, arg));
+    big_ping(d.sock, 2000, code, sizeof(code));
+    assert_string_equal(code, "too_large"); /* 1000 kept, 4000 not taken */
+    assert_int_equal(dh_stop(&d), 0);
+    assert_false(dh_log_has(&d, "max-message: 1000 -> 4000"));
+    assert_false(dh_log_has(&d, "grace-ms:")); /* --grace-ms 400 still wins over the file */
     unlink(conf);
     dh_cleanup(&d);
 }
@@ -572,6 +688,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mode_and_removal),
         cmocka_unit_test(test_config_file),
+        cmocka_unit_test(test_sighup_reload),
         cmocka_unit_test(test_missing_socket_dir),
         cmocka_unit_test(test_stale_socket_replaced),
         cmocka_unit_test(test_live_socket_refused),

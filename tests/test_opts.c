@@ -347,6 +347,62 @@ static void test_parse_cases(void **state)
     }
 }
 
+/* opts_first_operand() finds, before any parsing, the operand opts_parse()
+ * would stop at: for every good command line of cases[], and for the words a
+ * command word hides behind (values, clusters, prefixes, "--", "-"). */
+static void test_first_operand(void **state)
+{
+    static const struct {
+        const char *comment;
+        const char *args[6];
+        int want; /* index into argv (args start at 1), or -1: none */
+    } more[] = {
+        {"a value is not the operand", {"-s", "cmd", "x"}, 3},
+        {"the long form too", {"--string", "cmd", "x"}, 3},
+        {"a unique prefix takes its row's argument", {"--str", "cmd", "x"}, 3},
+        {"an ambiguous prefix takes none", {"--s", "cmd", "x"}, 2},
+        {"--name=value holds its value", {"--string=v", "cmd"}, 2},
+        {"a flag takes none", {"-f", "cmd"}, 2},
+        {"a cluster ending in a letter with an argument", {"-fs", "v", "cmd"}, 3},
+        {"a cluster holding the argument", {"-fsv", "cmd"}, 2},
+        {"an unknown option takes none", {"-x", "cmd"}, 2},
+        {"-- makes the next word an operand", {"-f", "--", "-s"}, 3},
+        {"- alone is an operand", {"-f", "-", "cmd"}, 2},
+        {"no operand", {"-f", "-s", "v"}, -1},
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const struct parse_case *c = &cases[i];
+        char *argv[10] = {"tprog"}, *copy[10];
+        struct cfg cfg = {0};
+        int argc = 1, operands = -1, first;
+
+        if (c->want_rc < 0)
+            continue;
+        while (c->args[argc - 1])
+            argv[argc] = (char *)c->args[argc - 1], argc++;
+        memcpy(copy, argv, sizeof(argv));
+        first = opts_first_operand(&prog, argc, argv);
+        print_message("case: %s\n", c->comment);
+        assert_int_equal(opts_parse(&prog, argc, copy, &cfg, &operands), c->want_rc);
+        if (operands == argc)
+            assert_int_equal(first, argc);
+        else
+            assert_string_equal(argv[first], copy[operands]);
+    }
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+        char *argv[8] = {"tprog"};
+        int argc = 1;
+
+        while (more[i].args[argc - 1])
+            argv[argc] = (char *)more[i].args[argc - 1], argc++;
+        print_message("case: %s\n", more[i].comment);
+        assert_int_equal(opts_first_operand(&prog, argc, argv),
+                         more[i].want < 0 ? argc : more[i].want);
+    }
+}
+
 static void test_help_text(void **state)
 {
     static const char want[] = "usage: tprog [options]\n"
@@ -379,11 +435,80 @@ static void test_help_text(void **state)
     free(buf);
 }
 
+/* A configuration file and what opts_config_apply() must make of it. */
+static const struct config_case {
+    const char *comment;
+    const char *text;     /* the file */
+    int want_rc;          /* 0 or -EINVAL */
+    const char *want_err; /* err after "PATH:", or NULL */
+    struct cfg want;      /* fields afterwards (from a zeroed cfg) */
+} config_cases[] = {
+    {"every kind of row, comments and blanks",
+     "# c\n\nflag = yes\nstring = s x\nsmall=7\nsize = 128\nmode = 0640\ncall = ok\n",
+     0,
+     NULL,
+     {.flag = 1, .str = "s x", .small = 7, .size = 128, .mode = 0640, .calls = 1}},
+    {"a flag set to no sets nothing", "flag = no\n", 0, NULL, {0}},
+    {"a bad number names its line and the range",
+     "small = 3\n\nsmall = many\n",
+     -EINVAL,
+     "3: invalid value for 'small': 'many' (want 1..1024)",
+     {.small = 3}},
+    {"a bad octal mode",
+     "mode = 0999\n",
+     -EINVAL,
+     "1: invalid value for 'mode': '0999' (want an octal mode 0..0777)",
+     {0}},
+    {"a handler's refusal",
+     "# one\ncall = no\n",
+     -EINVAL,
+     "2: invalid value for 'call': 'no' (want ok)",
+     {0}},
+    {"an unknown key", "nope = 1\n", -EINVAL, "1: unknown option 'nope'", {0}},
+    {"a flag that is not yes or no",
+     "flag = maybe\n",
+     -EINVAL,
+     "1: option 'flag' is yes or no, not 'maybe'",
+     {0}},
+};
+
+/* opts_config_apply(): values checked as on the command line, errors as
+ * PATH:LINE: what. */
+static void test_config_apply(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(config_cases) / sizeof(config_cases[0]); i++) {
+        const struct config_case *c = &config_cases[i];
+        char path[] = "/tmp/test_opts-XXXXXX", err[512] = "", want[600];
+        struct cfg cfg = {0};
+        char **args = NULL;
+        int len = -1, rc, fd = mkstemp(path);
+
+        print_message("case: %s\n", c->comment);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, c->text, strlen(c->text)), (ssize_t)strlen(c->text));
+        close(fd);
+        rc = opts_config_apply(&prog, path, &cfg, &args, &len, err, sizeof(err));
+        unlink(path);
+        assert_int_equal(rc, c->want_rc);
+        check_fields(&cfg, &c->want);
+        if (c->want_err) {
+            snprintf(want, sizeof(want), "%s:%s", path, c->want_err);
+            assert_string_equal(err, want);
+            assert_null(args);
+            assert_int_equal(len, 0);
+        }
+        opts_config_free(args, len);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_cases),
         cmocka_unit_test(test_help_text),
+        cmocka_unit_test(test_first_operand),
+        cmocka_unit_test(test_config_apply),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

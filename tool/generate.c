@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/generate.h"
+#include "tool/command.h"
 #include "tool/local.h"
 #include "tool/progress.h"
 #include "tool/tool.h"
@@ -204,7 +205,7 @@ static const struct opts_spec gen_table[] = {
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
 };
 
-static const struct opts_prog gen_prog = {
+const struct opts_prog tool_generate_prog = {
     .name = "sudoku generate",
     .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
              "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
@@ -221,23 +222,20 @@ static const struct opts_prog gen_prog = {
     .help_column = 22,
 };
 
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, struct gen_cli *o)
+/* Parse argv, the whole command line, whose first operand is c's word.
+ * Returns -1 to go on, else the exit status. */
+static int parse(const struct tool_command *c, int argc, char **argv, struct gen_cli *o)
 {
     int first = argc;
-    int action = opts_parse(&gen_prog, argc, argv, o, &first);
-    if (action < 0)
-        return EXIT_USAGE;
-    if (action == OPTS_SHOW_HELP) {
-        opts_help(&gen_prog, stdout);
-        return 0;
-    }
+    int rc = tool_parse(c, argc, argv, o, NULL, &first);
+    if (rc >= 0)
+        return rc;
     if (first < argc) {
-        opts_usage_error(&gen_prog, "unexpected argument '%s'", argv[first]);
+        opts_usage_error(c->prog, "unexpected argument '%s'", argv[first]);
         return EXIT_USAGE;
     }
     if (o->difficulty && o->rating) {
-        opts_usage_error(&gen_prog, "--difficulty and --rating: one or the other");
+        opts_usage_error(c->prog, "--difficulty and --rating: one or the other");
         return EXIT_USAGE;
     }
     if (!o->count)
@@ -438,10 +436,10 @@ static int generate(const struct gen_cli *o)
     return r.is_failed ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
-int tool_generate(int argc, char **argv)
+int tool_generate(const struct tool_command *c, int argc, char **argv)
 {
     struct gen_cli o = {0};
-    int rc = parse(argc, argv, &o);
+    int rc = parse(c, argc, argv, &o);
     const char *env_local = getenv("SUDOKU_LOCAL");
 
     if (rc >= 0)

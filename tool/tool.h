@@ -1,9 +1,9 @@
-/* tool.h -- what the sudoku tool's main.c shares with its solve front (run.c).
+/* tool.h -- what the sudoku tool's subcommands share: options, exit codes, runners.
  *
- * main.c parses the command line into struct tool_opts and runs a subcommand;
- * run.c streams puzzles from the inputs through a pipelined batch; hint.c
- * runs hint, explain and rate.  Exit
- * codes are the tool's contract (sudoku(1)).
+ * options.c parses the command line into struct tool_opts for the row of
+ * the subcommand (command.h); run.c streams puzzles from the inputs through
+ * a pipelined batch; hint.c runs hint, explain and rate.  Exit codes are
+ * the tool's contract (sudoku(1)).
  */
 #ifndef SUDOKU_TOOL_H
 #define SUDOKU_TOOL_H
@@ -43,6 +43,8 @@ struct tool_opts {
     unsigned window;                    /* -w, 0: default */
     int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
     const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
+    char **files;                       /* the operands after the subcommand's word */
+    int files_len;                      /* how many */
 };
 
 /* Connect as the options say; on failure print why and how to start the
@@ -77,8 +79,5 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
 /* sudoku rate: one line a puzzle, in input order, through a rating batch.
  * Returns an exit code. */
 int tool_rate(const struct tool_opts *o, char **files, int nfiles);
-/* sudoku generate: argv[0] is "generate", the rest its own options
- * (generate.c).  Returns an exit code. */
-int tool_generate(int argc, char **argv);
 
 #endif /* SUDOKU_TOOL_H */

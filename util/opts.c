@@ -240,6 +240,53 @@ int opts_parse(const struct opts_prog *p, int argc, char **argv, void *cfg, int 
     return action;
 }
 
+/* ---------------------------------------------------------------- operands */
+
+/* 1 when long option word ("--name", no "=") names a row that takes an
+ * argument: its exact name, or the one row it is a prefix of. */
+static int long_takes_arg(const struct opts_prog *p, const char *word)
+{
+    const struct opts_spec *hit = NULL;
+    size_t len = strlen(word), hits = 0;
+
+    for (size_t i = 0; i < p->specs_len; i++) {
+        const struct opts_spec *s = &p->specs[i];
+        if (!s->name || strncmp(s->name, word, len) != 0)
+            continue;
+        if (s->name[len] == '\0')
+            return s->arg != NULL;
+        hit = s;
+        hits++;
+    }
+    return hits == 1 && hit->arg != NULL;
+}
+
+/* 1 when short option cluster word ("-vw", "-w4") leaves the next word as
+ * the argument of its last letter. */
+static int short_takes_next(const struct opts_prog *p, const char *word)
+{
+    for (const char *c = word + 1; *c; c++) {
+        const struct opts_spec *s = find_row(p, (unsigned char)*c);
+        if (s && s->arg)
+            return c[1] == '\0'; /* else the rest of the word is its argument */
+    }
+    return 0;
+}
+
+int opts_first_operand(const struct opts_prog *p, int argc, char *const *argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == '\0')
+            return i;
+        if (strcmp(a, "--") == 0)
+            return i + 1;
+        if (a[1] == '-' ? !strchr(a, '=') && long_takes_arg(p, a + 2) : short_takes_next(p, a))
+            i++;
+    }
+    return argc;
+}
+
 /* ---------------------------------------------------------------- help */
 
 /* Help text of one row from column col on, continuation lines indented. */
@@ -315,9 +362,11 @@ static char *trim(char *s)
 }
 
 /* One "key = value" line into "--key=value" (or "--key" for a flag set to
- * yes, true or 1; nothing for a flag set to no, false or 0).  Returns 1 when
- * *out was made, 0 for nothing, or -EINVAL with err set. */
-static int config_line(const struct opts_prog *p, char *line, char **out, char *err, size_t size)
+ * yes, true or 1; nothing for a flag set to no, false or 0), with its row in
+ * *row and where the value starts in the word in *value (NULL for a flag).
+ * Returns 1 when *out was made, 0 for nothing, or -EINVAL with err set. */
+static int config_line(const struct opts_prog *p, char *line, char **out,
+                       const struct opts_spec **row, const char **value_at, char *err, size_t size)
 {
     char *eq = strchr(line, '='), *key = line, *value = eq ? eq + 1 : (char *)"";
     const struct opts_spec *s;
@@ -349,11 +398,44 @@ static int config_line(const struct opts_prog *p, char *line, char **out, char *
     if (!*out)
         return -ENOMEM;
     snprintf(*out, len, value ? "--%s=%s" : "--%s", key, value ? value : "");
+    *row = s;
+    *value_at = value ? *out + strlen(key) + 3 : NULL;
     return 1;
 }
 
-int opts_config_load(const struct opts_prog *p, const char *path, char ***args, int *len, char *err,
-                     size_t err_size)
+/* Apply a config word's row to cfg as the command line would.  Returns 0
+ * or -EINVAL with "invalid value for 'key': 'value' (want ...)" in err. */
+static int config_apply(const struct opts_spec *s, const char *value, void *cfg, char *err,
+                        size_t size)
+{
+    char why[ERR_SIZE] = "";
+
+    if (apply(s, value, cfg, why, sizeof(why)) == 0)
+        return 0;
+    snprintf(err, size, "invalid value for '%s': '%s'%s%s%s", s->name, value ? value : "",
+             why[0] ? " (" : "", why, why[0] ? ")" : "");
+    return -EINVAL;
+}
+
+/* Append word to *args (which grows by one).  Returns 0 or -ENOMEM (word
+ * is freed then). */
+static int config_keep(char ***args, int *len, char *word)
+{
+    char **grown = realloc(*args, (size_t)(*len + 1) * sizeof(*grown));
+
+    if (!grown) {
+        free(word);
+        return -ENOMEM;
+    }
+    *args = grown;
+    (*args)[(*len)++] = word;
+    return 0;
+}
+
+/* Read path line by line into words; with cfg, apply each to it as well.
+ * See opts_config_load() and opts_config_apply(). */
+static int config_read(const struct opts_prog *p, const char *path, void *cfg, char ***args,
+                       int *len, char *err, size_t err_size)
 {
     char line[1024], why[256];
     unsigned line_no = 0;
@@ -368,27 +450,26 @@ int opts_config_load(const struct opts_prog *p, const char *path, char ***args, 
         return rc;
     }
     while (rc == 0 && fgets(line, sizeof(line), f)) {
-        char *l = trim(line), *arg = NULL, **grown;
+        char *l = trim(line), *word = NULL;
+        const struct opts_spec *row = NULL;
+        const char *value = NULL;
         line_no++;
         if (!*l || *l == '#')
             continue;
-        rc = config_line(p, l, &arg, why, sizeof(why));
-        if (rc < 0) {
-            snprintf(err, err_size, "%s:%u: %s", path, line_no, why);
-            break;
+        rc = config_line(p, l, &word, &row, &value, why, sizeof(why));
+        if (rc == 1 && cfg && config_apply(row, value, cfg, why, sizeof(why)) < 0) {
+            free(word);
+            rc = -EINVAL;
         }
-        rc = 0;
-        if (!arg)
-            continue;
-        grown = realloc(*args, (size_t)(*len + 1) * sizeof(*grown));
-        if (!grown) {
-            free(arg);
-            rc = -ENOMEM;
+        if (rc == -ENOMEM)
             snprintf(err, err_size, "%s: out of memory", path);
-            break;
-        }
-        *args = grown;
-        (*args)[(*len)++] = arg;
+        else if (rc < 0)
+            snprintf(err, err_size, "%s:%u: %s", path, line_no, why);
+        if (rc <= 0)
+            continue;
+        rc = config_keep(args, len, word);
+        if (rc < 0)
+            snprintf(err, err_size, "%s: out of memory", path);
     }
     fclose(f);
     if (rc < 0) {
@@ -397,6 +478,18 @@ int opts_config_load(const struct opts_prog *p, const char *path, char ***args, 
         *len = 0;
     }
     return rc;
+}
+
+int opts_config_load(const struct opts_prog *p, const char *path, char ***args, int *len, char *err,
+                     size_t err_size)
+{
+    return config_read(p, path, NULL, args, len, err, err_size);
+}
+
+int opts_config_apply(const struct opts_prog *p, const char *path, void *cfg, char ***args,
+                      int *len, char *err, size_t err_size)
+{
+    return config_read(p, path, cfg, args, len, err, err_size);
 }
 
 void opts_config_free(char **args, int len)

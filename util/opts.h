@@ -96,6 +96,16 @@ struct opts_prog {
  * two came first), or -EINVAL after printing the first usage error. */
 int opts_parse(const struct opts_prog *p, int argc, char **argv, void *cfg, int *operands);
 
+/* The index of the first operand of argv[1..argc) as p's table reads it
+ * (what opts_parse() would leave at *operands), without parsing or
+ * permuting anything: an option's separate argument is skipped when its row
+ * takes one ("-s PATH", "--socket PATH", "--sock PATH"), "--" makes the next
+ * word an operand, "-" alone is one.  An unknown or ambiguous option counts
+ * as taking no argument (opts_parse() will refuse it).  So a program of
+ * several commands finds its command word before it knows whose table
+ * parses the rest.  Returns argc when there is no operand. */
+int opts_first_operand(const struct opts_prog *p, int argc, char *const *argv);
+
 /* Print p's help text on f: usage, one line (or more) per row, footer. */
 void opts_help(const struct opts_prog *p, FILE *f);
 
@@ -119,7 +129,18 @@ int opts_number(const char *s, int base, unsigned long long min, unsigned long l
 int opts_config_load(const struct opts_prog *p, const char *path, char ***args, int *len, char *err,
                      size_t err_size);
 
-/* Free what opts_config_load() made.  Accepts NULL. */
+/* Read a configuration file as opts_config_load() does and apply each line
+ * to cfg as opts_parse() applies a command-line option, checking every value
+ * the way the command line does; then opts_parse() on the real command line
+ * makes it win.  STRING fields (and handlers) may point into the words kept
+ * in *args: free them with opts_config_free() only once cfg is done with.
+ * Returns 0, or a negative errno with "PATH:LINE: what" in err (a bad
+ * value: "PATH:LINE: invalid value for 'threads': 'many' (want 1..1024)");
+ * cfg may then hold the lines before the bad one. */
+int opts_config_apply(const struct opts_prog *p, const char *path, void *cfg, char ***args,
+                      int *len, char *err, size_t err_size);
+
+/* Free what opts_config_load() or opts_config_apply() made.  Accepts NULL. */
 void opts_config_free(char **args, int len);
 
 #endif /* SUDOKU_OPTS_H */

@@ -12,6 +12,9 @@
 # 3. The installed sudokud, started with no -P flag, finds every installed
 #    plugin, the example one included, and answers solves with each; answers
 #    are checked by the rules and the givens.
+#    Nothing is installed twice; the units' Documentation= names the
+#    installed man page's path; the installed sudoku runs with an empty
+#    environment (--version, and --local on a puzzle, answer checked).
 # 4. DESTDIR staging keeps the configured prefix in the generated files.
 # Exit 77 (skip) only when python3 or pkg-config is missing.
 set -eu
@@ -68,6 +71,35 @@ need lib/systemd/system/sudokud.service
 need lib/sysusers.d/sudokud.conf
 grep -q "^ExecStart=$prefix/sbin/sudokud " "$prefix/lib/systemd/system/sudokud.service" ||
     fail "ExecStart= does not name the installed daemon"
+# Nothing is installed twice (a second "Installing:" or "Up-to-date:" line
+# for one path means two rules install it).
+dups=$(sed -n 's/^-- [A-Za-z-]*: //p' "$tmp/install.log" | sort | uniq -d)
+[ -z "$dups" ] || fail "installed more than once: $dups"
+# Outside /usr and /usr/local man(1) does not look: the units name the
+# installed page by path as well, and that path exists.
+for unit in sudokud.socket sudokud.service; do
+    doc=$(sed -n 's/^Documentation=//p' "$prefix/lib/systemd/system/$unit")
+    case " $doc " in
+    *" file:$prefix/share/man/man8/sudokud.8 "*) ;;
+    *) fail "$unit: Documentation=$doc does not name the installed man page" ;;
+    esac
+    for url in $doc; do
+        case $url in file:*) [ -f "${url#file:}" ] || fail "$unit names a missing file: $url" ;; esac
+    done
+done
+# The installed tools run with an empty environment (no LD_LIBRARY_PATH):
+# whatever they link from the install's libdir they find by their run path.
+if [ -x "$prefix/bin/sudoku" ]; then
+    env -i "$prefix/bin/sudoku" --version >"$tmp/version.out" 2>&1 ||
+        fail "installed sudoku --version with an empty environment: $(cat "$tmp/version.out")"
+    puzzle=$(head -1 "$puzzles")
+    answer=$(echo "$puzzle" | env -i "$prefix/bin/sudoku" --local 2>"$tmp/local.log") ||
+        fail "installed sudoku --local with an empty environment"
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import mprpc
+sys.exit(1 if mprpc.check_solution(sys.argv[2], sys.argv[3]) else 0)' \
+        "$src/tests/systemd" "$puzzle" "$answer" || fail "installed sudoku --local: wrong answer $answer"
+    echo "install: installed sudoku runs with an empty environment (--version, --local)"
+fi
 if command -v systemd-analyze >/dev/null 2>&1; then
     man=--man=no
     if [ -f "$prefix/share/man/man8/sudokud.8" ] && command -v man >/dev/null 2>&1; then

@@ -190,6 +190,27 @@ watchdog_restart() {
 segv_restart
 watchdog_restart
 
+# ---- systemctl reload: ExecReload= sends SIGHUP; the same daemon applies the
+# new limit from /etc/sudokud.conf (RELOADING=1, then READY=1: reload returns
+# once it is in force) and keeps serving
+reload_settings() {
+    pid=$(prop MainPID)
+    printf 'timeout-ms = 7000\n' >/etc/sudokud.conf
+    msg=$(timeout 20 systemctl reload "$unit" 2>&1)
+    rc=$?
+    applied() { journalctl -u "$unit" --no-pager | grep -q 'timeout-ms: 30000 -> 7000'; }
+    wait_for 5 applied
+    if [ $rc -eq 0 ] && [ "$(prop MainPID)" = "$pid" ] && [ "$(prop SubState)" = running ] &&
+        applied && client ping >/dev/null 2>&1; then
+        pass reload_settings
+    else
+        fail reload_settings "reload exit $rc ($msg), pid $pid -> $(prop MainPID)," \
+            "state $(prop SubState), journal: $(journalctl -u "$unit" --no-pager | tail -5 | tr '\n' '|')"
+    fi
+    rm -f /etc/sudokud.conf
+}
+reload_settings
+
 # ---- access: members of sudokud connect, others get EACCES and are told why
 as() {
     u=$1

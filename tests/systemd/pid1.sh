@@ -24,7 +24,7 @@ src=$1 build=$2
 here="$src/tests/systemd"
 limit=${SUDOKU_PID1_TIMEOUT:-240}
 checks="sysusers_group socket_mode activation notify_ready_after_exec status_text \
-solve_every_size no_seccomp_kill segv_restart watchdog_restart group_member_connects \
+solve_every_size no_seccomp_kill segv_restart watchdog_restart reload_settings group_member_connects \
 nonmember_eacces stop_clean journal_priorities"
 
 skip() {

@@ -4,7 +4,8 @@
 #   rootfs.sh [CACHE_DIR]     prints the path of the cached rootfs on stdout
 #
 # The rootfs is `debootstrap --variant=minbase` of bookworm with systemd as
-# PID 1 and the daemon's run-time libraries, from the Debian mirror this
+# PID 1, the daemon's run-time libraries and procps (the unit's ExecReload=
+# runs /bin/kill, which minbase lacks), from the Debian mirror this
 # machine's apt already uses (the only network the project may reach).  It
 # is cached outside the clone, in CACHE_DIR/rootfs-<key> (default CACHE_DIR:
 # $SUDOKU_ROOTFS_CACHE, else /var/cache/sudokud-test), where <key> hashes the
@@ -19,7 +20,7 @@ set -eu
 
 suite=bookworm
 variant=minbase
-include=systemd,systemd-sysv,dbus,libuv1,libmsgpackc2
+include=systemd,systemd-sysv,dbus,libuv1,libmsgpackc2,procps
 cache=${1:-${SUDOKU_ROOTFS_CACHE:-/var/cache/sudokud-test}}
 
 skip() {

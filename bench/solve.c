@@ -1,4 +1,4 @@
-/* inproc.c -- the in-process benchmark runner: one thread, one puzzle at a time.
+/* solve.c -- time solving in this process: one thread, one puzzle at a time.
  *
  * Reads a puzzle file with the tool's reader (proto/input.c: line or grid
  * form, fixed buffer, an overlong line is an error record, never a bigger
@@ -8,19 +8,18 @@
  * in production too.  Per-call times are kept (8 bytes a puzzle) for the
  * median and the 99th percentile.
  */
-#include "bench/inproc.h"
+#include "bench/solve.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/input.h"
 #include "util/clock.h"
 
-#define INPROC_PROGRESS_NS 250000000u /* redraw progress this often */
+#define SOLVE_PROGRESS_NS 250000000u /* redraw progress this often */
 
 /* Solve one parsed puzzle and account for it in r. */
-static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, unsigned n,
+static int solve_one(const struct host_plugin *p, const struct solve_opts *o, unsigned n,
                      const uint8_t *cells, struct bench_result *r, struct bench_samples *s,
                      uint64_t *guesses)
 {
@@ -51,22 +50,6 @@ static int solve_one(const struct host_plugin *p, const struct inproc_opts *o, u
     return bench_samples_push(s, (double)t0 / 1e3);
 }
 
-/* Parse one record and run it.  Returns 0 or -ENOMEM. */
-static int run_record(const struct host_plugin *p, const struct inproc_opts *o,
-                      const struct input_record *rec, struct bench_result *r,
-                      struct bench_samples *s, uint64_t *guesses)
-{
-    uint8_t cells[SDK_MAX_CELLS];
-    unsigned n;
-
-    r->puzzles++;
-    if (bench_record_cells(rec, &n, cells) != 0) {
-        r->errors++;
-        return 0;
-    }
-    return solve_one(p, o, n, cells, r, s, guesses);
-}
-
 static void progress(const struct bench_result *r, int done)
 {
     fprintf(stderr, "\r%s %s: %llu puzzles", r->solver, r->file, (unsigned long long)r->puzzles);
@@ -75,24 +58,26 @@ static void progress(const struct bench_result *r, int done)
     fflush(stderr);
 }
 
-static int run_stream(const struct host_plugin *p, struct input *in, const struct inproc_opts *o,
-                      struct bench_result *r, struct bench_samples *s, uint64_t *guesses)
-{
-    struct input_record rec;
-    uint64_t next = clock_now_ns() + INPROC_PROGRESS_NS;
-    int rc = 0, more;
+/* One file's run: what solve_one() needs besides the puzzle. */
+struct solve_run {
+    const struct host_plugin *p;
+    const struct solve_opts *o;
+    struct bench_result *r;
+    struct bench_samples s;
+    uint64_t guesses;
+    uint64_t next_ns; /* when progress is drawn next */
+};
 
-    while (rc == 0 && (more = input_next(in, &rec)) > 0) {
-        rc = run_record(p, o, &rec, r, s, guesses);
-        if (o->progress && (r->puzzles & 63) == 0 && clock_now_ns() >= next) {
-            progress(r, 0);
-            next = clock_now_ns() + INPROC_PROGRESS_NS;
-        }
+/* bench_puzzle_fn: solve it, and draw progress now and then. */
+static int run_puzzle(void *ctx, unsigned n, const uint8_t *cells)
+{
+    struct solve_run *run = ctx;
+    int rc = solve_one(run->p, run->o, n, cells, run->r, &run->s, &run->guesses);
+
+    if (run->o->progress && (run->r->puzzles & 63) == 0 && clock_now_ns() >= run->next_ns) {
+        progress(run->r, 0);
+        run->next_ns = clock_now_ns() + SOLVE_PROGRESS_NS;
     }
-    if (rc == 0 && more < 0)
-        rc = more;
-    if (o->progress)
-        progress(r, 1);
     return rc;
 }
 
@@ -105,27 +90,20 @@ static void finish(struct bench_result *r, struct bench_samples *s, uint64_t gue
     r->guesses_per_puzzle = s->len ? (double)guesses / (double)s->len : 0.0;
 }
 
-int inproc_run_file(const struct host_plugin *p, const char *file, const struct inproc_opts *o,
-                    struct bench_result *out, char *err, size_t err_size)
+int solve_run_file(const struct host_plugin *p, const char *file, const struct solve_opts *o,
+                   struct bench_result *out, char *err, size_t err_size)
 {
-    struct bench_samples s = {0};
-    struct input in;
-    uint64_t guesses = 0;
+    struct solve_run run = {
+        .p = p, .o = o, .r = out, .next_ns = clock_now_ns() + SOLVE_PROGRESS_NS};
     int rc;
 
     memset(out, 0, sizeof(*out));
     snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
     out->file = file;
-    rc = input_open(&in, file, INPUT_AUTO);
-    if (rc < 0) {
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-        return rc;
-    }
-    rc = run_stream(p, &in, o, out, &s, &guesses);
-    if (rc < 0)
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-    input_close(&in);
-    finish(out, &s, guesses);
-    bench_samples_free(&s);
+    rc = bench_each_puzzle(file, run_puzzle, &run, &out->puzzles, &out->errors, err, err_size);
+    if (o->progress)
+        progress(out, 1);
+    finish(out, &run.s, run.guesses);
+    bench_samples_free(&run.s);
     return rc;
 }

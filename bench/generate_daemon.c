@@ -1,4 +1,4 @@
-/* gendaemon.c -- sudoku-bench --generate N --socket PATH: generation through sudokud.
+/* generate_daemon.c -- sudoku-bench --generate N --socket PATH: generation through sudokud.
  *
  * The same puzzles the in-process runner times (generate.c), asked of a
  * running daemon the way `sudoku generate --seed S` asks: requests of

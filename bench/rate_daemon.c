@@ -1,5 +1,5 @@
-/* rated.c -- rate and hint through a running sudokud (rated.h). */
-#include "bench/rated.h"
+/* rate_daemon.c -- rate and hint through a running sudokud (rate.h). */
+#include "bench/rate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,8 +20,11 @@ struct lines {
     size_t len, cap;
 };
 
-static int lines_add(struct lines *l, const struct input_record *rec)
+/* bench_record_fn: keep a record's puzzle as a line (a bad record, none). */
+static int lines_add(void *ctx, const struct input_record *rec)
 {
+    struct lines *l = ctx;
+
     if (rec->error[0])
         return 0;
     if (l->len == l->cap) {
@@ -44,25 +47,18 @@ static int lines_add(struct lines *l, const struct input_record *rec)
     return 0;
 }
 
+/* Load file into l (zeroed first; freed again on failure).  Returns 0 or a
+ * negative errno with err set. */
 static int lines_load(struct lines *l, const char *file, char *err, size_t err_size)
 {
-    struct input in;
-    struct input_record rec;
-    int rc = input_open(&in, file, INPUT_AUTO);
+    int rc;
 
     memset(l, 0, sizeof(*l));
+    rc = bench_each_record(file, lines_add, l, err, err_size);
     if (rc < 0) {
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
-        return rc;
+        free(l->v);
+        l->v = NULL;
     }
-    while ((rc = input_next(&in, &rec)) > 0)
-        if (lines_add(l, &rec) < 0) {
-            rc = -ENOMEM;
-            break;
-        }
-    input_close(&in);
-    if (rc < 0)
-        snprintf(err, err_size, "%s: %s", file, strerror(-rc));
     return rc;
 }
 
@@ -70,7 +66,7 @@ static int lines_load(struct lines *l, const char *file, char *err, size_t err_s
 
 static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_rating *res)
 {
-    struct rated_result *r = arg;
+    struct rate_daemon_result *r = arg;
 
     (void)seq;
     (void)tag;
@@ -86,7 +82,7 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
 }
 
 static int run_rate(struct sudoku_client *c, const struct lines *l, unsigned window,
-                    struct rated_result *r, struct sudoku_client_error *e)
+                    struct rate_daemon_result *r, struct sudoku_client_error *e)
 {
     struct sudoku_batch *b = NULL;
     int rc = sudoku_batch_new_rate(c, window, NULL, on_rating, r, &b);
@@ -122,7 +118,7 @@ static int explanation_ok(const char *puzzle, const struct sudoku_client_explana
 }
 
 static int run_hints(struct sudoku_client *c, const struct lines *l, unsigned steps,
-                     struct rated_result *r, double *us, struct sudoku_client_error *e)
+                     struct rate_daemon_result *r, double *us, struct sudoku_client_error *e)
 {
     struct sudoku_client_explain_opts o = {.steps = steps};
 
@@ -148,7 +144,7 @@ static int run_hints(struct sudoku_client *c, const struct lines *l, unsigned st
 
 /* ---------------------------------------------------------------- runner */
 
-static void result_init(struct rated_result *r, const char *file, unsigned steps)
+static void result_init(struct rate_daemon_result *r, const char *file, unsigned steps)
 {
     const char *base = strrchr(file, '/');
 
@@ -157,8 +153,8 @@ static void result_init(struct rated_result *r, const char *file, unsigned steps
     r->steps = steps;
 }
 
-int rated_run_file(const char *socket, const char *file, unsigned steps, unsigned window,
-                   struct rated_result *out, char *err, size_t err_size)
+int rate_daemon_run_file(const char *socket, const char *file, unsigned steps, unsigned window,
+                         struct rate_daemon_result *out, char *err, size_t err_size)
 {
     struct sudoku_client_error e = {{0}, {0}};
     struct sudoku_client *c = NULL;
@@ -198,15 +194,16 @@ int rated_run_file(const char *socket, const char *file, unsigned steps, unsigne
     return rc;
 }
 
-void rated_report_header(FILE *out)
+void rate_daemon_report_header(FILE *out)
 {
     fprintf(out, "%-8s %-26s %5s %8s %8s %6s %7s %5s %10s %9s %9s %6s\n", "method", "file", "steps",
             "puzzles", "answered", "stuck", "refused", "wrong", "per_s", "p50_us", "p99_us",
             "rating");
 }
 
-void rated_report_row(FILE *out, const struct rated_result *r)
+void rate_daemon_report_row(FILE *out, const void *result)
 {
+    const struct rate_daemon_result *r = result;
     fprintf(out, "%-8s %-26s %5u %8llu %8llu %6llu %7llu %5llu %10.1f %9.1f %9.1f %6.2f\n",
             r->steps ? "explain" : "rate", r->file, r->steps, (unsigned long long)r->puzzles,
             (unsigned long long)r->answered, (unsigned long long)r->stuck,
@@ -214,8 +211,9 @@ void rated_report_row(FILE *out, const struct rated_result *r)
             r->p99_us, r->rating_avg);
 }
 
-void rated_report_json(FILE *out, const struct rated_result *r)
+void rate_daemon_report_json(FILE *out, const void *result)
 {
+    const struct rate_daemon_result *r = result;
     fputs("{\"daemon\":true,\"method\":", out);
     json_put_string(out, r->steps ? "explain" : "rate");
     fputs(",\"file\":", out);

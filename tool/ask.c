@@ -1,0 +1,155 @@
+/* ask.c -- sudoku solvers, stats and ping: ask the daemon about itself.
+ *
+ * Each asks one question over one connection and prints the answer as text
+ * or one JSON value; solvers with --local lists the plugins this process
+ * loads instead.  The command line is parsed before (options.c); these
+ * take no FILE.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tool/command.h"
+#include "tool/local.h"
+#include "tool/tool.h"
+#include "util/json.h"
+
+int tool_ping(struct tool_opts *o)
+{
+    struct sudoku_client_error err;
+    uint64_t rtt = 0;
+    struct sudoku_client *cl = tool_connect(o);
+    if (!cl)
+        return EXIT_UNREACHABLE;
+    int rc = sudoku_client_ping(cl, &rtt, &err);
+    if (rc < 0)
+        fprintf(stderr, "sudoku: ping: %s: %s\n", err.code, err.message);
+    else if (o->is_json)
+        printf("{\"status\":\"pong\",\"rtt_us\":%llu}\n", (unsigned long long)rtt);
+    else
+        printf("pong from %s in %llu us\n", sudoku_client_path(cl), (unsigned long long)rtt);
+    sudoku_client_free(cl);
+    return rc < 0 ? EXIT_UNREACHABLE : EXIT_ALL_SOLVED;
+}
+
+static void sizes_text(unsigned mask, char *out, size_t size)
+{
+    static const unsigned sides[] = {4, 9, 16, 25};
+    size_t len = 0;
+    out[0] = '\0';
+    for (unsigned k = 0; k < 4 && len < size; k++)
+        if (mask & (1u << k))
+            len += (size_t)snprintf(out + len, size - len, "%s%u", len ? "," : "", sides[k]);
+}
+
+static void print_solver(const struct tool_opts *o, const struct sudoku_client_solver *s, int first)
+{
+    char sizes[32];
+    sizes_text(s->sizes, sizes, sizeof(sizes));
+    if (!o->is_json) {
+        printf("%-10s %-8s %-12s %-7s %s\n", s->name, s->version, sizes,
+               s->is_default ? "default" : "", s->description);
+        return;
+    }
+    fputs(first ? "{\"name\":" : ",{\"name\":", stdout);
+    json_put_string(stdout, s->name);
+    fputs(",\"version\":", stdout);
+    json_put_string(stdout, s->version);
+    fputs(",\"description\":", stdout);
+    json_put_string(stdout, s->description);
+    printf(",\"sizes\":[%s],\"default\":%s}", sizes, s->is_default ? "true" : "false");
+}
+
+/* The list: a line a solver, or one JSON array. */
+static void print_solvers(const struct tool_opts *o, const struct sudoku_client_solver *list,
+                          size_t len)
+{
+    if (o->is_json)
+        putchar('[');
+    for (size_t i = 0; i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++)
+        print_solver(o, &list[i], i == 0);
+    if (o->is_json)
+        puts("]");
+}
+
+/* sudoku solvers --local: the plugins this process loads. */
+static int solvers_local(const struct tool_opts *o)
+{
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct local *l;
+    size_t len;
+
+    if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
+        return EXIT_UNREACHABLE;
+    len = local_solvers(l, list, SUDOKU_CLIENT_MAX_SOLVERS);
+    local_free(l);
+    print_solvers(o, list, len);
+    return EXIT_ALL_SOLVED;
+}
+
+int tool_solvers(struct tool_opts *o)
+{
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct sudoku_client_error err;
+    size_t len = 0;
+    if (o->is_local)
+        return solvers_local(o);
+    struct sudoku_client *cl = tool_connect(o);
+    if (!cl)
+        return EXIT_UNREACHABLE;
+    int rc = sudoku_client_solvers(cl, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err);
+    sudoku_client_free(cl);
+    if (rc < 0) {
+        fprintf(stderr, "sudoku: solvers: %s: %s\n", err.code, err.message);
+        return strcmp(err.code, "closed") == 0 || strcmp(err.code, "io") == 0 ? EXIT_UNREACHABLE
+                                                                              : EXIT_SOME_FAILED;
+    }
+    print_solvers(o, list, len);
+    return EXIT_ALL_SOLVED;
+}
+
+static void print_stats(const struct tool_opts *o, const struct sudoku_client_stats *st)
+{
+    const char *fmt = o->is_json ? "{\"uptime_s\":%llu,\"connections\":%llu,\"requests\":%llu,"
+                                   "\"errors\":%llu,\"in_flight\":%llu,\"solvers\":{"
+                                 : "uptime_s     %llu\nconnections  %llu\nrequests     %llu\n"
+                                   "errors       %llu\nin_flight    %llu\n";
+    printf(fmt, (unsigned long long)st->uptime_s, (unsigned long long)st->connections,
+           (unsigned long long)st->requests, (unsigned long long)st->errors,
+           (unsigned long long)st->in_flight);
+    for (size_t i = 0; i < st->solvers_len; i++) {
+        const struct sudoku_client_solver_stats *s = &st->solvers[i];
+        if (o->is_json) {
+            fputs(i ? "," : "", stdout);
+            json_put_string(stdout, s->name);
+        } else {
+            printf("solver %s:", s->name);
+        }
+        printf(o->is_json ? ":{\"solved\":%llu,\"unsolvable\":%llu,\"timeouts\":%llu,"
+                            "\"errors\":%llu,\"busy_us\":%llu}"
+                          : " solved %llu, unsolvable %llu, timeouts %llu, errors %llu, "
+                            "busy_us %llu\n",
+               (unsigned long long)s->solved, (unsigned long long)s->unsolvable,
+               (unsigned long long)s->timeouts, (unsigned long long)s->errors,
+               (unsigned long long)s->busy_us);
+    }
+    if (o->is_json)
+        puts("}}");
+}
+
+int tool_stats(struct tool_opts *o)
+{
+    struct sudoku_client_stats st;
+    struct sudoku_client_error err;
+    struct sudoku_client *cl = tool_connect(o);
+    if (!cl)
+        return EXIT_UNREACHABLE;
+    int rc = sudoku_client_stats(cl, &st, &err);
+    sudoku_client_free(cl);
+    if (rc < 0) {
+        fprintf(stderr, "sudoku: stats: %s: %s\n", err.code, err.message);
+        return EXIT_SOME_FAILED;
+    }
+    print_stats(o, &st);
+    return EXIT_ALL_SOLVED;
+}

@@ -1,0 +1,187 @@
+/* options.c -- the options most sudoku subcommands share, and their one parse.
+ *
+ * Solving, count, hint, explain, rate, solvers, stats and ping all read the
+ * same table (tool_prog) into struct tool_opts; tool_main() parses it once,
+ * makes the checks a row asks for (may it run with --local, how many FILEs
+ * it takes), and hands the operands after the row's word to the row.  A
+ * subcommand with options of its own (generate) has its own table and
+ * parses it itself.  The order of the checks is the tool's contract: a
+ * usage error is found before anything is read or connected.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool/command.h"
+#include "tool/tool.h"
+#include "util/opts.h"
+
+#ifndef SUDOKU_VERSION
+#define SUDOKU_VERSION "0.0.0"
+#endif
+
+/* --output F: how answers are printed, whatever the input. */
+static int on_output(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct tool_opts *o = cfg;
+    if (strcmp(arg, "grid") == 0 || strcmp(arg, "judge") == 0)
+        o->output = TOOL_OUT_GRID;
+    else if (strcmp(arg, "line") == 0)
+        o->output = TOOL_OUT_LINE;
+    else if (strcmp(arg, "json") == 0)
+        o->is_json = 1;
+    else {
+        snprintf(err, err_size, "want line, grid, judge or json");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* --format F: the input's form, and the answers' too (json: answers only). */
+static int on_format(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct tool_opts *o = cfg;
+    if (strcmp(arg, "grid") == 0 || strcmp(arg, "judge") == 0)
+        o->format = INPUT_GRID;
+    else if (strcmp(arg, "line") == 0)
+        o->format = INPUT_LINE;
+    else if (strcmp(arg, "auto") == 0)
+        o->format = INPUT_AUTO;
+    else if (strcmp(arg, "json") != 0) {
+        snprintf(err, err_size, "want grid, judge, line, json or auto");
+        return -EINVAL;
+    }
+    return strcmp(arg, "auto") == 0 ? 0 : on_output(cfg, arg, err, err_size);
+}
+
+/* The command line, in --help order; sudoku(1) describes each. */
+static const struct opts_spec option_table[] = {
+    {"socket", 's', "PATH",
+     "daemon socket (default: $SUDOKUD_SOCKET, else\n"
+     "$XDG_RUNTIME_DIR/sudokud.sock and then\n"
+     "/run/sudokud/sudokud.sock; root: the latter)",
+     OPTS_STRING_AT(struct tool_opts, socket)},
+    {"format", 0, "F",
+     "input format: grid (n lines of n numbers, 0 blank),\n"
+     "line (one puzzle per line) or auto (default);\n"
+     "judge is grid; the answers follow (json: answers only)",
+     OPTS_CALL_TO(on_format)},
+    {"output", 0, "F",
+     "print answers as line, grid (judge) or json,\n"
+     "whatever the input's form (default: as the input)",
+     OPTS_CALL_TO(on_output)},
+    {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
+     OPTS_STRING_AT(struct tool_opts, solve.solver)},
+    {"limit", 0, "N", "stop after N solutions (default 1)",
+     OPTS_NUMBER_AT(struct tool_opts, solve.limit, 1, 1000000)},
+    {"unique", 0, NULL, "limit 2, and say whether each puzzle is unique",
+     OPTS_FLAG_AT(struct tool_opts, is_unique)},
+    {"timeout", 0, "MS", "per-puzzle timeout in milliseconds",
+     OPTS_NUMBER_AT(struct tool_opts, solve.timeout_ms, 1, 86400000)},
+    {"json", 0, NULL, "one JSON object per puzzle on stdout",
+     OPTS_FLAG_AT(struct tool_opts, is_json)},
+    {"window", 'w', "N", "requests in flight (default 64; 1 on a terminal)",
+     OPTS_NUMBER_AT(struct tool_opts, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
+    {"local", 0, NULL, "no daemon: load the plugins in this process\n(also SUDOKU_LOCAL=1)",
+     OPTS_FLAG_AT(struct tool_opts, is_local)},
+    {"plugin-dir", 'P', "DIR", "with --local: load plugins from DIR\n(default: the installed ones)",
+     OPTS_STRING_AT(struct tool_opts, plugin_dir)},
+    {"progress", 0, "FILE", "hint, explain: the player's grid for each puzzle",
+     OPTS_STRING_AT(struct tool_opts, progress)},
+    {"steps", 0, "N", "hint, explain: at most N steps (hint: 1)",
+     OPTS_NUMBER_AT(struct tool_opts, steps, 1, 1000000)},
+    {"verbose", 'v', NULL, "print a summary line at the end",
+     OPTS_FLAG_AT(struct tool_opts, is_verbose)},
+    {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
+    {"version", 'V', NULL, "print the version", .kind = OPTS_VERSION},
+};
+
+/* The help: the usage lines come from tool_commands[] (tool_command_help),
+ * then what it does, the options, and the exit codes. */
+static const char about[] = "\nSolve the puzzles in FILEs (or stdin) through the sudokud daemon "
+                            "and print\nthe solutions in input order.\n\n";
+static const char exit_codes[] = "\nExit status: 0 all solved, 1 some unsolvable or failed, 2 "
+                                 "usage error,\n3 cannot reach the daemon.\n";
+
+const struct opts_prog tool_prog = {
+    .name = "sudoku",
+    .usage = about,
+    .footer = exit_codes,
+    .specs = option_table,
+    .specs_len = sizeof(option_table) / sizeof(option_table[0]),
+    .help_column = 22,
+};
+
+/* --unique is --limit 2; any other limit with it is a usage error. */
+static int check_unique(void *cfg)
+{
+    struct tool_opts *o = cfg;
+    if (o->is_unique) {
+        if (o->solve.limit && o->solve.limit != 2)
+            return opts_usage_error(&tool_prog, "--unique means --limit 2");
+        o->solve.limit = 2;
+    }
+    return 0;
+}
+
+int tool_parse(const struct tool_command *c, int argc, char **argv, void *cfg,
+               int (*check)(void *cfg), int *operands)
+{
+    int action = opts_parse(c->prog, argc, argv, cfg, operands);
+
+    if (action < 0 || (check && check(cfg) < 0))
+        return EXIT_USAGE;
+    if (action == OPTS_SHOW_HELP) {
+        tool_command_help(c);
+        return 0;
+    }
+    if (action == OPTS_SHOW_VERSION) {
+        printf("sudoku %s (protocol v1)\n", SUDOKU_VERSION);
+        return 0;
+    }
+    if (c->name && *operands < argc)
+        (*operands)++; /* the word: getopt_long left it the first operand */
+    return -1;
+}
+
+/* What row c allows of o and of nfiles operands.  Returns 0 or EXIT_USAGE
+ * (said on stderr). */
+static int check_row(const struct tool_command *c, const struct tool_opts *o, int nfiles)
+{
+    if (c->name && o->is_local && !(c->flags & TOOL_CMD_LOCAL)) {
+        opts_usage_error(&tool_prog, "%s asks the daemon: not with --local", c->name);
+        return EXIT_USAGE;
+    }
+    if (c->max_files == TOOL_CMD_ANY || nfiles <= c->max_files)
+        return 0;
+    if (c->max_files == 1)
+        opts_usage_error(&tool_prog, "%s takes one FILE (puzzles one after another in it)",
+                         c->name);
+    else
+        opts_usage_error(&tool_prog, "too many arguments for %s", c->name);
+    return EXIT_USAGE;
+}
+
+int tool_main(const struct tool_command *c, int argc, char **argv)
+{
+    static char *stdin_only[] = {"-"};
+    struct tool_opts o = {.format = INPUT_AUTO};
+    const char *env_local = getenv("SUDOKU_LOCAL");
+    int first = argc;
+    int rc = tool_parse(c, argc, argv, &o, check_unique, &first);
+
+    if (rc >= 0)
+        return rc;
+    if (env_local && strcmp(env_local, "1") == 0)
+        o.is_local = 1;
+    if (check_row(c, &o, argc - first))
+        return EXIT_USAGE;
+    o.files = argv + first;
+    o.files_len = argc - first;
+    if (o.files_len == 0 && c->max_files != 0) {
+        o.files = stdin_only;
+        o.files_len = 1;
+    }
+    return c->run(&o);
+}
