@@ -55,10 +55,17 @@ const char *input_name(const struct input *in)
     return strcmp(in->name, "-") == 0 ? "<stdin>" : in->name;
 }
 
+/* A byte no text holds: NUL, or a control other than tab, CR, VT and FF. */
+static int is_binary_byte(int ch)
+{
+    return (ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\v' && ch != '\f') || ch == 0x7f;
+}
+
 /* Read one line into in->line without its newline.  Every byte is counted,
  * NUL bytes too (they are flagged: no puzzle holds one); bytes beyond
- * INPUT_LINE_MAX are counted and dropped.  Returns 1, 0 at EOF or a negative
- * errno. */
+ * INPUT_LINE_MAX are counted and dropped.  A NUL or control byte within
+ * the first INPUT_SNIFF bytes marks the input as binary.  Returns 1, 0 at
+ * EOF or a negative errno. */
 static int read_line(struct input *in)
 {
     size_t len = 0, total = 0;
@@ -69,6 +76,8 @@ static int read_line(struct input *in)
         return 1;
     }
     while ((ch = getc_unlocked(in->f)) != EOF && ch != '\n') {
+        if (in->bytes + total < INPUT_SNIFF && is_binary_byte(ch))
+            in->looks_binary = 1;
         total++;
         has_nul |= ch == '\0';
         if (len <= INPUT_LINE_MAX)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #define INPUT_LINE_MAX 8192 /* longest line kept; longer ones are refused */
+#define INPUT_SNIFF    4096 /* bytes at the start looked at to tell a binary file */
 
 enum input_format {
     INPUT_AUTO = 0, /* detect each puzzle's form from its first line */
@@ -44,9 +45,10 @@ struct input {
     uint64_t bytes;           /* bytes read so far */
     char line[INPUT_LINE_MAX + 2];
     size_t line_len;
-    int is_long;    /* the last line was cut: longer than INPUT_LINE_MAX */
-    int has_nul;    /* the last line held a NUL byte */
-    int is_pending; /* line holds a line not yet taken: the next read gives it */
+    int is_long;      /* the last line was cut: longer than INPUT_LINE_MAX */
+    int has_nul;      /* the last line held a NUL byte */
+    int is_pending;   /* line holds a line not yet taken: the next read gives it */
+    int looks_binary; /* a NUL or control byte within the first INPUT_SNIFF bytes */
 };
 
 /* Open path ("-" for stdin) with format (INPUT_AUTO to detect).  Returns 0

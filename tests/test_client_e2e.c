@@ -84,8 +84,9 @@ static int start_daemon(void **state)
 
 static int stop_daemon(void **state)
 {
-    static const char *const files[] = {"out.txt",   "err.txt", "daemon.log", "big.txt",
-                                        "small.txt", "sock",    "fake.sock"};
+    static const char *const files[] = {"out.txt",   "err.txt",    "daemon.log",
+                                        "big.txt",   "small.txt",  "sock",
+                                        "fake.sock", "random.bin", "digits.txt"};
     char path[128];
     (void)state;
     kill(daemon_pid, SIGTERM);
@@ -530,6 +531,58 @@ static void test_json_names_files(void **state)
         fail_msg("line 2 of %s is not named so: %s", DATA("client_mixed.txt"), r.out);
 }
 
+static size_t count_lines(const char *text)
+{
+    size_t n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* size bytes from a fixed-seed generator; digits: only '0'..'9' and a
+ * newline every 50 bytes or so, else any byte. */
+static void write_noise(const char *path, size_t size, int digits)
+{
+    uint32_t x = 2463534242u;
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < size; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        if (digits)
+            fputc(x % 50 == 0 ? '\n' : '0' + (int)(x % 10), f);
+        else
+            fputc((int)(x & 0xff), f);
+    }
+    fclose(f);
+}
+
+/* Random bytes or random digits: thousands of bad records, a screenful of
+ * errors and a count of the rest; random bytes are called binary at once. */
+static void test_noise_errors_bounded(void **state)
+{
+    static struct tool_run r;
+    char path[128];
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    (void)state;
+    path_in_tmp(path, sizeof(path), "random.bin");
+    write_noise(path, 200000, 0);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, "random.bin looks binary") || !strstr(r.err, "more errors (-v shows all)"))
+        fail_msg("random bytes: no binary notice or no count:\n%.2000s", r.err);
+    assert_true(strstr(r.err, "looks binary") < strstr(r.err, "random.bin:"));
+    assert_true(count_lines(r.err) <= 20 + 3);
+    path_in_tmp(path, sizeof(path), "digits.txt");
+    write_noise(path, 200000, 1);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    assert_null(strstr(r.err, "looks binary"));
+    assert_non_null(strstr(r.err, "more errors (-v shows all)"));
+    assert_true(count_lines(r.err) <= 20 + 2);
+}
+
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
 static void make_batch(const char *path, size_t count)
 {
@@ -968,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_json_lines),
         cmocka_unit_test(test_json_names_files),
+        cmocka_unit_test(test_noise_errors_bounded),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

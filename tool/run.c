@@ -42,6 +42,8 @@ struct run {
     uint64_t records;       /* puzzles read from the inputs (counted on after a loss) */
     int is_count_partial;   /* a loss left an input that cannot be counted (a pipe) */
     uint64_t shutting_down; /* refused because the daemon is stopping */
+    uint64_t errors_shown;  /* error lines printed */
+    uint64_t errors_hidden; /* error lines held back past TOOL_ERRORS_SHOWN */
     struct progress bar;    /* on stderr when it is a terminal and no input is; t0_us: start */
     uint64_t bytes_total;   /* sum of regular input sizes, 0 when unknown */
     uint64_t bytes_before;  /* bytes of inputs already finished */
@@ -202,6 +204,12 @@ static void report_failure(struct run *r, uint64_t tag, const struct sudoku_clie
     if (res->status == SUDOKU_CLIENT_FAILED && strcmp(res->error.code, "overloaded") == 0 &&
         r->shutting_down++ > 0)
         return;
+    /* Random bytes make one error a line: a screenful says it, a count the rest. */
+    if (!r->o->is_verbose && r->errors_shown >= TOOL_ERRORS_SHOWN) {
+        r->errors_hidden++;
+        return;
+    }
+    r->errors_shown++;
     progress_clear(&r->bar);
     if (res->status == SUDOKU_CLIENT_UNSOLVABLE)
         fprintf(stderr, "sudoku: %s:%llu: unsolvable: the puzzle has no solution\n",
@@ -318,11 +326,18 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         return 1;
     }
     r->is_reading = 1;
-    int is_tty = isatty(fileno(r->in.f));
+    int is_tty = isatty(fileno(r->in.f)), is_binary_said = 0;
     if (is_tty)
         fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&r->in, &rec)) > 0) {
         r->records++;
+        if (r->in.looks_binary && !is_binary_said++) {
+            progress_clear(&r->bar);
+            fprintf(stderr,
+                    "sudoku: %s looks binary (control bytes near its start), "
+                    "not a puzzle file\n",
+                    input_name(&r->in));
+        }
         rc = feed_record(r, b, make_tag(idx, &rec), &rec, err);
         /* Someone is typing: answer this puzzle before reading the next. */
         if (rc == 0 && is_tty && b)
@@ -379,6 +394,9 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
 
 static void summary(const struct run *r)
 {
+    if (r->errors_hidden)
+        fprintf(stderr, "sudoku: ... and %llu more error%s (-v shows all)\n",
+                (unsigned long long)r->errors_hidden, r->errors_hidden == 1 ? "" : "s");
     double secs = progress_secs(&r->bar, clock_now_us());
     uint64_t done = r->solved + r->unsolvable + r->failed;
     fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu errors",

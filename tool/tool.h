@@ -20,6 +20,7 @@
 #define TOOL_TIMEOUT_MARGIN_MS 2000u
 #define TOOL_WINDOW            64    /* default requests in flight */
 #define TOOL_COUNT_CAP         1000u /* sudoku count counts this far unless --limit */
+#define TOOL_ERRORS_SHOWN      20u   /* error lines before "... and N more" (not with -v) */
 
 /* How answers are printed (--output, or --format for both sides). */
 enum tool_output {
