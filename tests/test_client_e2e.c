@@ -583,6 +583,33 @@ static void test_noise_errors_bounded(void **state)
     assert_true(count_lines(r.err) <= 20 + 2);
 }
 
+/* An empty file is said; one error is "1 error", with no rate of failures. */
+static void test_counts_said_right(void **state)
+{
+    static struct tool_run r;
+    char path[128];
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0); /* nothing failed: 0, as sudoku(1) says */
+    assert_non_null(strstr(r.err, "no puzzles in "));
+    assert_non_null(strstr(r.err, path));
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("12345\n", f);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, " 1 error in ") || strstr(r.err, "errors") || strstr(r.err, "puzzles/s"))
+        fail_msg("summary of one bad puzzle: %s", r.err);
+    assert_null(strstr(r.err, "no puzzles in "));
+}
+
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
 static void make_batch(const char *path, size_t count)
 {
@@ -1022,6 +1049,7 @@ int main(void)
         cmocka_unit_test(test_json_lines),
         cmocka_unit_test(test_json_names_files),
         cmocka_unit_test(test_noise_errors_bounded),
+        cmocka_unit_test(test_counts_said_right),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

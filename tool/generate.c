@@ -365,9 +365,12 @@ static int run_chunks(struct gen_run *r, struct sudoku_client_genbatch *b,
 static void summary(const struct gen_run *r)
 {
     double secs = progress_secs(&r->bar, clock_now_us());
-    fprintf(stderr, "sudoku: generate: %llu of %llu puzzles in %.3f s (%.0f/s)\n",
-            (unsigned long long)r->printed, (unsigned long long)r->o->count, secs,
-            secs > 0 ? (double)r->printed / secs : 0.0);
+    fprintf(stderr, "sudoku: generate: %llu of %llu puzzle%s in %.3f s",
+            (unsigned long long)r->printed, (unsigned long long)r->o->count,
+            r->o->count == 1 ? "" : "s", secs);
+    if (r->printed > 0 && secs > 0) /* none made: no rate to give */
+        fprintf(stderr, " (%.0f/s)", (double)r->printed / secs);
+    fputc('\n', stderr);
 }
 
 /* --local: every chunk made here, in order, through the same callback. */

@@ -65,6 +65,12 @@ static uint64_t tag_line(uint64_t tag)
 /* ------------------------------------------------------------------------ */
 /* Progress bar */
 
+/* "s" after a count that is not one. */
+static const char *plural(uint64_t count)
+{
+    return count == 1 ? "" : "s";
+}
+
 static void draw_bar(struct run *r, uint64_t now)
 {
     uint64_t done = r->solved + r->unsolvable + r->failed;
@@ -74,10 +80,11 @@ static void draw_bar(struct run *r, uint64_t now)
     if (r->bytes_total > 0 && bytes <= r->bytes_total) {
         double frac = (double)bytes / (double)r->bytes_total;
         double eta = frac > 0 ? secs / frac - secs : 0;
-        progress_draw(&r->bar, now, frac, "%llu puzzles, %.0f/s, ETA %.0fs",
-                      (unsigned long long)done, rate, eta);
+        progress_draw(&r->bar, now, frac, "%llu puzzle%s, %.0f/s, ETA %.0fs",
+                      (unsigned long long)done, plural(done), rate, eta);
     } else {
-        progress_draw(&r->bar, now, -1, "%llu puzzles, %.0f/s", (unsigned long long)done, rate);
+        progress_draw(&r->bar, now, -1, "%llu puzzle%s, %.0f/s", (unsigned long long)done,
+                      plural(done), rate);
     }
 }
 
@@ -327,6 +334,7 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
     }
     r->is_reading = 1;
     int is_tty = isatty(fileno(r->in.f)), is_binary_said = 0;
+    uint64_t records_before = r->records;
     if (is_tty)
         fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&r->in, &rec)) > 0) {
@@ -345,6 +353,8 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         if (rc < 0)
             break;
     }
+    if (rc == 0 && r->records == records_before && !is_tty)
+        fprintf(stderr, "sudoku: no puzzles in %s\n", input_name(&r->in));
     if (rc < 0 && rc != -EIO)
         count_rest(r, &r->in);
     if (rc == -EIO) {
@@ -399,9 +409,9 @@ static void summary(const struct run *r)
                 (unsigned long long)r->errors_hidden, r->errors_hidden == 1 ? "" : "s");
     double secs = progress_secs(&r->bar, clock_now_us());
     uint64_t done = r->solved + r->unsolvable + r->failed;
-    fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu errors",
+    fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu error%s",
             (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
-            (unsigned long long)r->failed);
+            (unsigned long long)r->failed, plural(r->failed));
     if (r->o->is_unique)
         fprintf(stderr, ", %llu not unique", (unsigned long long)r->multiple);
     if (r->shutting_down > 1)
@@ -409,7 +419,10 @@ static void summary(const struct run *r)
     if (r->records > done)
         fprintf(stderr, ", %s%llu got no answer", r->is_count_partial ? "at least " : "",
                 (unsigned long long)(r->records - done));
-    fprintf(stderr, " in %.3f s, %.0f puzzles/s\n", secs, secs > 0 ? (double)done / secs : 0.0);
+    fprintf(stderr, " in %.3f s", secs);
+    if (r->solved > 0 && secs > 0) /* a rate of failures says nothing */
+        fprintf(stderr, ", %.0f puzzles/s", (double)done / secs);
+    fputc('\n', stderr);
 }
 
 /* After a loss: count the puzzles of the inputs not yet opened. */
