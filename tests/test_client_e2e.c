@@ -610,6 +610,35 @@ static void test_counts_said_right(void **state)
     assert_null(strstr(r.err, "no puzzles in "));
 }
 
+/* --unique: a puzzle with two solutions fails (exit 1) and --json says
+ * unique false; a unique one exits 0 with unique true. */
+static void test_unique_not_unique(void **state)
+{
+    static struct tool_run r;
+    char path[128];
+    const char *argv[] = {"sudoku", "-s", sock, "--unique", path, NULL};
+    const char *json[] = {"sudoku", "-s", sock, "--unique", "--json", path, NULL};
+    const char *one[] = {"sudoku", "-s", sock, "--unique", "--json", DATA("client_judge.txt"),
+                         NULL};
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("1...............\n", f); /* one given of sixteen: many solutions */
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, " multiple"));
+    assert_non_null(strstr(r.err, "1 not unique"));
+    run_tool(&r, NULL, json);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\"unique\":false"));
+    run_tool(&r, NULL, one);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"unique\":true"));
+}
+
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
 static void make_batch(const char *path, size_t count)
 {
@@ -1050,6 +1079,7 @@ int main(void)
         cmocka_unit_test(test_json_names_files),
         cmocka_unit_test(test_noise_errors_bounded),
         cmocka_unit_test(test_counts_said_right),
+        cmocka_unit_test(test_unique_not_unique),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

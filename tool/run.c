@@ -139,7 +139,11 @@ static void print_json(const struct run *r, uint64_t tag, const struct sudoku_cl
         json_grid(res->n, res->cells);
     else
         json_put_string(stdout, solution);
-    printf(",\"count\":%llu,\"solver\":", (unsigned long long)res->count);
+    printf(",\"count\":%llu,", (unsigned long long)res->count);
+    if (r->o->is_unique) /* --unique: exactly one solution */
+        printf("\"unique\":%s,",
+               res->status == SUDOKU_CLIENT_SOLVED && res->count == 1 ? "true" : "false");
+    fputs("\"solver\":", stdout);
     json_put_string(stdout, res->solver);
     printf(",\"elapsed_us\":%llu", (unsigned long long)res->elapsed_us);
     json_end(r, tag);
@@ -402,6 +406,12 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
     return NULL;
 }
 
+/* Some puzzle failed: unsolvable, an error, or (--unique) not unique. */
+static int is_failed(const struct run *r)
+{
+    return r->failed || r->unsolvable || (r->o->is_unique && r->multiple);
+}
+
 static void summary(const struct run *r)
 {
     if (r->errors_hidden)
@@ -509,9 +519,9 @@ static int solve_local(struct run *r, int nfiles)
     local_free(r->local);
     if (rc == EXIT_USAGE)
         return rc;
-    if (r->o->is_verbose || r->failed || r->unsolvable || rc != 0)
+    if (r->o->is_verbose || is_failed(r) || rc != 0)
         summary(r);
-    return rc || r->failed || r->unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+    return rc || is_failed(r) ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
 
 /* 1 when an input is a terminal: someone types there, and a progress line
@@ -559,9 +569,9 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
     sudoku_batch_free(b);
     sudoku_client_free(c);
-    if (o->is_verbose || r.failed || r.unsolvable || rc != 0)
+    if (o->is_verbose || is_failed(&r) || rc != 0)
         summary(&r);
     if (rc < 0)
         return EXIT_UNREACHABLE;
-    return rc || r.failed || r.unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+    return rc || is_failed(&r) ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }
