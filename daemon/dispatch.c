@@ -1,14 +1,16 @@
 /* dispatch.c -- protocol v1 methods and the life of a job.
  *
- * What runs on the pool is a job of some kind (job.h): solve here, explain
- * and rate in explain.c, generate in generate.c.  Everything below about
- * queueing, deadlines, cancel and stuck workers holds for every kind; the
- * kind only says what the work is and what its answer looks like.
+ * What runs on the pool is a job (job.h) whose work is a method call
+ * (method/method.h): dispatch finds the request's method in the table,
+ * and from then on only calls its ops.  Everything below about queueing,
+ * deadlines, cancel and stuck workers holds for every method; the method
+ * only says what the work is and what its answer looks like.
  *
  * Every connection has a session (its jobs, its inline back-off), created
  * by dispatch_accept() and freed by on_closed(), the connection's last call.
- * A solve is validated completely on the loop thread (puzzle shape, givens,
- * solver, size, limit) so that workers only ever run jobs that can succeed.
+ * A request is validated completely on the loop thread by its method (for
+ * a solve: puzzle shape, givens, solver, size, limit) so that workers only
+ * ever run jobs that can succeed.
  * The job then holds a reference on its connection and sits on the
  * session's job list until its completion runs on the loop thread:
  *
@@ -26,7 +28,7 @@
  * here ever runs inside a connection's own read or closes one.
  *
  * The host keeps every deadline itself, whatever the plugin does: each job
- * handed to the pool sits in one min-heap by due time, under one loop timer
+ * handed to the pool sits in one min-heap by due time (deadline.c), under one loop timer
  * armed for the earliest.  At its deadline a queued job is taken back and a
  * running one is answered `timeout` at once (a `cancel`, a closed connection
  * or the end of the shutdown grace answer a running job at once as well):
@@ -42,12 +44,13 @@
  *      +--return: answer, free                            +--due + grace: worker stuck
  *
  * Fast path (--inline-us): with every worker idle and no other request
- * buffered on the connection, a 9x9 or smaller solve for a plugin that
- * declares SDK_CAP_PROMPT is first tried on the loop thread under a
- * deadline of a few tens of microseconds (try_inline); if it finishes, it is
- * answered at once without any cross-thread wake-up, else it goes to the
- * pool as above, its timeout still counted from arrival.  A plugin without
- * the flag never runs on the loop: nothing there may fail to return.
+ * buffered on the connection, a call its method says is prompt (a 9x9 or
+ * smaller solve for a plugin that declares SDK_CAP_PROMPT) is first tried
+ * on the loop thread under a deadline of a few tens of microseconds
+ * (try_inline); if it finishes, it is answered at once without any
+ * cross-thread wake-up, else it goes to the pool as above, its timeout
+ * still counted from arrival.  A plugin without the flag never runs on the
+ * loop: nothing there may fail to return.
  */
 #include "daemon/dispatch.h"
 #include "util/clock.h"
@@ -61,26 +64,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/grid.h"
 #include "core/host.h"
 #include "daemon/conn.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/stats.h"
-#include "method/request.h"
+#include "method/method.h"
 
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
 #define STUCK_GRACE_MS    200 /* answered, still running this long past its deadline: stuck */
-#define HEAP_MIN          64  /* first size of the deadline heap */
-#define NOT_IN_HEAP       SIZE_MAX
 
 /* Dispatch's state of one connection. */
 struct session {
     struct dispatch *d;           /* shared state */
     struct list link;             /* d->sessions, until on_closed */
-    struct list jobs;             /* solves in flight, newest first */
+    struct list jobs;             /* jobs in flight, newest first */
     uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() */
 };
 
@@ -120,44 +120,12 @@ static void packed(struct dispatch *d, struct conn *c, uint32_t msgid, int rc)
     conn_mark_dirty(c);
 }
 
-/* The solve kind's result: rpc_result_fn, arg the job. */
-static int solve_pack(msgpack_packer *pk, const void *arg)
-{
-    const struct job *job = arg;
-    struct rpc_solve_result r = {
-        .solved = job->rc == SDK_SOLVED,
-        .n = job->n,
-        .form = job->form,
-        .solution = job->rc == SDK_SOLVED ? job->solution : NULL,
-        .count = job->count,
-        .solver = job->plugin->desc->name,
-        .elapsed_us = job->elapsed_us,
-        .guesses = job->guesses,
-    };
-
-    return rpc_pack_solve_map(pk, &r);
-}
-
-static enum rpc_code solve_outcome(const struct job *job, char *msg, size_t msg_size)
-{
-    return request_outcome(job->rc, job->plugin, job->n, job->timeout_ms, "the daemon log", msg,
-                           msg_size);
-}
-
-static void solve_run(struct job *job, uint64_t deadline_ns);
-
-static const struct job_kind solve_kind = {
-    .method = "solve",
-    .run = solve_run,
-    .outcome = solve_outcome,
-    .pack = solve_pack,
-};
-
 /* The job's answer: why it was stopped, or what its work says. */
 static void answer_job(struct job *job)
 {
     char msg[RPC_ERR_SIZE];
-    const char *method = job->kind->method;
+    const struct method_call *call = &job->call;
+    const char *method = call->ops->name;
     struct conn *c = job->c;
     enum rpc_code code;
 
@@ -165,19 +133,19 @@ static void answer_job(struct job *job)
         answer_error(job->d, c, job->msgid, method, RPC_CANCELLED, "cancelled by the client");
     else if (job->reason == RPC_TIMEOUT) {
         snprintf(msg, sizeof(msg), "no answer from %s within %" PRIu64 " ms",
-                 job->plugin->desc->name, job->timeout_ms);
+                 call->plugin->desc->name, call->timeout_ms);
         answer_error(job->d, c, job->msgid, method, RPC_TIMEOUT, msg);
     } else if (job->reason != RPC_OK)
         answer_error(job->d, c, job->msgid, method, job->reason, "sudokud is shutting down");
-    else if ((code = job->kind->outcome(job, msg, sizeof(msg))) != RPC_OK)
+    else if ((code = call->ops->outcome(call, msg, sizeof(msg))) != RPC_OK)
         answer_error(job->d, c, job->msgid, method, code, msg);
     else {
         packed(job->d, c, job->msgid,
-               rpc_pack_answer(&c->out, NULL, job->msgid, job->kind->pack, job));
+               rpc_pack_answer(&c->out, NULL, job->msgid, call->ops->pack, call));
         if (log_is_verbose()) /* spares every answer a call with seven arguments */
             log_msg(SDK_LOG_DEBUG, "conn %llu: %s %" PRIu32 " answered by %s in %" PRIu64 " us",
-                    (unsigned long long)c->id, method, job->msgid, job->plugin->desc->name,
-                    job->elapsed_us);
+                    (unsigned long long)c->id, method, job->msgid, call->plugin->desc->name,
+                    call->elapsed_us);
     }
 }
 
@@ -191,21 +159,22 @@ static void job_release(struct dispatch *d, struct job *job)
         free(job);
 }
 
-/* Free job and the kind's part of it. */
+/* Free job and the method's part of it. */
 static void job_free(struct job *job)
 {
-    if (job->kind->destroy)
-        job->kind->destroy(job);
+    method_end(&job->call);
     job_release(job->d, job);
 }
 
-/* Explain, rate, generate: counted by what they answer. */
-static void count_outcome(struct solver_stats *ss, const struct job *job)
+/* A job its work finished: counted by what it answers. */
+static void count_outcome(struct solver_stats *ss, const struct method_call *call)
 {
     char msg[RPC_ERR_SIZE];
-    enum rpc_code code = job->kind->outcome(job, msg, sizeof(msg));
+    enum rpc_code code = call->ops->outcome(call, msg, sizeof(msg));
 
-    if (code == RPC_OK)
+    if (code == RPC_OK && call->ops->is_unsolvable && call->ops->is_unsolvable(call))
+        ss->unsolvable++;
+    else if (code == RPC_OK)
         ss->solved++;
     else if (code == RPC_TIMEOUT)
         ss->timeouts++;
@@ -215,98 +184,36 @@ static void count_outcome(struct solver_stats *ss, const struct job *job)
 
 static void count_job(struct dispatch *d, const struct job *job)
 {
-    struct solver_stats *ss = stats_solver(d->stats, job->plugin);
+    struct solver_stats *ss = stats_solver(d->stats, job->call.plugin);
 
     if (!ss)
         return;
     if (!job->is_answered) /* else the worker may still write elapsed_us */
-        ss->busy_us += job->elapsed_us;
+        ss->busy_us += job->call.elapsed_us;
     if (job->reason == RPC_TIMEOUT)
         ss->timeouts++;
     else if (job->reason != RPC_OK || job->is_orphan)
         ss->errors++;
-    else if (job->kind != &solve_kind)
-        count_outcome(ss, job);
-    else if (job->rc == SDK_SOLVED)
-        ss->solved++;
-    else if (job->rc == SDK_UNSOLVABLE)
-        ss->unsolvable++;
-    else if (job->rc == SDK_TIMEDOUT)
-        ss->timeouts++;
     else
-        ss->errors++;
+        count_outcome(ss, &job->call);
 }
 
-/* -------------------------------------------------------- deadline heap */
+/* -------------------------------------------------------- deadlines */
 
-/* The heap holds each job's due time next to its pointer, so that sifting
- * compares keys in one array instead of reading a job (1.4 KB, most likely
- * out of cache) at every step; job->due_ns is copied in when it is pushed. */
-static void heap_set(struct dispatch *d, size_t i, struct heap_entry e)
+static struct job *job_of_node(struct deadline_node *n)
 {
-    d->heap[i] = e;
-    e.job->heap_at = i;
+    return LIST_CONTAINER_OF(n, struct job, node);
 }
 
-static void heap_up(struct dispatch *d, size_t i)
-{
-    struct heap_entry e = d->heap[i];
-
-    while (i > 0 && d->heap[(i - 1) / 2].due_ns > e.due_ns) {
-        heap_set(d, i, d->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    heap_set(d, i, e);
-}
-
-static void heap_down(struct dispatch *d, size_t i)
-{
-    struct heap_entry e = d->heap[i];
-
-    for (;;) {
-        size_t k = 2 * i + 1;
-        if (k >= d->heap_len)
-            break;
-        if (k + 1 < d->heap_len && d->heap[k + 1].due_ns < d->heap[k].due_ns)
-            k++;
-        if (d->heap[k].due_ns >= e.due_ns)
-            break;
-        heap_set(d, i, d->heap[k]);
-        i = k;
-    }
-    heap_set(d, i, e);
-}
-
-/* Returns 0 or -ENOMEM (job not added). */
+/* Into the heap at job->due_ns.  Returns 0 or -ENOMEM (not added). */
 static int heap_push(struct dispatch *d, struct job *job)
 {
-    if (d->heap_len == d->heap_cap) {
-        size_t cap = d->heap_cap ? 2 * d->heap_cap : HEAP_MIN;
-        struct heap_entry *h = realloc(d->heap, cap * sizeof(*h));
-        if (!h)
-            return -ENOMEM;
-        d->heap = h;
-        d->heap_cap = cap;
-    }
-    d->heap[d->heap_len] = (struct heap_entry){job->due_ns, job};
-    heap_up(d, d->heap_len++);
-    return 0;
+    return deadline_push(&d->heap, &job->node, job->due_ns);
 }
 
 static void heap_remove(struct dispatch *d, struct job *job)
 {
-    size_t i = job->heap_at;
-    struct heap_entry last;
-
-    if (i == NOT_IN_HEAP)
-        return;
-    job->heap_at = NOT_IN_HEAP;
-    last = d->heap[--d->heap_len];
-    if (last.job == job)
-        return;
-    heap_set(d, i, last);
-    heap_down(d, i);
-    heap_up(d, last.job->heap_at);
+    deadline_remove(&d->heap, &job->node);
 }
 
 static void on_deadline(uv_timer_t *t);
@@ -317,9 +224,8 @@ static void arm_deadline(struct dispatch *d)
 {
     uint64_t due, now, ms;
 
-    if (d->heap_len == 0)
+    if (!deadline_first(&d->heap, &due))
         return;
-    due = d->heap[0].due_ns;
     if (uv_is_active((uv_handle_t *)&d->deadlines) && d->timer_at_ns <= due)
         return;
     now = clock_now_ns();
@@ -333,15 +239,15 @@ static void arm_deadline(struct dispatch *d)
 /* A job answered early came back from its worker: only its memory is left. */
 static void release_answered(struct dispatch *d, struct job *job)
 {
-    struct solver_stats *ss = stats_solver(d->stats, job->plugin);
+    struct solver_stats *ss = stats_solver(d->stats, job->call.plugin);
 
     heap_remove(d, job);
     if (ss)
-        ss->busy_us += job->elapsed_us;
+        ss->busy_us += job->call.elapsed_us;
     if (job->is_stuck) {
         d->stats->stuck_workers--;
         log_msg(LOG_LVL_NOTICE, "solver %s returned %" PRIu64 " ms past its deadline",
-                job->plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u);
+                job->call.plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u);
     }
     job_free(job);
 }
@@ -375,34 +281,11 @@ static void finish(struct job *job)
 
 /* ------------------------------------------------------------------ jobs */
 
-/* The solve kind's work: the solver on job until deadline_ns, on the
- * caller's thread (a worker, or the loop for a prompt solve). */
-static void solve_run(struct job *job, uint64_t deadline_ns)
-{
-    struct sdk_job sj = {
-        .size = sizeof(sj),
-        .n = job->n,
-        .cells = job->cells,
-        .limit = job->limit,
-        .cancel = &job->cancel,
-        .deadline_ns = deadline_ns,
-        .solution = job->solution,
-    };
-    uint64_t t0 = clock_now_ns();
-
-    job->rc = host_solve(job->plugin, &sj);
-    job->elapsed_us += (clock_now_ns() - t0) / 1000u;
-    job->count = sj.count;
-    job->guesses += sj.guesses;
-}
-
 static void job_work(struct pool_job *pj)
 {
     struct job *job = (struct job *)pj;
-    uint64_t before_us = job->elapsed_us;
 
-    job->kind->run(job, job->deadline_ns);
-    pj->ran_ns = (job->elapsed_us - before_us) * 1000u; /* every run times itself */
+    pj->ran_ns = method_run(&job->call, &job->cancel, job->deadline_ns) * 1000u;
 }
 
 static void job_done(struct pool_job *pj)
@@ -410,22 +293,19 @@ static void job_done(struct pool_job *pj)
     finish((struct job *)pj);
 }
 
-/* A job of no kind yet for request msgid on c, its deadline timeout_ms
- * (0: the daemon's) from now, capped by the daemon's.  The caller sets the
- * kind and what the kind needs; the cell arrays are left unwritten (they
- * are most of the struct and are written before they are read).  Returns
- * NULL when out of memory; job_free() frees it. */
-static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid, uint64_t timeout_ms)
+/* A job for request msgid on c, its call not started: the caller starts
+ * it and sets the deadline.  The call's work is left unwritten (it is most
+ * of the struct, and the method writes what it reads).  Returns NULL when
+ * out of memory; job_release() frees it before its call started,
+ * job_free() after. */
+static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid)
 {
     struct dispatch *d = ss->d;
     struct job *job = d->spare_len > 0 ? d->spare[--d->spare_len] : malloc(sizeof(*job));
-    uint64_t t = d->timeout_ms;
 
     if (!job)
         return NULL;
-    memset(job, 0, offsetof(struct job, cells));
-    if (timeout_ms && timeout_ms < t)
-        t = timeout_ms;
+    memset(job, 0, offsetof(struct job, call.work));
     job->pj.work = job_work;
     job->pj.done = job_done;
     job->d = ss->d;
@@ -433,34 +313,7 @@ static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid, u
     job->ss = ss;
     job->msgid = msgid;
     atomic_init(&job->cancel, 0);
-    job->timeout_ms = t;
-    job->deadline_ns = clock_now_ns() + t * 1000000u;
-    job->due_ns = job->deadline_ns;
-    job->heap_at = NOT_IN_HEAP;
-    return job;
-}
-
-/* Checks a request can run; returns RPC_OK and the plugin, else the error. */
-static enum rpc_code check_solve(struct dispatch *d, const struct rpc_solve_params *p,
-                                 const struct host_plugin **out, char *msg, size_t msg_size)
-{
-    return request_check(d->host, p->n, p->cells, p->solver, p->limit, out, msg, msg_size);
-}
-
-/* A solve job for p on plugin, or NULL (out of memory). */
-static struct job *new_solve(struct session *ss, struct conn *c, uint32_t msgid,
-                             const struct rpc_solve_params *p, const struct host_plugin *plugin)
-{
-    struct job *job = new_job(ss, c, msgid, p->timeout_ms);
-
-    if (!job)
-        return NULL;
-    job->kind = &solve_kind;
-    job->plugin = plugin;
-    job->n = p->n;
-    job->form = p->form;
-    job->limit = p->limit;
-    memcpy(job->cells, p->cells, (size_t)p->n * p->n);
+    deadline_node_init(&job->node);
     return job;
 }
 
@@ -477,24 +330,24 @@ static struct job *new_solve(struct session *ss, struct conn *c, uint32_t msgid,
 static int try_inline(struct session *ss, struct conn *c, struct job *job)
 {
     struct dispatch *d = ss->d;
+    const struct method_ops *ops = job->call.ops;
     uint64_t budget = (uint64_t)d->inline_us * 1000u;
     uint64_t t0, cap, took;
 
-    if (budget == 0 || job->n > 9 || !(job->plugin->desc->caps & SDK_CAP_PROMPT) ||
-        c->has_more_input || uv_now(d->loop) < ss->inline_off_until_ms ||
-        d->inline_spent_ns >= budget * INLINE_ROUND || !pool_is_idle(d->pool))
+    if (budget == 0 || !ops->is_prompt || !ops->is_prompt(&job->call) || c->has_more_input ||
+        uv_now(d->loop) < ss->inline_off_until_ms || d->inline_spent_ns >= budget * INLINE_ROUND ||
+        !pool_is_idle(d->pool))
         return 0;
     t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;
-    solve_run(job, cap);
+    method_run(&job->call, &job->cancel, cap);
     took = clock_now_ns() - t0;
     d->inline_spent_ns += took;
     if (took > 2 * budget) /* hard puzzles: the solver polls its deadline too rarely */
         ss->inline_off_until_ms = uv_now(d->loop) + INLINE_BACKOFF_MS;
-    if (job->rc != SDK_TIMEDOUT || cap == job->deadline_ns)
+    if (cap == job->deadline_ns || !ops->rearm(&job->call))
         return 1;
     ss->inline_off_until_ms = uv_now(d->loop) + INLINE_BACKOFF_MS;
-    job->rc = 0;
     return 0;
 }
 
@@ -524,9 +377,9 @@ static void launch(struct session *ss, struct conn *c, struct job *job, int is_d
 
     if (!is_done && submit(d, job) < 0) {
         char msg[RPC_ERR_SIZE];
-        snprintf(msg, sizeof(msg), "%s queue is full (%zu waiting)", job->kind->method,
+        snprintf(msg, sizeof(msg), "%s queue is full (%zu waiting)", job->call.ops->name,
                  d->max_queue);
-        answer_error(d, c, job->msgid, job->kind->method, RPC_OVERLOADED, msg);
+        answer_error(d, c, job->msgid, job->call.ops->name, RPC_OVERLOADED, msg);
         job_free(job);
         return;
     }
@@ -543,51 +396,33 @@ static void answer_no_memory(struct dispatch *d, struct conn *c, uint32_t msgid,
     answer_error(d, c, msgid, method, RPC_OVERLOADED, "out of memory: try again later");
 }
 
-static void start_solve(struct session *ss, struct conn *c, uint32_t msgid,
-                        const struct rpc_solve_params *p)
-{
-    struct dispatch *d = ss->d;
-    const struct host_plugin *plugin = NULL;
-    struct job *job;
-    char msg[RPC_ERR_SIZE];
-    enum rpc_code code = check_solve(d, p, &plugin, msg, sizeof(msg));
-
-    if (code != RPC_OK) {
-        answer_error(d, c, msgid, "solve", code, msg);
-        return;
-    }
-    job = new_solve(ss, c, msgid, p, plugin);
-    if (!job) {
-        answer_no_memory(d, c, msgid, "solve");
-        return;
-    }
-    launch(ss, c, job, try_inline(ss, c, job));
-}
-
-/* explain, rate, generate: the kind's start function fills the job. */
-typedef enum rpc_code start_fn(const struct host *h, const struct rpc_request *req, struct job *job,
-                               char *msg, size_t msg_size);
-
-static void start_work(struct session *ss, struct conn *c, const struct rpc_request *req,
-                       uint64_t timeout_ms, start_fn *start)
+/* A request whose method does work: its method validates it on the loop
+ * thread; the deadline counts from here, capped by the daemon's
+ * --timeout-ms, and the method's grace is added to when it falls due. */
+static void start_call(struct session *ss, struct conn *c, const struct rpc_request *req)
 {
     struct dispatch *d = ss->d;
     char msg[RPC_ERR_SIZE];
-    struct job *job = new_job(ss, c, req->msgid, timeout_ms);
+    struct job *job = new_job(ss, c, req->msgid);
+    uint64_t now = clock_now_ns(), t = d->timeout_ms;
     enum rpc_code code;
 
     if (!job) {
         answer_no_memory(d, c, req->msgid, req->method_name);
         return;
     }
-    code = start(d->host, req, job, msg, sizeof(msg));
+    code = method_start(&job->call, &d->env, req, msg, sizeof(msg));
     if (code != RPC_OK) {
         answer_error(d, c, req->msgid, req->method_name, code, msg);
-        job_release(d, job); /* the kind kept nothing */
+        job_release(d, job); /* the method kept nothing */
         return;
     }
-    job->due_ns += job->kind->grace_ms * 1000000u;
-    launch(ss, c, job, 0);
+    if (job->call.timeout_ms && job->call.timeout_ms < t)
+        t = job->call.timeout_ms;
+    job->call.timeout_ms = t;
+    job->deadline_ns = now + t * 1000000u;
+    job->due_ns = job->deadline_ns + job->call.ops->grace_ms * 1000000u;
+    launch(ss, c, job, try_inline(ss, c, job));
 }
 
 /* Take a job back from the queue for reason and finish it now.  Returns 1,
@@ -598,7 +433,6 @@ static int take_back(struct job *job, enum rpc_code reason)
         return 0;
     if (job->reason == RPC_OK)
         job->reason = reason;
-    job->rc = SDK_CANCELLED;
     finish(job);
     return 1;
 }
@@ -658,7 +492,7 @@ static void write_off(struct dispatch *d, struct job *job)
     log_msg(SDK_LOG_WARNING,
             "solver %s ignores its deadline: still running %" PRIu64
             " ms past it; worker written off and %s (%" PRIu64 " stuck)",
-            job->plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u,
+            job->call.plugin->desc->name, (clock_now_ns() - job->deadline_ns) / 1000000u,
             rc == 0 ? "replaced" : "not replaced", d->stats->stuck_workers);
 }
 
@@ -679,15 +513,16 @@ static void on_kick(uv_idle_t *h)
 static void on_deadline(uv_timer_t *t)
 {
     struct dispatch *d = t->data;
-    uint64_t now = clock_now_ns();
+    uint64_t now = clock_now_ns(), due;
+    struct deadline_node *n = deadline_first(&d->heap, &due);
 
-    if (d->heap_len > 0 && d->heap[0].due_ns <= now) {
+    if (n && due <= now) {
         d->kick_runs = 0;
         uv_idle_start(&d->kick, on_kick);
     }
 
-    while (d->heap_len > 0 && d->heap[0].due_ns <= now) {
-        struct job *job = d->heap[0].job;
+    for (; n && due <= now; n = deadline_first(&d->heap, &due)) {
+        struct job *job = job_of_node(n);
         if (job->is_answered)
             write_off(d, job);
         else if (pool_remove(d->pool, &job->pj) == 0) {
@@ -721,7 +556,7 @@ static void cancel_request(struct session *ss, struct conn *c, uint32_t msgid)
             (unsigned long long)c->id, msgid);
 }
 
-/* The connection's last call: its queued solves are dropped, its running
+/* The connection's last call: its queued jobs are dropped, its running
  * ones cancelled (they come back as orphans), and the session goes. */
 static void on_closed(void *user, struct conn *c)
 {
@@ -883,12 +718,6 @@ static void handle_notification(struct session *ss, struct conn *c, const struct
     cancel_request(ss, c, req->cancel_msgid);
 }
 
-/* The methods that become jobs. */
-static int is_work(enum rpc_method m)
-{
-    return m == RPC_M_SOLVE || m == RPC_M_EXPLAIN || m == RPC_M_RATE || m == RPC_M_GENERATE;
-}
-
 static void on_message(void *user, struct conn *c, const struct rpc_request *req, const char *err)
 {
     struct session *ss = user;
@@ -906,17 +735,13 @@ static void on_message(void *user, struct conn *c, const struct rpc_request *req
     }
     /* During the shutdown grace everything is served as usual; after it
      * nothing new is started, but quick answers still go out. */
-    if (is_work(req->method) && d->is_stopping)
+    if (!method_of(req->method))
+        answer_simple(d, c, req);
+    else if (d->is_stopping)
         answer_error(d, c, req->msgid, req->method_name, RPC_OVERLOADED,
                      "sudokud is shutting down");
-    else if (req->method == RPC_M_SOLVE)
-        start_solve(ss, c, req->msgid, &req->solve);
-    else if (req->method == RPC_M_EXPLAIN || req->method == RPC_M_RATE)
-        start_work(ss, c, req, req->solve.timeout_ms, explain_start);
-    else if (req->method == RPC_M_GENERATE)
-        start_work(ss, c, req, req->generate.timeout_ms, generate_start);
     else
-        answer_simple(d, c, req);
+        start_call(ss, c, req);
 }
 
 /* The workers start on what this pass queued. */
@@ -944,6 +769,8 @@ int dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct
     d->host = host;
     d->pool = pool;
     d->stats = stats;
+    d->env = (struct method_env){.host = host, .log = log_host_sink, .log_hint = "the daemon log"};
+    deadline_heap_init(&d->heap);
     list_init(&d->sessions);
     d->deadlines.data = d;
     d->kick.data = d;
@@ -958,9 +785,7 @@ void dispatch_close(struct dispatch *d)
         uv_close((uv_handle_t *)&d->deadlines, NULL);
     if (!uv_is_closing((uv_handle_t *)&d->kick))
         uv_close((uv_handle_t *)&d->kick, NULL);
-    free(d->heap);
-    d->heap = NULL;
-    d->heap_len = d->heap_cap = 0;
+    deadline_heap_close(&d->heap);
     while (d->spare_len > 0)
         free(d->spare[--d->spare_len]);
 }

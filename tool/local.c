@@ -1,13 +1,16 @@
-/* local.c -- solve in this process, answering as sudokud would (local.h).
+/* local.c -- answer in this process as sudokud would (local.h).
  *
- * Each puzzle goes through the steps of the daemon's dispatch: parse
- * (codec), check the request (request_check: givens, solver, size, limit),
- * host_solve() with a deadline, then request_outcome() for the words of a
- * failure.  The answer is filled into a struct sudoku_client_result the way
- * the client library fills it from a daemon's response, so the tool prints
- * both the same.  Rating follows daemon/explain.c the same way: host_explain()
- * without text, with the same choice of explaining and counting plugins and
- * the same words for every outcome.
+ * A synchronous runner of the method interface (method/method.h): each
+ * puzzle becomes the struct rpc_request the daemon would decode, then goes
+ * through the same steps as in the daemon's dispatch, one after the other
+ * on this thread: method_start (the method's own checks), method_run
+ * until the timeout, the method's outcome (the words of a failure), and
+ * the method's result view (solve_result, rate_result, explain_result,
+ * generate_result), copied into the client library's result structs so
+ * that the tool prints both the same.  Nothing here checks what a request
+ * may ask: that is the method's.  A generate request is decoded by the
+ * daemon's own decoder (proto/params.c) from the bytes the library would
+ * send, so that its options are judged the same way.
  */
 #include "tool/local.h"
 
@@ -17,17 +20,20 @@
 #include <string.h>
 
 #include "client/client_impl.h"
-#include "core/grid.h"
 #include "core/host.h"
-#include "method/explained.h"
-#include "method/genreq.h"
-#include "method/request.h"
+#include "method/explain.h"
+#include "method/generate.h"
+#include "method/method.h"
+#include "method/rate.h"
+#include "method/solve.h"
 #include "proto/codec.h"
 #include "util/clock.h"
 
 struct local {
     struct host *host;
     int is_verbose;
+    struct method_env env;    /* what every call borrows: the host, no log */
+    struct method_call *call; /* the one call in progress, reused */
 };
 
 static void local_log(void *ctx, int level, const char *msg)
@@ -49,7 +55,11 @@ int local_open(const char *dir, int verbose, struct local **out)
         return -ENOMEM;
     l->is_verbose = verbose;
     l->host = host_new(local_log, l);
-    if (!l->host) {
+    l->call = calloc(1, sizeof(*l->call));
+    l->env = (struct method_env){.host = l->host, .log_hint = "the messages above"};
+    if (!l->host || !l->call) {
+        host_free(l->host);
+        free(l->call);
         free(l);
         return -ENOMEM;
     }
@@ -72,7 +82,76 @@ void local_free(struct local *l)
     if (!l)
         return;
     host_free(l->host);
+    free(l->call);
     free(l);
+}
+
+/* The daemon's steps on one thread: validate req, run it until its
+ * timeout (LOCAL_TIMEOUT_MS when it asks none), and say what came of it.
+ * Returns RPC_OK with l->call holding the answer (the caller reads it and
+ * ends the call with method_end), or the code with its message in msg;
+ * when validate refused, there is no call to end (method_end does
+ * nothing). */
+static enum rpc_code local_call(struct local *l, const struct rpc_request *req, char *msg,
+                                size_t msg_size)
+{
+    struct method_call *call = l->call;
+    enum rpc_code code = method_start(call, &l->env, req, msg, msg_size);
+
+    if (code != RPC_OK)
+        return code;
+    if (!call->timeout_ms)
+        call->timeout_ms = LOCAL_TIMEOUT_MS;
+    method_run(call, NULL, clock_now_ns() + call->timeout_ms * 1000000u);
+    return call->ops->outcome(call, msg, msg_size);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Requests, as the daemon decodes them */
+
+/* The puzzle, in the line form (text, len) or as n*n cells (text NULL),
+ * into s. */
+static enum rpc_code set_puzzle(struct rpc_solve_params *s, const char *text, size_t len,
+                                unsigned n, const uint8_t *cells, char *msg, size_t msg_size)
+{
+    if (text)
+        return codec_parse_line(text, len, &s->n, s->cells, msg, msg_size) < 0 ? RPC_BAD_PUZZLE
+                                                                               : RPC_OK;
+    s->n = n;
+    memcpy(s->cells, cells, (size_t)n * n);
+    return RPC_OK;
+}
+
+/* The options every method shares into s: solver (NULL: the default) and
+ * timeout_ms (0: LOCAL_TIMEOUT_MS).  A name too long for the request names
+ * no plugin. */
+static enum rpc_code set_options(struct rpc_solve_params *s, const char *solver,
+                                 unsigned timeout_ms, char *msg, size_t msg_size)
+{
+    s->timeout_ms = timeout_ms;
+    if (!solver)
+        return RPC_OK;
+    if (strlen(solver) >= sizeof(s->solver)) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", solver);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    memcpy(s->solver, solver, strlen(solver) + 1);
+    return RPC_OK;
+}
+
+/* A solve or rate request on one puzzle (as for set_puzzle) with opts
+ * (solver, timeout_ms; NULL for the defaults) into req. */
+static enum rpc_code puzzle_request(struct rpc_request *req, const char *text, size_t len,
+                                    unsigned n, const uint8_t *cells,
+                                    const struct sudoku_client_options *opts, char *msg,
+                                    size_t msg_size)
+{
+    enum rpc_code code = set_puzzle(&req->solve, text, len, n, cells, msg, msg_size);
+
+    if (code != RPC_OK)
+        return code;
+    return set_options(&req->solve, opts ? opts->solver : NULL, opts ? opts->timeout_ms : 0, msg,
+                       msg_size);
 }
 
 static void fail(struct sudoku_client_result *res, enum rpc_code code, const char *msg)
@@ -82,66 +161,50 @@ static void fail(struct sudoku_client_result *res, enum rpc_code code, const cha
     snprintf(res->error.message, sizeof(res->error.message), "%s", msg);
 }
 
-/* Run the checked request and fill res from what the plugin said. */
-static void run(const struct host_plugin *p, unsigned n, const uint8_t *cells, uint64_t limit,
-                uint64_t timeout_ms, struct sudoku_client_result *res)
+/* Fill res from a solve call, whatever its outcome code says. */
+static void result_of(const struct method_call *call, enum rpc_code code, const char *msg,
+                      struct sudoku_client_result *res)
 {
-    uint8_t solution[SDK_MAX_CELLS];
-    char msg[256];
-    uint64_t t0 = clock_now_ns();
-    struct sdk_job job = {.size = sizeof(job),
-                          .n = n,
-                          .cells = cells,
-                          .limit = limit,
-                          .deadline_ns = t0 + timeout_ms * 1000000u,
-                          .solution = solution};
-    int rc = host_solve(p, &job);
-    enum rpc_code code =
-        request_outcome(rc, p, n, timeout_ms, "the messages above", msg, sizeof(msg));
+    struct rpc_solve_result r;
 
-    snprintf(res->solver, sizeof(res->solver), "%s", p->desc->name);
-    res->elapsed_us = (clock_now_ns() - t0) / 1000u;
-    res->guesses = job.guesses;
+    solve_result(call, &r);
+    snprintf(res->solver, sizeof(res->solver), "%s", r.solver);
+    res->elapsed_us = r.elapsed_us;
+    res->guesses = r.guesses;
     if (code != RPC_OK) {
         fail(res, code, msg);
         return;
     }
-    res->count = job.count;
-    if (rc != SDK_SOLVED) {
+    res->count = r.count;
+    if (!r.solved) {
         res->status = SUDOKU_CLIENT_UNSOLVABLE;
         return;
     }
     res->status = SUDOKU_CLIENT_SOLVED;
-    res->n = n;
-    memcpy(res->cells, solution, (size_t)n * n);
-    codec_format_line(n, solution, CODEC_BLANK_DOT, res->solution, sizeof(res->solution));
+    res->n = r.n;
+    memcpy(res->cells, r.solution, (size_t)r.n * r.n);
+    codec_format_line(r.n, r.solution, CODEC_BLANK_DOT, res->solution, sizeof(res->solution));
 }
 
 void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
                  const struct sudoku_client_options *opts, struct sudoku_client_result *res)
 {
-    uint8_t parsed[SDK_MAX_CELLS];
-    const struct host_plugin *p = NULL;
+    struct rpc_request req = {.method = RPC_M_SOLVE};
     char msg[256];
-    uint64_t limit = opts && opts->limit ? opts->limit : 1;
-    uint64_t timeout = opts && opts->timeout_ms ? opts->timeout_ms : LOCAL_TIMEOUT_MS;
-    enum rpc_code code;
+    enum rpc_code code = puzzle_request(&req, text, len, n, cells, opts, msg, sizeof(msg));
 
     memset(res, 0, sizeof(*res));
-    if (text) {
-        if (codec_parse_line(text, len, &n, parsed, msg, sizeof(msg)) < 0) {
-            fail(res, RPC_BAD_PUZZLE, msg);
-            return;
-        }
-        cells = parsed;
-    }
-    code = request_check(l->host, n, cells, opts && opts->solver ? opts->solver : "", limit, &p,
-                         msg, sizeof(msg));
+    req.solve.limit = opts && opts->limit ? opts->limit : 1;
     if (code != RPC_OK) {
         fail(res, code, msg);
         return;
     }
-    run(p, n, cells, limit, timeout, res);
+    code = local_call(l, &req, msg, sizeof(msg));
+    if (l->call->ops) /* validated: what the plugin said */
+        result_of(l->call, code, msg, res);
+    else
+        fail(res, code, msg);
+    method_end(l->call);
 }
 
 size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap)
@@ -176,75 +239,36 @@ static void rate_fail(struct sudoku_client_rating *res, enum rpc_code code, cons
     snprintf(res->error.message, sizeof(res->error.message), "%s", msg);
 }
 
-/* Run the explaining plugin p without text and fill res. */
-static void rate_run(const struct host *h, const struct host_plugin *p, unsigned n,
-                     const uint8_t *cells, uint64_t timeout_ms, struct sudoku_client_rating *res)
+static void rating_of(const struct method_call *call, struct sudoku_client_rating *res)
 {
-    uint8_t solution[SDK_MAX_CELLS];
-    const struct host_plugin *solver = request_counter(h, n);
-    uint64_t t0 = clock_now_ns();
-    char msg[256];
-    struct sdk_explain x = {0};
-    void *arrays = host_explain_arrays(&x, n, 0);
-    enum rpc_code code;
+    struct rating r;
 
-    x.size = sizeof(x);
-    x.n = n;
-    x.cells = cells;
-    x.deadline_ns = t0 + timeout_ms * 1000000u;
-    if (!arrays) {
-        rate_fail(res, RPC_OVERLOADED, "out of memory: try again later");
-        return;
-    }
-    if (!solver) {
-        snprintf(msg, sizeof(msg), "no loaded solver can count %ux%u solutions", n, n);
-        rate_fail(res, RPC_UNSUPPORTED, msg);
-        goto done;
-    }
-    code = request_explain_outcome(host_explain(p, solver, &x, solution), &x, p, timeout_ms,
-                                   "the messages above", msg, sizeof(msg));
-    if (code != RPC_OK) {
-        rate_fail(res, code, msg);
-        goto done;
-    }
+    rate_result(call, &r);
     res->status = SUDOKU_CLIENT_SOLVED;
-    res->rating = x.rating;
-    snprintf(res->difficulty, sizeof(res->difficulty), "%s", proto_difficulty_of(x.rating));
-    snprintf(res->hardest, sizeof(res->hardest), "%s", x.hardest ? x.hardest : "");
-    res->steps = x.steps_len;
-    res->is_logic = x.status != SDK_EXPLAIN_STUCK;
-    snprintf(res->solver, sizeof(res->solver), "%s", p->desc->name);
-    res->elapsed_us = (clock_now_ns() - t0) / 1000u;
-done:
-    free(arrays);
+    res->rating = r.rating;
+    snprintf(res->difficulty, sizeof(res->difficulty), "%s", r.difficulty);
+    snprintf(res->hardest, sizeof(res->hardest), "%s", r.hardest);
+    res->steps = r.steps;
+    res->is_logic = r.is_logic;
+    snprintf(res->solver, sizeof(res->solver), "%s", r.solver);
+    res->elapsed_us = r.elapsed_us;
 }
 
 void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
                 const struct sudoku_client_options *opts, struct sudoku_client_rating *res)
 {
-    uint8_t parsed[SDK_MAX_CELLS];
-    const struct host_plugin *p = NULL;
+    struct rpc_request req = {.method = RPC_M_RATE};
     char msg[256];
-    uint64_t timeout = opts && opts->timeout_ms ? opts->timeout_ms : LOCAL_TIMEOUT_MS;
-    enum rpc_code code;
+    enum rpc_code code = puzzle_request(&req, text, len, n, cells, opts, msg, sizeof(msg));
 
     memset(res, 0, sizeof(*res));
-    if (text && codec_parse_line(text, len, &n, parsed, msg, sizeof(msg)) < 0) {
-        rate_fail(res, RPC_BAD_PUZZLE, msg);
-        return;
-    }
-    if (text)
-        cells = parsed;
-    if (grid_check_givens(n, cells, msg, sizeof(msg)) < 0) {
-        rate_fail(res, RPC_BAD_PUZZLE, msg);
-        return;
-    }
-    code = request_explainer(l->host, opts ? opts->solver : NULL, n, &p, msg, sizeof(msg));
-    if (code != RPC_OK) {
+    if (code == RPC_OK)
+        code = local_call(l, &req, msg, sizeof(msg));
+    if (code != RPC_OK)
         rate_fail(res, code, msg);
-        return;
-    }
-    rate_run(l->host, p, n, cells, timeout, res);
+    else
+        rating_of(l->call, res);
+    method_end(l->call);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -257,106 +281,154 @@ static int refuse(struct sudoku_client_error *err, enum rpc_code code, const cha
     return -EREMOTEIO;
 }
 
-/* The checks the daemon makes before it explains, in its order. */
-static enum rpc_code explain_check(struct local *l, const char *text, size_t len,
-                                   const struct sudoku_client_explain_opts *eo,
-                                   struct sdk_explain *x, uint8_t *cells, uint8_t *progress,
-                                   const struct host_plugin **p, char *msg, size_t msg_size)
+/* An explain request as the daemon decodes it: the options (progress)
+ * first, then the puzzle. */
+static enum rpc_code explain_request(const char *text, size_t len,
+                                     const struct sudoku_client_explain_opts *eo,
+                                     struct rpc_request *req, char *msg, size_t msg_size)
 {
-    unsigned n = 0, pn = 0;
-    char why[200];
+    struct rpc_explain_params *e = &req->explain;
     enum rpc_code code;
 
-    if (eo && eo->progress &&
-        codec_parse_line(eo->progress, eo->progress_len, &pn, progress, why, sizeof(why)) < 0) {
-        snprintf(msg, msg_size, "option progress: %s", why);
-        return RPC_BAD_REQUEST; /* the daemon reads the options first */
+    if (eo && eo->progress) {
+        char why[200];
+        if (codec_parse_line(eo->progress, eo->progress_len, &e->progress_n, e->progress, why,
+                             sizeof(why)) < 0) {
+            snprintf(msg, msg_size, "option progress: %s", why);
+            return RPC_BAD_REQUEST;
+        }
+        e->has_progress = 1;
     }
-    if (codec_parse_line(text, len, &n, cells, msg, msg_size) < 0)
-        return RPC_BAD_PUZZLE;
-    if (grid_check_givens(n, cells, msg, msg_size) < 0)
-        return RPC_BAD_PUZZLE;
-    code = request_explainer(l->host, eo ? eo->solver : NULL, n, p, msg, msg_size);
-    if (code == RPC_OK && pn)
-        code = request_check_progress(n, cells, pn, progress, msg, msg_size);
-    x->n = n;
-    x->cells = cells;
-    x->progress = pn ? progress : NULL;
-    return code;
+    e->max_steps = eo ? eo->steps : 0;
+    code = set_puzzle(&req->solve, text, len, 0, NULL, msg, msg_size);
+    if (code != RPC_OK)
+        return code;
+    return set_options(&req->solve, eo ? eo->solver : NULL, eo ? eo->timeout_ms : 0, msg, msg_size);
 }
 
-/* Pack e as the daemon would and read it back as its client would. */
-static int explanation_of(const struct explained *e, struct sudoku_client_explanation **out)
-{
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_unpacked u;
-    int rc = -ENOMEM;
+/* What an explanation's steps need, counted over all of them. */
+struct explain_size {
+    size_t pairs, cells, text;
+};
 
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_unpacked_init(&u);
-    if (explained_pack(&pk, e) < 0)
-        goto done;
-    rc = -EPROTO;
-    if (msgpack_unpack_next(&u, sb.data, sb.size, NULL) != MSGPACK_UNPACK_SUCCESS)
-        goto done;
-    rc = wire_decode_explain(&u.data, e->x->n, out);
-done:
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    return rc;
+/* One block as the client library allocates an explanation, so that
+ * sudoku_client_explanation_free() frees it: the struct first, then its
+ * steps, pairs, cells and texts. */
+struct explain_block {
+    struct sudoku_client_explanation e;
+    struct sudoku_client_step steps[];
+};
+
+/* Where the copy writes: cursors into the block. */
+struct explain_fill {
+    struct sudoku_client_cell_value *pairs;
+    uint16_t *cells;
+    char *text;
+};
+
+static const struct sudoku_client_cell_value *
+copy_pairs(const struct sdk_cell_value *cv, uint32_t len, struct explain_fill *f, size_t *out_len)
+{
+    const struct sudoku_client_cell_value *first = f->pairs;
+
+    for (uint32_t i = 0; i < len; i++, f->pairs++) {
+        f->pairs->cell = cv[i].cell;
+        f->pairs->value = cv[i].value;
+    }
+    *out_len = len;
+    return first;
+}
+
+static void copy_step(const struct explain_step *st, struct sudoku_client_step *out,
+                      struct explain_fill *f)
+{
+    size_t text_len = strlen(st->text);
+
+    snprintf(out->technique, sizeof(out->technique), "%s", st->technique);
+    out->rating = st->rating;
+    out->placements = copy_pairs(st->placements, st->placements_len, f, &out->placements_len);
+    out->eliminations =
+        copy_pairs(st->eliminations, st->eliminations_len, f, &out->eliminations_len);
+    out->cells = f->cells;
+    out->cells_len = st->cells_len;
+    if (st->cells_len)
+        memcpy(f->cells, st->cells, st->cells_len * sizeof(*st->cells));
+    f->cells += st->cells_len;
+    out->text = f->text;
+    memcpy(f->text, st->text, text_len + 1);
+    f->text += text_len + 1;
+}
+
+static enum sudoku_client_explain_status status_of(uint32_t status)
+{
+    return status == SDK_EXPLAIN_SOLVED    ? SUDOKU_CLIENT_EXPLAIN_SOLVED
+           : status == SDK_EXPLAIN_PARTIAL ? SUDOKU_CLIENT_EXPLAIN_PARTIAL
+                                           : SUDOKU_CLIENT_EXPLAIN_STUCK;
+}
+
+/* The explanation of an explain call, as the client library gives it.
+ * Returns 0 with *out (free it with sudoku_client_explanation_free) or
+ * -ENOMEM. */
+static int explanation_of(const struct method_call *call, struct sudoku_client_explanation **out)
+{
+    struct explanation e;
+    struct explain_step st;
+    struct explain_size z = {0};
+    struct explain_fill f;
+    struct explain_block *b;
+
+    explain_result(call, &e);
+    for (uint32_t i = 0; i < e.steps_len; i++) {
+        explain_step_at(call, i, &st);
+        z.pairs += st.placements_len + st.eliminations_len;
+        z.cells += st.cells_len;
+        z.text += strlen(st.text) + 1;
+    }
+    b = calloc(1, sizeof(*b) + e.steps_len * sizeof(b->steps[0]) +
+                      z.pairs * sizeof(struct sudoku_client_cell_value) +
+                      z.cells * sizeof(uint16_t) + z.text);
+    if (!b)
+        return -ENOMEM;
+    f.pairs = (struct sudoku_client_cell_value *)(b->steps + e.steps_len);
+    f.cells = (uint16_t *)(f.pairs + z.pairs);
+    f.text = (char *)(f.cells + z.cells);
+    for (uint32_t i = 0; i < e.steps_len; i++) {
+        explain_step_at(call, i, &st);
+        copy_step(&st, &b->steps[i], &f);
+    }
+    b->e.status = status_of(e.status);
+    b->e.n = e.n;
+    b->e.rating = e.rating;
+    snprintf(b->e.difficulty, sizeof(b->e.difficulty), "%s", e.difficulty);
+    snprintf(b->e.hardest, sizeof(b->e.hardest), "%s", e.hardest);
+    snprintf(b->e.solver, sizeof(b->e.solver), "%s", e.solver);
+    b->e.elapsed_us = e.elapsed_us;
+    b->e.steps_len = e.steps_len;
+    b->e.steps = b->steps;
+    *out = &b->e;
+    return 0;
 }
 
 int local_explain(struct local *l, const char *text, size_t len,
                   const struct sudoku_client_explain_opts *eo,
                   struct sudoku_client_explanation **out, struct sudoku_client_error *err)
 {
-    uint8_t cells[SDK_MAX_CELLS], progress[SDK_MAX_CELLS], solution[SDK_MAX_CELLS],
-        grid[SDK_MAX_CELLS];
-    uint64_t timeout = eo && eo->timeout_ms ? eo->timeout_ms : LOCAL_TIMEOUT_MS;
-    const struct host_plugin *p = NULL, *solver;
-    struct sdk_explain x = {0};
-    void *arrays = NULL;
+    struct rpc_request req = {.method = RPC_M_EXPLAIN};
     char msg[256];
+    enum rpc_code code = explain_request(text, len, eo, &req, msg, sizeof(msg));
     int rc;
 
     *out = NULL;
-    enum rpc_code code = explain_check(l, text, len, eo, &x, cells, progress, &p, msg, sizeof(msg));
-    if (code != RPC_OK)
-        return refuse(err, code, msg);
-    solver = request_counter(l->host, x.n);
-    if (!solver) {
-        snprintf(msg, sizeof(msg), "no loaded solver can count %ux%u solutions", x.n, x.n);
-        return refuse(err, RPC_UNSUPPORTED, msg);
-    }
-    arrays = host_explain_arrays(&x, x.n, 1);
-    if (!arrays) {
-        client__set_error(err, "io", "out of memory for the explanation");
-        return -ENOMEM;
-    }
-    uint64_t t0 = clock_now_ns();
-    x.size = sizeof(x);
-    x.max_steps = eo ? eo->steps : 0;
-    x.grid = grid;
-    x.deadline_ns = t0 + timeout * 1000000u;
-    rc = host_explain(p, solver, &x, solution);
-    code = request_explain_outcome(rc, &x, p, timeout, "the messages above", msg, sizeof(msg));
+    if (code == RPC_OK)
+        code = local_call(l, &req, msg, sizeof(msg));
     if (code != RPC_OK) {
         rc = refuse(err, code, msg);
-        goto done;
+    } else {
+        rc = explanation_of(l->call, out);
+        if (rc < 0)
+            client__set_error(err, "io", "cannot build the explanation: %s", strerror(-rc));
     }
-    struct explained e = {.x = &x,
-                          .rc = rc,
-                          .solution = solution,
-                          .progress = progress,
-                          .solver = p->desc->name,
-                          .elapsed_us = (clock_now_ns() - t0) / 1000u};
-    rc = explanation_of(&e, out);
-    if (rc < 0)
-        client__set_error(err, "io", "cannot build the explanation: %s", strerror(-rc));
-done:
-    free(arrays);
+    method_end(l->call);
     return rc;
 }
 
@@ -384,55 +456,57 @@ static enum rpc_code generate_params(const struct sudoku_client_generate_opts *o
     return code;
 }
 
-/* Pack r's answer as the daemon would and read it back as its client. */
-static int puzzles_of(const struct genreq *r, struct sudoku_client_puzzle **out, size_t *len,
-                      struct sudoku_client_error *err)
+/* The puzzles of a generate call, as the client library gives them.
+ * Returns 0 with *out (free it with sudoku_client_puzzles_free) or
+ * -ENOMEM. */
+static int puzzles_of(const struct method_call *call, struct sudoku_client_puzzle **out,
+                      size_t *len, struct sudoku_client_error *err)
 {
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_unpacked u;
-    msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
-    int rc = -ENOMEM;
+    struct generated g;
+    struct sudoku_client_puzzle *p;
 
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_unpacked_init(&u);
-    client__set_error(err, "io", "out of memory for the puzzles");
-    if (genreq_pack(&pk, r) == 0 &&
-        msgpack_unpack_next(&u, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
-        rc = wire_decode_generate(&nil, &u.data, r->count, out, len, err);
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    return rc;
+    generate_result(call, &g);
+    p = calloc(g.len, sizeof(*p));
+    if (!p) {
+        client__set_error(err, "io", "out of memory for the puzzles");
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < g.len; i++) {
+        const struct gen_puzzle *gp = &g.puzzles[i];
+        p[i].n = gp->n;
+        codec_format_line(gp->n, gp->puzzle, CODEC_BLANK_DOT, p[i].puzzle, sizeof(p[i].puzzle));
+        codec_format_line(gp->n, gp->solution, CODEC_BLANK_DOT, p[i].solution,
+                          sizeof(p[i].solution));
+        p[i].givens = gp->givens;
+        p[i].seed = gp->seed;
+        p[i].rating = gp->rating;
+        snprintf(p[i].difficulty, sizeof(p[i].difficulty), "%s",
+                 g.is_rated ? proto_difficulty_of(gp->rating) : "");
+        snprintf(p[i].symmetry, sizeof(p[i].symmetry), "%s", g.symmetry);
+    }
+    *out = p;
+    *len = g.len;
+    return 0;
 }
 
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
                    struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err)
 {
-    struct rpc_generate_params g = {0};
-    struct genreq *r = NULL;
+    struct rpc_request req = {.method = RPC_M_GENERATE};
     char msg[256];
-    enum rpc_code code = generate_params(opts, &g, msg, sizeof(msg));
-    uint64_t timeout;
+    enum rpc_code code = generate_params(opts, &req.generate, msg, sizeof(msg));
     int rc;
 
     *out = NULL;
     *len = 0;
     if (code == RPC_OK)
-        code = genreq_new(l->host, &g, &r, msg, sizeof(msg));
-    if (code != RPC_OK) {
-        client__set_error(err, proto_code_name(code), "%s", msg);
-        return -EPROTO;
-    }
-    timeout = g.timeout_ms ? g.timeout_ms : LOCAL_TIMEOUT_MS;
-    genreq_run(r, NULL, clock_now_ns() + timeout * 1000000u);
-    code = genreq_outcome(r, timeout, "the messages above", msg, sizeof(msg));
+        code = local_call(l, &req, msg, sizeof(msg));
     if (code != RPC_OK) {
         client__set_error(err, proto_code_name(code), "%s", msg);
         rc = -EPROTO;
     } else {
-        rc = puzzles_of(r, out, len, err);
+        rc = puzzles_of(l->call, out, len, err);
     }
-    genreq_free(r);
+    method_end(l->call);
     return rc;
 }

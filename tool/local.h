@@ -2,9 +2,10 @@
  *
  * sudoku --local (or SUDOKU_LOCAL=1) loads the installed solver plugins
  * through the same plugin host as sudokud (core/host.c) and answers each
- * puzzle as the daemon would: the same checks and messages
- * (method/request.c), the same answer check, the same result fields.  Part of
- * the tool, never of libsudoku-client, which links no solver.
+ * puzzle as the daemon would, through the same method interface
+ * (method/method.h): the same checks and messages, the same answer check,
+ * the same result fields.  Part of the tool, never of libsudoku-client,
+ * which links no solver.
  */
 #ifndef SUDOKU_TOOL_LOCAL_H
 #define SUDOKU_TOOL_LOCAL_H
@@ -36,7 +37,7 @@ void local_solve(struct local *l, const char *text, size_t len, unsigned n, cons
 /* Rate one puzzle (line form text, len; or n*n cells, text NULL) with opts
  * (solver: the explaining plugin, timeout_ms; NULL for the defaults) into
  * *res, as a daemon's rate answer would read: the same plugin choice, the
- * same solution check, codes and messages (daemon/explain.c). */
+ * same solution check, codes and messages (method/rate.c). */
 void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
                 const struct sudoku_client_options *opts, struct sudoku_client_rating *res);
 
@@ -44,7 +45,7 @@ void local_rate(struct local *l, const char *text, size_t len, unsigned n, const
  * progress in the line form, timeout_ms; NULL for the defaults), as a
  * daemon's explain answer would read: the same plugin choice, checks,
  * codes, messages and steps, reveal and mistake included
- * (method/explained.c).  Returns 0 with *out (free it with
+ * (method/explain.c).  Returns 0 with *out (free it with
  * sudoku_client_explanation_free); -EREMOTEIO with err as the daemon's
  * error answer would be (err->code "not_unique", "bad_puzzle", ...); or
  * -ENOMEM. */
@@ -55,7 +56,7 @@ int local_explain(struct local *l, const char *text, size_t len,
 /* Make the puzzles of one generate request (opts as for
  * sudoku_client_generate) with the plugins of this process, as the daemon
  * would: the same checks, plugins, puzzles for the same seed, codes and
- * messages (method/genreq.c).  Returns 0 with *out, a malloc'ed array of *len
+ * messages (method/generate.c).  Returns 0 with *out, a malloc'ed array of *len
  * puzzles (free it with sudoku_client_puzzles_free), or -EPROTO with err as
  * the daemon's error answer would be, or -ENOMEM. */
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,

@@ -1,47 +1,65 @@
-/* genreq.c -- a generate request, from its params to its answer map
- * (genreq.h).
+/* generate.c -- the generate method (generate.h).
  *
  * Every puzzle is rated by the explaining plugin (`logic`) when one is
  * loaded and takes the size: through gen_spec's rating callback, so that a
  * difficulty band filters the candidates and a puzzle without a band still
- * carries its rating.  The generator stops at the deadline with the puzzles
- * finished so far, which the answer then holds.
+ * carries its rating.  The generator polls its deadline before each plugin
+ * call and stops there with the puzzles finished so far.  The work (struct
+ * genreq, sized for the puzzles asked) is allocated by validate; the call
+ * keeps its pointer.
  */
-#include "method/genreq.h"
+#include "method/generate.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 
+#include "core/rater.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
 #include "util/clock.h"
+
+#define GENERATE_GRACE_MS 50 /* the generator polls its deadline before each plugin call */
+
+/* One request's work and its puzzles. */
+struct genreq {
+    struct gen_spec spec;              /* what to make */
+    const struct host_plugin *counter; /* proves uniqueness */
+    const struct host_plugin *rater;   /* explaining plugin, or NULL */
+    struct gen_rater *rater_state;     /* rates on the running thread, or NULL */
+    uint64_t seed;                     /* the batch's */
+    uint32_t count;                    /* asked for */
+    size_t done;                       /* made, from out[0] */
+    int rc;                            /* gen_batch's result */
+    struct gen_puzzle out[];           /* count puzzles */
+};
+
+/* The call's work holds only the pointer. */
+static struct genreq *work_of(const struct method_call *call)
+{
+    struct genreq *r;
+
+    memcpy(&r, call->work, sizeof(r));
+    return r;
+}
+
+static void genreq_free(struct genreq *r);
 
 /* The counting plugin: the named one or the default for the size. */
 static enum rpc_code find_counter(const struct host *h, const struct rpc_generate_params *g,
                                   const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *p =
-        g->solver[0] ? host_find(h, g->solver) : host_default_for(h, (int)g->n);
+    enum rpc_code code = method_find_solver(h, g->solver, g->n, out, msg, msg_size);
 
-    if (!p) {
-        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)",
-                 g->solver);
-        return RPC_UNKNOWN_SOLVER;
-    }
-    if (!(p->desc->sizes & sdk_size_bit(g->n))) {
-        snprintf(msg, msg_size, "solver %s cannot take %ux%u puzzles", p->desc->name, g->n, g->n);
-        return RPC_UNSUPPORTED;
-    }
-    if (!(p->desc->caps & SDK_CAP_COUNT)) {
+    if (code == RPC_OK && !((*out)->desc->caps & SDK_CAP_COUNT)) {
         snprintf(msg, msg_size, "solver %s cannot count solutions, which generating needs",
-                 p->desc->name);
+                 (*out)->desc->name);
         return RPC_UNSUPPORTED;
     }
-    *out = p;
-    return RPC_OK;
+    return code;
 }
 
 /* The spec's shape from the request: symmetry, minimality, band. */
@@ -79,8 +97,12 @@ static uint64_t random_seed(void)
     return seed;
 }
 
-enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_params *g,
-                         struct genreq **out, char *msg, size_t msg_size)
+/* Check g against the loaded plugins and set up its work: the counting
+ * plugin, the rater (when one takes the size), the band, the seed (g's, or
+ * one from getrandom(2)).  Returns RPC_OK with a new request in *out, or
+ * the code to answer with the reason in msg. */
+static enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_params *g,
+                                struct genreq **out, char *msg, size_t msg_size)
 {
     const struct host_plugin *counter = NULL, *rater = host_explainer_for(h, g->n);
     enum rpc_code code = find_counter(h, g, &counter, msg, msg_size);
@@ -114,7 +136,7 @@ enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_params 
     return RPC_OK;
 }
 
-void genreq_free(struct genreq *r)
+static void genreq_free(struct genreq *r)
 {
     if (!r)
         return;
@@ -122,16 +144,56 @@ void genreq_free(struct genreq *r)
     free(r);
 }
 
-void genreq_run(struct genreq *r, const atomic_int *cancel, uint64_t deadline_ns)
+/* ---------------------------------------------------------------- ops */
+
+static enum rpc_code generate_validate(struct method_call *call, const struct rpc_request *req,
+                                       char *msg, size_t msg_size)
 {
+    struct genreq *r = NULL;
+    enum rpc_code code = genreq_new(call->env->host, &req->generate, &r, msg, msg_size);
+
+    if (code != RPC_OK)
+        return code;
+    memcpy(call->work, &r, sizeof(r));
+    call->plugin = r->counter;
+    call->timeout_ms = req->generate.timeout_ms;
+    return RPC_OK;
+}
+
+static void generate_destroy(struct method_call *call)
+{
+    genreq_free(work_of(call));
+}
+
+/* A failure of the plugins, for the driver's log. */
+static void log_failure(const struct method_call *call, const struct genreq *r)
+{
+    char line[200];
+
+    if (!call->env->log)
+        return;
+    snprintf(line, sizeof(line), "generate: %ux%u puzzle %zu of seed %" PRIu64 " failed: %s",
+             r->spec.n, r->spec.n, r->done, r->seed, strerror(-r->rc));
+    call->env->log(call->env->log_ctx, SDK_LOG_ERR, line);
+}
+
+static void generate_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
+{
+    struct genreq *r = work_of(call);
+
     r->spec.cancel = cancel;
     r->spec.deadline_ns = deadline_ns;
     r->rc = gen_batch(&r->spec, r->seed, 0, r->count, r->out, &r->done);
+    if (r->rc < 0 && r->rc != -ETIMEDOUT && r->rc != -ECANCELED && r->rc != -ERANGE)
+        log_failure(call, r);
 }
 
-enum rpc_code genreq_outcome(const struct genreq *r, uint64_t timeout_ms, const char *log_hint,
-                             char *msg, size_t msg_size)
+/* RPC_OK when at least one puzzle was made (all, or those finished by the
+ * deadline). */
+static enum rpc_code generate_outcome(const struct method_call *call, char *msg, size_t msg_size)
 {
+    const struct genreq *r = work_of(call);
+
     if (r->rc == -ECANCELED) {
         snprintf(msg, msg_size, "cancelled");
         return RPC_CANCELLED;
@@ -139,7 +201,7 @@ enum rpc_code genreq_outcome(const struct genreq *r, uint64_t timeout_ms, const 
     if (r->done > 0 && (r->rc == 0 || r->rc == -ETIMEDOUT || r->rc == -ERANGE))
         return RPC_OK; /* all of them, or those finished in time */
     if (r->rc == -ETIMEDOUT) {
-        snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", timeout_ms);
+        snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", call->timeout_ms);
         return RPC_TIMEOUT;
     }
     if (r->rc == -ERANGE) {
@@ -148,9 +210,21 @@ enum rpc_code genreq_outcome(const struct genreq *r, uint64_t timeout_ms, const 
         return RPC_UNSUPPORTED;
     }
     snprintf(msg, msg_size, "solver %s failed or lied while generating (see %s)",
-             r->counter->desc->name, log_hint);
+             r->counter->desc->name, call->env->log_hint);
     return RPC_INTERNAL;
 }
+
+void generate_result(const struct method_call *call, struct generated *out)
+{
+    const struct genreq *r = work_of(call);
+
+    out->puzzles = r->out;
+    out->len = r->done;
+    out->is_rated = r->rater != NULL;
+    out->symmetry = gen_symmetry_name(r->spec.symmetry);
+}
+
+/* ------------------------------------------------------------- answer */
 
 static int pack_line(msgpack_packer *pk, unsigned n, const uint8_t *cells)
 {
@@ -165,9 +239,9 @@ static int pack_line(msgpack_packer *pk, unsigned n, const uint8_t *cells)
 }
 
 /* {puzzle, solution, givens, seed, rating, difficulty, symmetry} */
-static int pack_puzzle(msgpack_packer *pk, const struct genreq *r, const struct gen_puzzle *p)
+static int pack_puzzle(msgpack_packer *pk, const struct generated *g, const struct gen_puzzle *p)
 {
-    const char *difficulty = r->rater ? proto_difficulty_of(p->rating) : "";
+    const char *difficulty = g->is_rated ? proto_difficulty_of(p->rating) : "";
 
     if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_PUZZLE) < 0 ||
         pack_line(pk, p->n, p->puzzle) < 0 || proto_pack_key(pk, PROTO_K_SOLUTION) < 0 ||
@@ -176,17 +250,31 @@ static int pack_puzzle(msgpack_packer *pk, const struct genreq *r, const struct 
         msgpack_pack_uint64(pk, p->seed) < 0 || proto_pack_key(pk, PROTO_K_RATING) < 0 ||
         msgpack_pack_double(pk, p->rating) < 0 || proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 ||
         rpc_pack_cstr(pk, difficulty) < 0 || proto_pack_key(pk, PROTO_K_SYMMETRY) < 0 ||
-        rpc_pack_cstr(pk, gen_symmetry_name(r->spec.symmetry)) < 0)
+        rpc_pack_cstr(pk, g->symmetry) < 0)
         return -ENOMEM;
     return 0;
 }
 
-int genreq_pack(msgpack_packer *pk, const struct genreq *r)
+/* An array of the puzzles made; arg is the call. */
+static int generate_pack(msgpack_packer *pk, const void *arg)
 {
-    if (msgpack_pack_array(pk, (uint32_t)r->done) < 0)
+    struct generated g;
+
+    generate_result(arg, &g);
+    if (msgpack_pack_array(pk, (uint32_t)g.len) < 0)
         return -ENOMEM;
-    for (size_t i = 0; i < r->done; i++)
-        if (pack_puzzle(pk, r, &r->out[i]) < 0)
+    for (size_t i = 0; i < g.len; i++)
+        if (pack_puzzle(pk, &g, &g.puzzles[i]) < 0)
             return -ENOMEM;
     return 0;
 }
+
+const struct method_ops generate_ops = {
+    .name = "generate",
+    .grace_ms = GENERATE_GRACE_MS,
+    .validate = generate_validate,
+    .run = generate_run,
+    .outcome = generate_outcome,
+    .pack = generate_pack,
+    .destroy = generate_destroy,
+};

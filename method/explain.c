@@ -1,0 +1,488 @@
+/* explain.c -- the explain method, and the work it shares with rate
+ * (explain.h).
+ *
+ * The work is allocated by validate (the puzzle, the solution, the
+ * player's progress, the position reached, and the step arrays of
+ * host_explain_arrays, which never run out and are malloc'ed so that the
+ * pages a short explanation never touches cost nothing); the call keeps
+ * its pointer.  After host_explain() the worker also makes the step the
+ * plugin cannot give (reveal or mistake), so that the answer map and the
+ * tool read the same steps from the same place.  A step map is {technique,
+ * rating, placements, eliminations, cells, text} whatever made it.
+ */
+#include "method/explain.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/grid.h"
+#include "proto/protocol.h"
+#include "proto/rpc.h"
+
+#define MISTAKES_LISTED 12   /* wrong cells named in a mistake's text */
+#define REVEAL_RATING   10.0 /* above every technique's (docs/techniques.md) */
+
+/* One explain or rate request's work. */
+struct explain_work {
+    int is_rate;                      /* rate: no text, no pattern cells, no extra step */
+    const struct host_plugin *solver; /* finds the unique solution */
+    struct sdk_explain x;             /* the request and its outputs */
+    int rc;                           /* host_explain's result */
+    void *arrays;                     /* the block x's arrays point into, owned */
+    uint8_t cells[SDK_MAX_CELLS];     /* the puzzle */
+    uint8_t solution[SDK_MAX_CELLS];  /* its unique solution (run writes) */
+    uint8_t progress[SDK_MAX_CELLS];  /* the player's grid, when x.progress */
+    uint8_t grid[SDK_MAX_CELLS];      /* position reached */
+    /* The step the plugin cannot give, made by run: a reveal when stuck, a
+     * mistake when the progress disagrees with the solution. */
+    int has_extra;                       /* 1: extra is the last step */
+    int is_mistake;                      /* 1: extra is the only step */
+    struct explain_step extra;           /* pointing into the fields below */
+    struct sdk_cell_value extra_value;   /* the reveal's placement */
+    uint16_t extra_cells[SDK_MAX_CELLS]; /* the reveal's cell, or the wrong ones */
+    char extra_text[RPC_ERR_SIZE + 64];  /* its sentence */
+};
+
+static struct explain_work *work_of(const struct method_call *call)
+{
+    struct explain_work *w;
+
+    memcpy(&w, call->work, sizeof(w));
+    return w;
+}
+
+/* ---------------------------------------------------------------- validate */
+
+/* The explaining plugin of a request on side n: the one named solver, or
+ * (solver "") the first loaded that explains n. */
+static enum rpc_code find_explainer(const struct host *h, const char *solver, unsigned n,
+                                    const struct host_plugin **out, char *msg, size_t msg_size)
+{
+    int named = solver[0] != '\0';
+    const struct host_plugin *p = named ? host_find(h, solver) : host_explainer_for(h, n);
+
+    if (named && !p) {
+        snprintf(msg, msg_size, "no solver named \"%s\" (the solvers method lists them)", solver);
+        return RPC_UNKNOWN_SOLVER;
+    }
+    if (!p) {
+        snprintf(msg, msg_size, "no loaded solver can explain %ux%u puzzles", n, n);
+        return RPC_UNSUPPORTED;
+    }
+    if (!host_plugin_has_explain(p)) {
+        snprintf(msg, msg_size, "solver %s cannot explain (see `explain` in solvers)",
+                 p->desc->name);
+        return RPC_UNSUPPORTED;
+    }
+    if (!(p->desc->explain_sizes & sdk_size_bit(n))) {
+        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", p->desc->name, n, n);
+        return RPC_UNSUPPORTED;
+    }
+    *out = p;
+    return RPC_OK;
+}
+
+/* A player's progress must have the puzzle's side and keep every given;
+ * entries that disagree with the solution are host_explain's to find. */
+static enum rpc_code check_progress(const struct rpc_request *req, char *msg, size_t msg_size)
+{
+    const struct rpc_explain_params *e = &req->explain;
+    unsigned n = req->solve.n;
+
+    if (!e->has_progress)
+        return RPC_OK;
+    if (e->progress_n != n) {
+        snprintf(msg, msg_size, "progress is %ux%u, the puzzle %ux%u", e->progress_n, e->progress_n,
+                 n, n);
+        return RPC_BAD_REQUEST;
+    }
+    for (unsigned i = 0; i < n * n; i++)
+        if (req->solve.cells[i] && e->progress[i] != req->solve.cells[i]) {
+            snprintf(msg, msg_size, "progress changes the given %u at r%uc%u", req->solve.cells[i],
+                     i / n + 1, i % n + 1);
+            return RPC_BAD_REQUEST;
+        }
+    return RPC_OK;
+}
+
+static int counts(const struct host_plugin *p, unsigned n)
+{
+    return p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n));
+}
+
+/* The plugin that finds the unique solution the steps are checked on: the
+ * default for side n when it can count, else the first loaded plugin that
+ * counts and takes n; NULL when none does. */
+static const struct host_plugin *find_counter(const struct host *h, unsigned n)
+{
+    const struct host_plugin *p = host_default_for(h, (int)n);
+
+    if (counts(p, n))
+        return p;
+    for (size_t i = 0; i < host_count(h); i++)
+        if (counts(host_plugin_at(h, i), n))
+            return host_plugin_at(h, i);
+    return NULL;
+}
+
+/* The work and its arrays for req's puzzle; NULL when out of memory. */
+static struct explain_work *work_new(const struct rpc_request *req, int is_rate)
+{
+    const struct rpc_solve_params *s = &req->solve;
+    struct explain_work *w = calloc(1, sizeof(*w));
+
+    if (!w)
+        return NULL;
+    w->arrays = host_explain_arrays(&w->x, s->n, !is_rate);
+    if (!w->arrays) {
+        free(w);
+        return NULL;
+    }
+    w->is_rate = is_rate;
+    memcpy(w->cells, s->cells, (size_t)s->n * s->n);
+    w->x.size = sizeof(w->x);
+    w->x.n = s->n;
+    w->x.cells = w->cells;
+    w->x.max_steps = is_rate ? 0 : req->explain.max_steps;
+    w->x.grid = w->grid;
+    if (!is_rate && req->explain.has_progress) {
+        memcpy(w->progress, req->explain.progress, (size_t)s->n * s->n);
+        w->x.progress = w->progress;
+    }
+    return w;
+}
+
+enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_request *req,
+                                    char *msg, size_t msg_size)
+{
+    const struct rpc_solve_params *s = &req->solve;
+    int is_rate = req->method == RPC_M_RATE;
+    const struct host *h = call->env->host;
+    const struct host_plugin *p = NULL, *solver;
+    struct explain_work *w;
+    enum rpc_code code;
+
+    if (grid_check_givens(s->n, s->cells, msg, msg_size) < 0)
+        return RPC_BAD_PUZZLE;
+    code = find_explainer(h, s->solver, s->n, &p, msg, msg_size);
+    if (code == RPC_OK && !is_rate)
+        code = check_progress(req, msg, msg_size);
+    if (code != RPC_OK)
+        return code;
+    solver = find_counter(h, s->n);
+    if (!solver) {
+        snprintf(msg, msg_size, "no loaded solver can count %ux%u solutions", s->n, s->n);
+        return RPC_UNSUPPORTED;
+    }
+    w = work_new(req, is_rate);
+    if (!w) {
+        snprintf(msg, msg_size, "out of memory: try again later");
+        return RPC_OVERLOADED;
+    }
+    w->solver = solver;
+    memcpy(call->work, &w, sizeof(w));
+    call->plugin = p;
+    call->timeout_ms = s->timeout_ms;
+    return RPC_OK;
+}
+
+void explain_work_destroy(struct method_call *call)
+{
+    struct explain_work *w = work_of(call);
+
+    free(w->arrays);
+    free(w);
+}
+
+const struct sdk_explain *explain_work_job(const struct method_call *call)
+{
+    return &work_of(call)->x;
+}
+
+/* ---------------------------------------------------------------- run */
+
+/* The cell a stuck explanation reveals: the blank cell of grid (n*n) with
+ * the fewest values left by its row, column and box (a person's likeliest
+ * next cell). */
+static unsigned reveal_cell(unsigned n, const uint8_t *grid)
+{
+    unsigned best = 0, best_left = n + 1, box = sdk_box_side(n);
+
+    for (unsigned i = 0; i < n * n; i++) {
+        uint32_t seen = 0;
+        unsigned r = i / n, c = i % n, br = r / box * box, bc = c / box * box, left = 0;
+        if (grid[i])
+            continue;
+        for (unsigned k = 0; k < n; k++)
+            seen |= 1u << grid[r * n + k] | 1u << grid[k * n + c] |
+                    1u << grid[(br + k / box) * n + bc + k % box];
+        for (unsigned v = 1; v <= n; v++)
+            left += !(seen & (1u << v));
+        if (left < best_left) {
+            best = i;
+            best_left = left;
+        }
+    }
+    return best;
+}
+
+/* The reveal of a stuck explanation: one cell of the solution. */
+static void make_reveal(struct explain_work *w)
+{
+    unsigned n = w->x.n, cell = reveal_cell(n, w->x.grid);
+
+    w->extra_value = (struct sdk_cell_value){.cell = (uint16_t)cell, .value = w->solution[cell]};
+    w->extra_cells[0] = (uint16_t)cell;
+    snprintf(w->extra_text, sizeof(w->extra_text), "reveal: r%uc%u is %u (no technique applies)",
+             cell / n + 1, cell % n + 1, w->extra_value.value);
+    w->extra = (struct explain_step){.technique = "reveal",
+                                     .rating = REVEAL_RATING,
+                                     .placements = &w->extra_value,
+                                     .placements_len = 1,
+                                     .cells = w->extra_cells,
+                                     .cells_len = 1,
+                                     .text = w->extra_text};
+    w->has_extra = 1;
+}
+
+/* The wrong entries of the player's progress, as cells and a sentence. */
+static void make_mistake(struct explain_work *w)
+{
+    unsigned n = w->x.n;
+    uint32_t len = 0;
+    char *text = w->extra_text;
+    size_t text_size = sizeof(w->extra_text);
+    size_t used = (size_t)snprintf(text, text_size, "mistake:");
+
+    for (unsigned i = 0; i < n * n; i++) {
+        uint8_t v = w->progress[i];
+        if (!v || v == w->solution[i])
+            continue;
+        w->extra_cells[len++] = (uint16_t)i;
+        if (len <= MISTAKES_LISTED && used < text_size)
+            used += (size_t)snprintf(text + used, text_size - used, "%s r%uc%u is not %u",
+                                     len > 1 ? ";" : "", i / n + 1, i % n + 1, v);
+        else if (len == MISTAKES_LISTED + 1 && used < text_size)
+            used += (size_t)snprintf(text + used, text_size - used, "; and more");
+    }
+    w->extra = (struct explain_step){
+        .technique = "mistake", .cells = w->extra_cells, .cells_len = len, .text = text};
+    w->has_extra = 1;
+    w->is_mistake = 1;
+}
+
+void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
+{
+    struct explain_work *w = work_of(call);
+
+    w->x.cancel = cancel;
+    w->x.deadline_ns = deadline_ns;
+    w->rc = host_explain(call->plugin, w->solver, &w->x, w->solution);
+    if (w->rc == 0 && w->x.status > SDK_EXPLAIN_TIMEDOUT && call->env->log) {
+        char line[160];
+        snprintf(line, sizeof(line), "%s: explain of a %ux%u puzzle ended with status %" PRIu32,
+                 call->plugin->desc->name, w->x.n, w->x.n, w->x.status);
+        call->env->log(call->env->log_ctx, SDK_LOG_ERR, line);
+    }
+    if (w->is_rate)
+        return;
+    if (w->rc == -EBADMSG)
+        make_mistake(w);
+    else if (w->rc == 0 && w->x.status == SDK_EXPLAIN_STUCK)
+        make_reveal(w);
+}
+
+/* ---------------------------------------------------------------- outcome */
+
+/* host_explain() returned rc < 0: which error, in words. */
+static enum rpc_code explain_error(const struct method_call *call, const struct explain_work *w,
+                                   char *msg, size_t msg_size)
+{
+    const char *name = call->plugin->desc->name;
+
+    switch (w->rc) {
+    case -EBADMSG: /* progress disagrees with the solution: the mistake step */
+        return RPC_OK;
+    case -EDOM:
+        snprintf(msg, msg_size, "no solution");
+        return RPC_NOT_UNIQUE;
+    case -ENOTUNIQ:
+        snprintf(msg, msg_size, "more than one solution");
+        return RPC_NOT_UNIQUE;
+    case -ECANCELED:
+        snprintf(msg, msg_size, "cancelled");
+        return RPC_CANCELLED;
+    case -ETIMEDOUT:
+        snprintf(msg, msg_size, "no answer from %s within %" PRIu64 " ms", name, call->timeout_ms);
+        return RPC_TIMEOUT;
+    case -ENOTSUP:
+        snprintf(msg, msg_size, "solver %s cannot explain %ux%u puzzles", name, w->x.n, w->x.n);
+        return RPC_UNSUPPORTED;
+    default:
+        snprintf(msg, msg_size, "solver %s failed or gave an unsound step (see %s)", name,
+                 call->env->log_hint);
+        return RPC_INTERNAL;
+    }
+}
+
+/* RPC_OK for an answer: solved, partial or stuck, and a progress that
+ * disagrees with the solution (the mistake step). */
+enum rpc_code explain_work_outcome(const struct method_call *call, char *msg, size_t msg_size)
+{
+    const struct explain_work *w = work_of(call);
+    const char *name = call->plugin->desc->name;
+
+    if (w->rc < 0)
+        return explain_error(call, w, msg, msg_size);
+    switch (w->x.status) {
+    case SDK_EXPLAIN_CANCELLED:
+        snprintf(msg, msg_size, "cancelled");
+        return RPC_CANCELLED;
+    case SDK_EXPLAIN_TIMEDOUT:
+        snprintf(msg, msg_size, "no answer from %s within %" PRIu64 " ms", name, call->timeout_ms);
+        return RPC_TIMEOUT;
+    case SDK_EXPLAIN_SOLVED:
+    case SDK_EXPLAIN_PARTIAL:
+    case SDK_EXPLAIN_STUCK:
+        return RPC_OK;
+    default: /* out of room, or a position the host found valid called invalid */
+        snprintf(msg, msg_size, "solver %s could not explain this puzzle (status %" PRIu32 ")",
+                 name, w->x.status);
+        return RPC_INTERNAL;
+    }
+}
+
+/* ---------------------------------------------------------------- result */
+
+/* The plugin's steps that made it into the arrays. */
+static uint32_t plugin_steps(const struct explain_work *w)
+{
+    if (w->is_mistake)
+        return 0;
+    return w->x.steps_len < w->x.steps_cap ? w->x.steps_len : w->x.steps_cap;
+}
+
+void explain_result(const struct method_call *call, struct explanation *out)
+{
+    const struct explain_work *w = work_of(call);
+    const struct sdk_explain *x = &w->x;
+
+    *out = (struct explanation){
+        .status = w->is_mistake ? SDK_EXPLAIN_PARTIAL : x->status,
+        .n = x->n,
+        .rating = w->is_mistake ? 0.0 : x->rating,
+        .difficulty = proto_difficulty_of(w->is_mistake ? 0.0 : x->rating),
+        .hardest = w->is_mistake ? "mistake"
+                   : x->hardest  ? x->hardest
+                                 : "",
+        .solver = call->plugin->desc->name,
+        .elapsed_us = call->elapsed_us,
+        .steps_len = plugin_steps(w) + (w->has_extra ? 1u : 0u),
+    };
+}
+
+void explain_step_at(const struct method_call *call, uint32_t i, struct explain_step *out)
+{
+    const struct explain_work *w = work_of(call);
+    const struct sdk_explain *x = &w->x;
+    const struct sdk_step *st = &x->steps[i];
+
+    if (i >= plugin_steps(w)) {
+        *out = w->extra;
+        return;
+    }
+    *out = (struct explain_step){
+        .technique = st->technique,
+        .rating = st->rating,
+        .placements = x->placements + st->place_off,
+        .placements_len = st->place_len,
+        .eliminations = x->eliminations + st->elim_off,
+        .eliminations_len = st->elim_len,
+        .cells = x->cells_out ? x->cells_out + st->cells_off : NULL,
+        .cells_len = x->cells_out ? st->cells_len : 0,
+        .text = x->text && st->text_len ? x->text + st->text_off : "",
+    };
+}
+
+/* ---------------------------------------------------------------- answer */
+
+static int pack_pairs(msgpack_packer *pk, const struct sdk_cell_value *cv, uint32_t len)
+{
+    if (msgpack_pack_array(pk, len) < 0)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < len; i++)
+        if (msgpack_pack_array(pk, 2) < 0 || msgpack_pack_uint16(pk, cv[i].cell) < 0 ||
+            msgpack_pack_uint8(pk, cv[i].value) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
+static int pack_cells(msgpack_packer *pk, const uint16_t *cells, uint32_t len)
+{
+    if (msgpack_pack_array(pk, len) < 0)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < len; i++)
+        if (msgpack_pack_uint16(pk, cells[i]) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
+static int pack_step(msgpack_packer *pk, const struct explain_step *st)
+{
+    if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_TECHNIQUE) < 0 ||
+        rpc_pack_cstr(pk, st->technique) < 0 || proto_pack_key(pk, PROTO_K_RATING) < 0 ||
+        msgpack_pack_double(pk, st->rating) < 0 || proto_pack_key(pk, PROTO_K_PLACEMENTS) < 0 ||
+        pack_pairs(pk, st->placements, st->placements_len) < 0 ||
+        proto_pack_key(pk, PROTO_K_ELIMINATIONS) < 0 ||
+        pack_pairs(pk, st->eliminations, st->eliminations_len) < 0 ||
+        proto_pack_key(pk, PROTO_K_CELLS) < 0 || pack_cells(pk, st->cells, st->cells_len) < 0 ||
+        proto_pack_key(pk, PROTO_K_TEXT) < 0 || rpc_pack_cstr(pk, st->text) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+static enum proto_key status_key(uint32_t status)
+{
+    return status == SDK_EXPLAIN_SOLVED    ? PROTO_K_SOLVED
+           : status == SDK_EXPLAIN_PARTIAL ? PROTO_K_PARTIAL
+                                           : PROTO_K_STUCK;
+}
+
+/* {steps, status, rating, difficulty, hardest, solver, elapsed_us}; arg is
+ * the call. */
+static int explain_pack(msgpack_packer *pk, const void *arg)
+{
+    const struct method_call *call = arg;
+    struct explanation e;
+    struct explain_step st;
+
+    explain_result(call, &e);
+    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_STEPS) < 0 ||
+        msgpack_pack_array(pk, e.steps_len) < 0)
+        return -ENOMEM;
+    for (uint32_t i = 0; i < e.steps_len; i++) {
+        explain_step_at(call, i, &st);
+        if (pack_step(pk, &st) < 0)
+            return -ENOMEM;
+    }
+    if (proto_pack_key(pk, PROTO_K_STATUS) < 0 || proto_pack_key(pk, status_key(e.status)) < 0 ||
+        proto_pack_key(pk, PROTO_K_RATING) < 0 || msgpack_pack_double(pk, e.rating) < 0 ||
+        proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 || rpc_pack_cstr(pk, e.difficulty) < 0 ||
+        proto_pack_key(pk, PROTO_K_HARDEST) < 0 || rpc_pack_cstr(pk, e.hardest) < 0 ||
+        proto_pack_key(pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(pk, e.solver) < 0 ||
+        proto_pack_key(pk, PROTO_K_ELAPSED_US) < 0 || msgpack_pack_uint64(pk, e.elapsed_us) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+const struct method_ops explain_ops = {
+    .name = "explain",
+    .validate = explain_work_validate,
+    .run = explain_work_run,
+    .outcome = explain_work_outcome,
+    .pack = explain_pack,
+    .destroy = explain_work_destroy,
+};

@@ -1,0 +1,70 @@
+/* explain.h -- the explain method: the steps a person would take.
+ *
+ * explain_ops (method.h) runs host_explain() on one thread: the unique
+ * solution is found with a counting plugin, the explaining plugin (`logic`)
+ * works step by step, and the host replays every step against the solution
+ * before anything is read.  The answer also holds what the plugin cannot
+ * say: a `reveal` step when logic is stuck (one cell of the solution, so a
+ * hint always helps) and, when the player's progress disagrees with the
+ * solution, only a `mistake` step (docs/protocol.md, explain).  The
+ * daemon packs it as the answer map; the sudoku tool's --local reads the
+ * same steps through explain_result() and explain_step_at().
+ *
+ * rate (rate.h) runs the same work without text or pattern cells: the
+ * explain_work_* functions below are its share, for method/ only.
+ */
+#ifndef SUDOKU_METHOD_EXPLAIN_H
+#define SUDOKU_METHOD_EXPLAIN_H
+
+#include <stdint.h>
+
+#include "method/method.h"
+
+extern const struct method_ops explain_ops;
+
+/* One step of an explanation, borrowed from its call until method_end. */
+struct explain_step {
+    const char *technique;                     /* "hidden_single", "reveal", "mistake", ... */
+    double rating;                             /* the technique's */
+    const struct sdk_cell_value *placements;   /* cells the step solves */
+    uint32_t placements_len;                   /* entries in placements */
+    const struct sdk_cell_value *eliminations; /* candidates it removes */
+    uint32_t eliminations_len;                 /* entries in eliminations */
+    const uint16_t *cells;                     /* the pattern's cells, NULL when none */
+    uint32_t cells_len;                        /* entries in cells */
+    const char *text;                          /* one sentence, "" when none */
+};
+
+/* The summary of an explanation, borrowed from its call until method_end. */
+struct explanation {
+    uint32_t status;        /* SDK_EXPLAIN_SOLVED, _PARTIAL (a mistake too) or _STUCK */
+    unsigned n;             /* side of the puzzle */
+    double rating;          /* the hardest step's */
+    const char *difficulty; /* its band's name */
+    const char *hardest;    /* its technique, "" when none */
+    const char *solver;     /* the explaining plugin's name */
+    uint64_t elapsed_us;    /* time it took */
+    uint32_t steps_len;     /* steps, the reveal or the mistake included */
+};
+
+/* The result of a call of explain_ops whose outcome was RPC_OK; its steps
+ * are explain_step_at(call, 0 .. out->steps_len). */
+void explain_result(const struct method_call *call, struct explanation *out);
+void explain_step_at(const struct method_call *call, uint32_t i, struct explain_step *out);
+
+/* ------------------------------------------------ shared with rate.c */
+
+/* Validate an explain or a rate request (req->method says which) into
+ * call: the givens, the explaining plugin (named, or the first that
+ * explains the size), the progress (explain only), the counting plugin;
+ * a method_ops.validate. */
+enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_request *req,
+                                    char *msg, size_t msg_size);
+void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns);
+enum rpc_code explain_work_outcome(const struct method_call *call, char *msg, size_t msg_size);
+void explain_work_destroy(struct method_call *call);
+
+/* The job host_explain() ran, its outputs set. */
+const struct sdk_explain *explain_work_job(const struct method_call *call);
+
+#endif /* SUDOKU_METHOD_EXPLAIN_H */

@@ -1,0 +1,237 @@
+/* test_method.c -- the method interface (method/method.h), through its table.
+ *
+ * Plugins come through the real dlopen path (every plugin in
+ * SUDOKU_BUILD_PLUGIN_DIR).  What the daemon and --local answer is the
+ * daemon and client suites' to check; here: every method that does work
+ * has whole ops in the table and the others none, a request refused by
+ * validate leaves nothing to end, and a prompt run stopped by its budget
+ * is rearmed and finishes on a second run, as the daemon's inline path
+ * drives it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "core/grid.h"
+#include "core/host.h"
+#include "method/method.h"
+#include "method/solve.h"
+#include "proto/codec.h"
+#include "util/clock.h"
+
+/* kaggle_sample.txt line 1: easy, no guess needed. */
+#define EASY "004300209005009001070060043006002087190007400050083000600000105003508690042910300"
+/* brute_force.txt: hard for a backtracking solver. */
+#define HARD "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
+
+static struct host *host;
+static struct method_env env;
+
+static int group_setup(void **state)
+{
+    (void)state;
+    host = host_new(NULL, NULL);
+    if (!host || host_load_dir(host, SUDOKU_BUILD_PLUGIN_DIR) <= 0)
+        return -1;
+    env = (struct method_env){.host = host, .log_hint = "the test"};
+    return host_find(host, "bitmask") && host_find(host, "logic") ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    host_free(host);
+    return 0;
+}
+
+/* req for method m on puzzle text, as the decoder leaves it. */
+static void request(struct rpc_request *req, enum rpc_method m, const char *text)
+{
+    memset(req, 0, sizeof(*req));
+    req->method = m;
+    req->solve.limit = 1;
+    req->generate.n = 9;
+    req->generate.count = 1;
+    req->generate.is_minimal = 1;
+    assert_int_equal(codec_parse_line(text, strlen(text), &req->solve.n, req->solve.cells, NULL, 0),
+                     0);
+}
+
+static void test_table(void **state)
+{
+    static const enum rpc_method work[] = {RPC_M_SOLVE, RPC_M_EXPLAIN, RPC_M_RATE, RPC_M_GENERATE};
+    static const enum rpc_method none[] = {RPC_M_PING,  RPC_M_VERSION, RPC_M_SOLVERS,
+                                           RPC_M_STATS, RPC_M_CANCEL,  RPC_M_UNKNOWN};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++) {
+        const struct method_ops *ops = method_of(work[i]);
+        assert_non_null(ops);
+        assert_string_equal(ops->name, proto_method_name(work[i])); /* errors name it */
+        assert_non_null(ops->validate);
+        assert_non_null(ops->run);
+        assert_non_null(ops->outcome);
+        assert_non_null(ops->pack);
+        /* A prompt method must say what to do when its budget runs out. */
+        assert_int_equal(ops->is_prompt != NULL, ops->rearm != NULL);
+    }
+    for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+        assert_null(method_of(none[i]));
+}
+
+/* One refusal: what the request has wrong, and the code it earns. */
+struct refusal {
+    const char *what;
+    enum rpc_method m;
+    void (*spoil)(struct rpc_request *req);
+    enum rpc_code code;
+};
+
+static void clash(struct rpc_request *r)
+{
+    r->solve.cells[1] = r->solve.cells[2]; /* two 4s in row 1 */
+}
+
+static void no_such_solver(struct rpc_request *r)
+{
+    snprintf(r->solve.solver, sizeof(r->solve.solver), "nosuch");
+    snprintf(r->generate.solver, sizeof(r->generate.solver), "nosuch");
+}
+
+static void small_progress(struct rpc_request *r)
+{
+    r->explain.has_progress = 1;
+    r->explain.progress_n = 4;
+}
+
+static void progress_drops_given(struct rpc_request *r)
+{
+    r->explain.has_progress = 1;
+    r->explain.progress_n = 9;
+    memcpy(r->explain.progress, r->solve.cells, 81);
+    r->explain.progress[2] = 0;
+}
+
+static void not_an_explainer(struct rpc_request *r)
+{
+    snprintf(r->solve.solver, sizeof(r->solve.solver), "bitmask");
+}
+
+static void bad_symmetry(struct rpc_request *r)
+{
+    snprintf(r->generate.symmetry, sizeof(r->generate.symmetry), "spiral");
+}
+
+static const struct refusal refusals[] = {
+    /* the rules come before any plugin */
+    {"solve with clashing givens", RPC_M_SOLVE, clash, RPC_BAD_PUZZLE},
+    {"solve by an unknown solver", RPC_M_SOLVE, no_such_solver, RPC_UNKNOWN_SOLVER},
+    {"explain with clashing givens", RPC_M_EXPLAIN, clash, RPC_BAD_PUZZLE},
+    /* a progress must fit the puzzle and keep its givens */
+    {"explain with a 4x4 progress", RPC_M_EXPLAIN, small_progress, RPC_BAD_REQUEST},
+    {"explain with a progress that drops a given", RPC_M_EXPLAIN, progress_drops_given,
+     RPC_BAD_REQUEST},
+    /* rating needs a plugin that explains */
+    {"rate by a plugin that cannot explain", RPC_M_RATE, not_an_explainer, RPC_UNSUPPORTED},
+    {"generate by an unknown solver", RPC_M_GENERATE, no_such_solver, RPC_UNKNOWN_SOLVER},
+    {"generate with no such symmetry", RPC_M_GENERATE, bad_symmetry, RPC_BAD_REQUEST},
+};
+
+static void test_validate_refuses(void **state)
+{
+    struct method_call call;
+    struct rpc_request req;
+    char msg[RPC_ERR_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+        const struct refusal *r = &refusals[i];
+        request(&req, r->m, EASY);
+        r->spoil(&req);
+        msg[0] = '\0';
+        if (method_start(&call, &env, &req, msg, sizeof(msg)) != r->code)
+            fail_msg("%s: answered %s (%s), not %s", r->what,
+                     proto_code_name(method_start(&call, &env, &req, msg, sizeof(msg))), msg,
+                     proto_code_name(r->code));
+        assert_true(msg[0] != '\0'); /* the refusal says why */
+        assert_null(call.ops);       /* and keeps nothing */
+        method_end(&call);           /* which ending does not mind */
+    }
+}
+
+/* Each of the four answers an easy request through the same steps. */
+static void test_every_method_answers(void **state)
+{
+    static const enum rpc_method work[] = {RPC_M_SOLVE, RPC_M_EXPLAIN, RPC_M_RATE, RPC_M_GENERATE};
+    struct method_call call;
+    struct rpc_request req;
+    char msg[RPC_ERR_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(work) / sizeof(work[0]); i++) {
+        request(&req, work[i], EASY);
+        assert_int_equal(method_start(&call, &env, &req, msg, sizeof(msg)), RPC_OK);
+        assert_ptr_equal(call.ops, method_of(work[i]));
+        assert_non_null(call.plugin); /* counted for stats */
+        call.timeout_ms = 30000;
+        uint64_t took = method_run(&call, NULL, clock_now_ns() + 30000 * 1000000ull);
+        assert_int_equal(call.elapsed_us, took);
+        if (call.ops->outcome(&call, msg, sizeof(msg)) != RPC_OK)
+            fail_msg("%s: %s", call.ops->name, msg);
+        method_end(&call);
+        assert_null(call.ops);
+    }
+}
+
+/* The daemon's inline path: a run under a budget already spent stops
+ * short, rearm says so, and a second run finishes with every guess of both
+ * counted. */
+static void test_prompt_rearm(void **state)
+{
+    struct method_call call;
+    struct rpc_request req;
+    struct rpc_solve_result r;
+    char msg[RPC_ERR_SIZE];
+
+    (void)state;
+    request(&req, RPC_M_SOLVE, HARD);
+    snprintf(req.solve.solver, sizeof(req.solve.solver), "bitmask");
+    assert_int_equal(method_start(&call, &env, &req, msg, sizeof(msg)), RPC_OK);
+    assert_true(call.ops->is_prompt(&call));
+    method_run(&call, NULL, clock_now_ns()); /* no budget at all */
+    assert_int_equal(call.ops->rearm(&call), 1);
+    method_run(&call, NULL, clock_now_ns() + 30000 * 1000000ull);
+    assert_int_equal(call.ops->rearm(&call), 0);
+    assert_int_equal(call.ops->outcome(&call, msg, sizeof(msg)), RPC_OK);
+    solve_result(&call, &r);
+    assert_true(r.solved);
+    assert_int_equal(grid_check_solution(9, req.solve.cells, r.solution, NULL, 0), 0);
+    method_end(&call);
+
+    /* 16x16 never runs on the loop, whatever the plugin. */
+    request(&req, RPC_M_SOLVE,
+            "................................................................"
+            "................................................................"
+            "................................................................"
+            "................................................................");
+    assert_int_equal(method_start(&call, &env, &req, msg, sizeof(msg)), RPC_OK);
+    assert_false(call.ops->is_prompt(&call));
+    method_end(&call);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_validate_refuses),
+        cmocka_unit_test(test_every_method_answers),
+        cmocka_unit_test(test_prompt_rearm),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
