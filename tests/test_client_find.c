@@ -152,6 +152,11 @@ static void test_neither_socket_named(void **state)
     snprintf(want, sizeof(want), "no socket at %s/sudokud.sock: is sudokud running?", xdg);
     assert_non_null(strstr(r.err, want));
     assert_non_null(strstr(r.err, "no socket at " SYSTEM_DIR "/sudokud.sock"));
+    assert_null(strstr(r.err, "--local")); /* ping needs the daemon */
+    const char *solve[] = {"/dev/null", NULL};
+    run_tool(&r, NOBODY, NULL, solve);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "without a daemon: add --local")); /* as sudoku(1) says */
 }
 
 /* The user's socket is missing: the system daemon answers. */

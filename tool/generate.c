@@ -406,7 +406,7 @@ static int generate_local(const struct gen_cli *o)
 /* Connect, run, report.  Returns the exit status. */
 static int generate(const struct gen_cli *o)
 {
-    struct tool_opts to = {.socket = o->socket};
+    struct tool_opts to = {.socket = o->socket, .can_local = 1};
     struct gen_run r = {.o = o};
     progress_init(&r.bar, stderr, clock_now_us());
     struct sudoku_client_genbatch *b = NULL;

@@ -177,6 +177,7 @@ int tool_main(const struct tool_command *c, int argc, char **argv)
         o.is_local = 1;
     if (check_row(c, &o, argc - first))
         return EXIT_USAGE;
+    o.can_local = (c->flags & TOOL_CMD_LOCAL) != 0;
     o.files = argv + first;
     o.files_len = argc - first;
     if (o.files_len == 0 && c->max_files != 0) {

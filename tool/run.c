@@ -403,6 +403,9 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
                 "sudoku: start it with: sudokud -s %s\n"
                 "sudoku: (or, as a service: systemctl start sudokud.socket)\n",
                 path);
+    if (rc != -EACCES && rc != -EPERM && !o->socket && o->can_local)
+        fputs("sudoku: (or run without a daemon: add --local, the plugins in this process)\n",
+              stderr);
     return NULL;
 }
 

@@ -44,12 +44,14 @@ struct tool_opts {
     unsigned window;                    /* -w, 0: default */
     int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
     const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
+    int can_local;                      /* the subcommand runs with --local too */
     char **files;                       /* the operands after the subcommand's word */
     int files_len;                      /* how many */
 };
 
 /* Connect as the options say; on failure print why and how to start the
- * daemon and return NULL. */
+ * daemon (and, when no socket was named and the subcommand can, that
+ * --local needs none) and return NULL. */
 struct sudoku_client *tool_connect(const struct tool_opts *o);
 
 /* Solve every puzzle of files[0..nfiles) ("-" is stdin) and print the
