@@ -301,7 +301,8 @@ static void test_explain_not_unique(void **state)
     const char *args[] = {"hint", in, NULL};
     run_fake(&r, -1, args);
     assert_int_equal(r.status, 1);
-    assert_int_equal(count_of(r.out, "\n"), 3);
+    assert_int_equal(count_of(r.out, "\n"), 3 + 2); /* three hints, a blank line between */
+    assert_int_equal(count_of(r.out, "\n\n"), 2);
     assert_int_equal(count_of(r.err, "four.txt:3: not_unique: more than one solution\n"), 1);
     const char *json[] = {"explain", "--json", in, NULL};
     run_fake(&r, -1, json);
@@ -371,9 +372,10 @@ static void test_usage(void **state)
 {
     static struct tool_run r;
     (void)state;
-    const char *two_files[] = {"hint", "x", "y", NULL};
-    run_fake(&r, -1, two_files);
-    assert_int_equal(r.status, 2);
+    const char *two_files[] = {"hint", "/nonexistent/x", "/nonexistent/y", NULL};
+    run_fake(&r, -1, two_files); /* no usage error: hint takes many FILEs, each is tried */
+    assert_int_equal(r.status, 1);
+    assert_int_equal(count_of(r.err, "cannot open /nonexistent/"), 2);
     const char *rate_steps[] = {"rate", "--steps", "2", NULL};
     run_fake(&r, -1, rate_steps);
     assert_int_equal(r.status, 2);

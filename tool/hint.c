@@ -259,7 +259,7 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
         report(r, file, rec->line, &err);
         return 0;
     }
-    if (!r->o->is_json && !r->is_hint && r->done)
+    if (!r->o->is_json && r->done) /* a blank line between puzzles */
         putchar('\n');
     if (r->o->is_json)
         json_explanation(rec->line, file, e);
