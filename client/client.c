@@ -177,8 +177,8 @@ int sudoku_client_connect(const char *path, struct sudoku_client **out,
     if ((path && *path) || (env && *env)) {
         rc = sudoku_client_socket_path(path, cand[0], sizeof(cand[0]));
         if (rc < 0) {
-            client__set_error(err, "connect", "socket path too long (at most %zu bytes)",
-                              sizeof(cand[0]) - 1);
+            wire_set_error(err, "connect", "socket path too long (at most %zu bytes)",
+                           sizeof(cand[0]) - 1);
             return rc;
         }
     } else {
@@ -193,14 +193,14 @@ int sudoku_client_connect(const char *path, struct sudoku_client **out,
     }
     if (!resolved) {
         if (n == 1)
-            client__set_error(err, "connect", "%s", why[0]);
+            wire_set_error(err, "connect", "%s", why[0]);
         else
-            client__set_error(err, "connect", "%s; %s", why[0], why[1]);
+            wire_set_error(err, "connect", "%s; %s", why[0], why[1]);
         return rc;
     }
     rc = sudoku_client_open_fd(fd, out);
     if (rc < 0) {
-        client__set_error(err, "connect", "cannot set up the connection: %s", strerror(-rc));
+        wire_set_error(err, "connect", "cannot set up the connection: %s", strerror(-rc));
         return rc;
     }
     snprintf((*out)->path, sizeof((*out)->path), "%s", resolved);
@@ -256,7 +256,7 @@ int client__fail(struct sudoku_client *c, int rc, const char *code, const char *
 {
     if (!c->failed) {
         c->failed = rc;
-        client__set_error(&c->fail_error, code, "%s", message);
+        wire_set_error(&c->fail_error, code, "%s", message);
     }
     return c->failed;
 }
@@ -510,7 +510,7 @@ static int sync_start(struct sudoku_client *c, int pack_rc, struct sudoku_client
         return c->failed;
     }
     if (pack_rc < 0)
-        client__set_error(err, "usage", "cannot encode the request: %s", strerror(-pack_rc));
+        wire_set_error(err, "usage", "cannot encode the request: %s", strerror(-pack_rc));
     return pack_rc;
 }
 
@@ -521,7 +521,7 @@ static int sync_error(struct sync_wait *w, const struct wire_msg *m)
         return 0;
     struct sudoku_client_error e;
     if (wire_decode_error(m->error, &e) < 0)
-        client__set_error(&e, "protocol", "malformed error in a response");
+        wire_set_error(&e, "protocol", "malformed error in a response");
     if (w->err)
         *w->err = e;
     w->rc = -EPROTO;
@@ -532,11 +532,10 @@ static void decode_ping(struct sync_wait *w, const struct wire_msg *m)
 {
     if (sync_error(w, m) < 0)
         return;
-    const msgpack_object *r = m->result;
-    if (!proto_is(r, PROTO_K_PONG))
+    if (wire_decode_pong(m->result) < 0) {
         w->rc = -EPROTO;
-    if (w->rc < 0)
-        client__set_error(w->err, "protocol", "ping was not answered with \"pong\"");
+        wire_set_error(w->err, "protocol", "ping was not answered with \"pong\"");
+    }
 }
 
 int sudoku_client_ping(struct sudoku_client *c, uint64_t *rtt_us, struct sudoku_client_error *err)
@@ -603,7 +602,7 @@ static void decode_solvers(struct sync_wait *w, const struct wire_msg *m)
         return;
     if (wire_decode_solvers(m->result, so->out, so->cap, so->len) < 0) {
         w->rc = -EPROTO;
-        client__set_error(w->err, "protocol", "malformed solvers list");
+        wire_set_error(w->err, "protocol", "malformed solvers list");
     }
 }
 
@@ -624,7 +623,7 @@ static void decode_stats(struct sync_wait *w, const struct wire_msg *m)
         return;
     if (wire_decode_stats(m->result, w->out) < 0) {
         w->rc = -EPROTO;
-        client__set_error(w->err, "protocol", "malformed stats map");
+        wire_set_error(w->err, "protocol", "malformed stats map");
     }
 }
 

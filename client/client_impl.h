@@ -1,10 +1,12 @@
 /* client_impl.h -- internals shared by the files of libsudoku-client.
  *
- * Not installed.  wire_* is the msgpack encoding and decoding of protocol v1
- * (pure functions on buffers and msgpack objects, unit-tested on bytes);
- * client__* is the connection machinery of client.c that batch.c drives.
- * Non-static internal functions are hidden from the shared library by the
- * visibility preset; only SUDOKU_CLIENT_API functions are exported.
+ * Not installed.  The msgpack encoding and decoding of protocol v1 is the
+ * client's end of proto/ (wire_*: pure functions on buffers and msgpack
+ * objects, unit-tested on bytes), which this header brings in whole;
+ * client__* is the connection machinery of client.c that batch.c and
+ * generate.c drive.  Non-static internal functions are hidden from the
+ * shared library by the visibility preset; only SUDOKU_CLIENT_API functions
+ * are exported.
  */
 #ifndef SUDOKU_CLIENT_IMPL_H
 #define SUDOKU_CLIENT_IMPL_H
@@ -16,118 +18,16 @@
 
 #include <sudoku/client.h>
 
+#include "proto/admin.h"
+#include "proto/explain.h"
+#include "proto/generate.h"
 #include "proto/protocol.h"
+#include "proto/rpc.h"
+#include "proto/solve.h"
+#include "util/cbuf.h"
 
-/* A growable byte buffer with a ceiling, so that nothing the daemon sends
- * can grow it without bound. */
-struct cbuf {
-    uint8_t *data; /* owned, malloc'd */
-    size_t len;    /* bytes in use */
-    size_t cap;    /* bytes allocated */
-    size_t max;    /* cap never exceeds this */
-};
-
-/* Make room for extra more bytes.  Returns 0, -ENOMEM or -E2BIG. */
-int cbuf_reserve(struct cbuf *b, size_t extra);
-/* Append len bytes.  Returns 0, -ENOMEM or -E2BIG. */
-int cbuf_append(struct cbuf *b, const void *p, size_t len);
-/* Drop the first n bytes, moving the rest to the front. */
-void cbuf_consume(struct cbuf *b, size_t n);
-/* Free the storage; the struct may be reused after cbuf_reserve. */
-void cbuf_free(struct cbuf *b);
-
-/* Kinds of incoming message. */
-enum wire_kind {
-    WIRE_RESPONSE = 1,    /* [1, msgid, error, result] */
-    WIRE_NOTIFICATION = 2 /* [2, method, params] */
-};
-
-/* One incoming message split into its parts; pointers into the object. */
-struct wire_msg {
-    enum wire_kind kind;
-    uint32_t msgid;               /* responses */
-    const msgpack_object *error;  /* responses: nil or the error map */
-    const msgpack_object *result; /* responses */
-    const msgpack_object *method; /* notifications: a str */
-    const msgpack_object *params; /* notifications: an array */
-};
-
-/* A request being packed into a cbuf.  The first failed append is kept,
- * so that a request is appended whole or not at all. */
-struct wire_packer {
-    msgpack_packer pk; /* pack the params with it */
-    struct cbuf *buf;  /* borrowed */
-    size_t start;      /* buf->len before the request */
-    int rc;            /* 0, or the first append's error */
-};
-/* Start a request [0, msgid, method, <array of nparams>] in b; the caller
- * packs the nparams params with w->pk, then calls wire_end. */
-void wire_begin(struct wire_packer *w, struct cbuf *b, uint32_t msgid, enum rpc_method m,
-                size_t nparams);
-/* Finish the request: on a failed append drop all of it.  Returns 0 or a
- * negative errno. */
-int wire_end(struct wire_packer *w);
-
-/* Append [0, msgid, method, []] to b.  Returns 0 or a negative errno. */
-int wire_pack_call(struct cbuf *b, uint32_t msgid, enum rpc_method method);
-/* Append a solve request with a line-form puzzle and the set options. */
-int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                        const struct sudoku_client_options *o);
-/* Append a solve request with an array-form puzzle of n*n cells. */
-int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
-                          const struct sudoku_client_options *o);
-
-/* Split o into *m.  Returns 0 or -EPROTO when o is no response or
- * notification of protocol v1. */
-int wire_classify(const msgpack_object *o, struct wire_msg *m);
-/* Copy str object o (NULL: -EPROTO) into out, truncating.  Returns 0 or
- * -EPROTO. */
-int wire_copy_str(const msgpack_object *o, char *out, size_t out_size);
-/* Read the unsigned integer at key of map; a missing key reads as 0 when
- * optional.  Returns 0 or -EPROTO. */
-int wire_get_u64(const msgpack_object *map, enum proto_key key, int optional, uint64_t *out);
-/* Read an error map {code, message} into err.  Returns 0 or -EPROTO. */
-int wire_decode_error(const msgpack_object *o, struct sudoku_client_error *err);
-/* Fill res from a solve response's error and result.  Returns 0 (res->status
- * set) or -EPROTO (res->error is a "protocol" error). */
-int wire_decode_solve(const msgpack_object *error, const msgpack_object *result,
-                      struct sudoku_client_result *res);
-/* Read a solvers result.  Returns 0 or -EPROTO. */
-int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solver *out, size_t cap,
-                        size_t *len);
-/* Read a stats result.  Returns 0 or -EPROTO. */
-int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *out);
-
-/* explain.c: rate requests for batch.c, and their answers.  Options as for
- * solve (solver, timeout_ms; limit is not sent). */
-int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                       const struct sudoku_client_options *o);
-int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
-                         const struct sudoku_client_options *o);
-/* Fill res from a rate response.  Returns 0 (res->status set) or -EPROTO
- * (res->error is a "protocol" error). */
-int wire_decode_rate(const msgpack_object *error, const msgpack_object *result,
-                     struct sudoku_client_rating *res);
-
-/* Decode an explain result for a puzzle of side n, every cell and value
- * checked.  Returns 0 with *out (free it with
- * sudoku_client_explanation_free), -EPROTO or -ENOMEM. */
-int wire_decode_explain(const msgpack_object *result, unsigned n,
-                        struct sudoku_client_explanation **out);
-
-/* gen.c: append a generate request to b.  Returns 0 or a negative errno
- * (nothing appended). */
-int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o);
-/* Decode the answer to a request for count puzzles.  On success *out is a
- * malloc'ed array of *len (1..count).  Returns 0, or -EPROTO with err set
- * (the daemon's error, or a "protocol" error), or -ENOMEM. */
-int wire_decode_generate(const msgpack_object *error, const msgpack_object *result, unsigned count,
-                         struct sudoku_client_puzzle **out, size_t *len,
-                         struct sudoku_client_error *err);
-
-/* Set err (if non-NULL) to code and a printf-style message. */
-void client__set_error(struct sudoku_client_error *err, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* The old name of wire_set_error (proto/rpc.h), kept for tool/local.c. */
+#define client__set_error wire_set_error
 
 /* Called for every response that arrives on a connection. */
 typedef void (*client_response_fn)(void *arg, const struct wire_msg *m);

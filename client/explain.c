@@ -1,371 +1,17 @@
-/* explain.c -- explain and rate: the human-style steps of a puzzle, client side.
+/* explain.c -- explain and rate, one request at a time, for libsudoku-client.
  *
- * Encodes the explain and rate requests (docs/protocol.md; every name from
- * proto/protocol.h) and decodes their answers, then runs them one at a time
- * through client__call(); batch.c
- * pipelines rate requests with the same encoder and decoder.  Kept apart from
- * wire.c so that the solve path stays as it was.
- *
- * An explanation has as many steps as the daemon sends, so it is the one
- * answer the library allocates: one block holding the struct, the steps, all
- * placement and elimination pairs, all pattern cells and all texts, sized in a
- * first pass over the msgpack object that also checks every type and range
- * (a cell below n*n, a value in 1..n).  The second pass only copies, so the
- * caller gets a whole explanation or none.  The message it comes from is at
- * most SUDOKU_CLIENT_MAX_MESSAGE bytes, which bounds the block (every pair
- * takes at least 3 bytes on the wire and 4 in memory).
+ * The calls: each packs its request with the client's end of proto/explain.c
+ * into the connection's write buffer and runs it through client__call();
+ * batch.c pipelines rate requests with the same encoder and decoder.  An
+ * explanation is the one answer the library allocates (one block, see
+ * proto/explain.c); a refused request leaves the connection usable.
  */
 #include <errno.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client/client_impl.h"
 #include "proto/codec.h"
-#include "proto/protocol.h"
-#include "proto/rpc.h"
-
-/* ------------------------------------------------------------------------ */
-/* Encoding */
-
-/* The options map of one request: only the keys that are set. */
-struct req_opts {
-    const char *solver;
-    unsigned steps;
-    const char *progress;
-    size_t progress_len;
-    unsigned timeout_ms;
-};
-
-static size_t req_opts_len(const struct req_opts *o)
-{
-    return (o->solver != NULL) + (o->steps != 0) + (o->progress != NULL) + (o->timeout_ms != 0);
-}
-
-static void pack_req_opts(msgpack_packer *pk, const struct req_opts *o)
-{
-    msgpack_pack_map(pk, req_opts_len(o));
-    if (o->solver) {
-        proto_pack_key(pk, PROTO_K_SOLVER);
-        rpc_pack_cstr(pk, o->solver);
-    }
-    if (o->steps) {
-        proto_pack_key(pk, PROTO_K_STEPS);
-        msgpack_pack_unsigned_int(pk, o->steps);
-    }
-    if (o->progress) {
-        proto_pack_key(pk, PROTO_K_PROGRESS);
-        msgpack_pack_str(pk, o->progress_len);
-        msgpack_pack_str_body(pk, o->progress, o->progress_len);
-    }
-    if (o->timeout_ms) {
-        proto_pack_key(pk, PROTO_K_TIMEOUT_MS);
-        msgpack_pack_unsigned_int(pk, o->timeout_ms);
-    }
-}
-
-/* [0, msgid, method, [puzzle] or [puzzle, options]] with the puzzle as a str
- * (cells NULL) or as n*n cells.  The whole request or nothing is appended. */
-static int pack_request(struct cbuf *b, uint32_t msgid, enum rpc_method method, const char *puzzle,
-                        size_t len, unsigned n, const uint8_t *cells, const struct req_opts *o)
-{
-    struct wire_packer w;
-
-    if (cells && (n == 0 || n > 25))
-        return -EINVAL;
-    wire_begin(&w, b, msgid, method, req_opts_len(o) ? 2 : 1);
-    if (cells) {
-        msgpack_pack_array(&w.pk, (size_t)n * n);
-        for (size_t i = 0; i < (size_t)n * n; i++)
-            msgpack_pack_uint8(&w.pk, cells[i]);
-    } else {
-        msgpack_pack_str(&w.pk, len);
-        msgpack_pack_str_body(&w.pk, puzzle, len);
-    }
-    if (req_opts_len(o))
-        pack_req_opts(&w.pk, o);
-    return wire_end(&w);
-}
-
-static struct req_opts rate_opts(const struct sudoku_client_options *o)
-{
-    struct req_opts r = {0};
-    if (o) {
-        r.solver = o->solver;
-        r.timeout_ms = o->timeout_ms;
-    }
-    return r;
-}
-
-int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                       const struct sudoku_client_options *o)
-{
-    struct req_opts r = rate_opts(o);
-    return pack_request(b, msgid, RPC_M_RATE, puzzle, len, 0, NULL, &r);
-}
-
-int wire_pack_rate_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
-                         const struct sudoku_client_options *o)
-{
-    struct req_opts r = rate_opts(o);
-    return pack_request(b, msgid, RPC_M_RATE, NULL, 0, n, cells, &r);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Decoding helpers */
-
-/* Copy a str into out (truncating); missing and optional: "". */
-static int get_str(const msgpack_object *m, enum proto_key key, int optional, char *out,
-                   size_t size)
-{
-    const msgpack_object *v = proto_map_get(m, key);
-    out[0] = '\0';
-    if (!v)
-        return optional ? 0 : -EPROTO;
-    return wire_copy_str(v, out, size);
-}
-
-/* A rating: a float, or an integer from a packer that shrinks 10.0 to 10;
- * finite and not negative. */
-static int get_rating(const msgpack_object *m, enum proto_key key, double *out)
-{
-    const msgpack_object *v = proto_map_get(m, key);
-    *out = 0;
-    if (!v)
-        return -EPROTO;
-    if (v->type == MSGPACK_OBJECT_FLOAT32 || v->type == MSGPACK_OBJECT_FLOAT64)
-        *out = v->via.f64;
-    else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-        *out = (double)v->via.u64;
-    else
-        return -EPROTO;
-    return isfinite(*out) && *out >= 0 ? 0 : -EPROTO;
-}
-
-static int get_bool(const msgpack_object *m, enum proto_key key, int *out)
-{
-    const msgpack_object *v = proto_map_get(m, key);
-    if (!v || v->type != MSGPACK_OBJECT_BOOLEAN)
-        return -EPROTO;
-    *out = v->via.boolean;
-    return 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Rate answers */
-
-static int decode_rating_map(const msgpack_object *r, struct sudoku_client_rating *res)
-{
-    if (r->type != MSGPACK_OBJECT_MAP)
-        return -EPROTO;
-    if (get_rating(r, PROTO_K_RATING, &res->rating) < 0 ||
-        get_str(r, PROTO_K_DIFFICULTY, 0, res->difficulty, sizeof(res->difficulty)) < 0 ||
-        get_str(r, PROTO_K_HARDEST, 0, res->hardest, sizeof(res->hardest)) < 0 ||
-        wire_get_u64(r, PROTO_K_STEPS, 0, &res->steps) < 0 ||
-        get_bool(r, PROTO_K_LOGIC, &res->is_logic) < 0 ||
-        get_str(r, PROTO_K_SOLVER, 1, res->solver, sizeof(res->solver)) < 0 ||
-        wire_get_u64(r, PROTO_K_ELAPSED_US, 1, &res->elapsed_us) < 0)
-        return -EPROTO;
-    return 0;
-}
-
-int wire_decode_rate(const msgpack_object *error, const msgpack_object *result,
-                     struct sudoku_client_rating *res)
-{
-    int rc;
-
-    memset(res, 0, sizeof(*res));
-    if (error->type != MSGPACK_OBJECT_NIL) {
-        rc = wire_decode_error(error, &res->error);
-        res->status = strcmp(res->error.code, proto_code_name(RPC_NOT_UNIQUE)) == 0
-                          ? SUDOKU_CLIENT_NOT_UNIQUE
-                          : SUDOKU_CLIENT_FAILED;
-    } else {
-        rc = decode_rating_map(result, res);
-        res->status = SUDOKU_CLIENT_SOLVED;
-    }
-    if (rc < 0) {
-        memset(res, 0, sizeof(*res));
-        res->status = SUDOKU_CLIENT_FAILED;
-        client__set_error(&res->error, "protocol", "malformed rate response from the daemon");
-    }
-    return rc;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Explain answers: pass 1 checks and sizes, pass 2 copies */
-
-/* What an explanation needs, counted over all its steps. */
-struct explain_size {
-    size_t steps, pairs, cells, text;
-};
-
-/* An array of [cell, value] pairs for side n.  Adds its length to *count. */
-static int check_pairs(const msgpack_object *a, unsigned n, size_t *count)
-{
-    if (!a || a->type != MSGPACK_OBJECT_ARRAY)
-        return -EPROTO;
-    for (uint32_t i = 0; i < a->via.array.size; i++) {
-        const msgpack_object *p = &a->via.array.ptr[i];
-        if (p->type != MSGPACK_OBJECT_ARRAY || p->via.array.size != 2)
-            return -EPROTO;
-        const msgpack_object *cell = &p->via.array.ptr[0], *value = &p->via.array.ptr[1];
-        if (cell->type != MSGPACK_OBJECT_POSITIVE_INTEGER || cell->via.u64 >= (uint64_t)n * n ||
-            value->type != MSGPACK_OBJECT_POSITIVE_INTEGER || value->via.u64 < 1 ||
-            value->via.u64 > n)
-            return -EPROTO;
-    }
-    *count += a->via.array.size;
-    return 0;
-}
-
-static int check_cells(const msgpack_object *a, unsigned n, size_t *count)
-{
-    if (!a || a->type != MSGPACK_OBJECT_ARRAY)
-        return -EPROTO;
-    for (uint32_t i = 0; i < a->via.array.size; i++) {
-        const msgpack_object *c = &a->via.array.ptr[i];
-        if (c->type != MSGPACK_OBJECT_POSITIVE_INTEGER || c->via.u64 >= (uint64_t)n * n)
-            return -EPROTO;
-    }
-    *count += a->via.array.size;
-    return 0;
-}
-
-static int check_step(const msgpack_object *s, unsigned n, struct explain_size *z)
-{
-    const msgpack_object *technique = proto_map_get(s, PROTO_K_TECHNIQUE),
-                         *text = proto_map_get(s, PROTO_K_TEXT);
-    double rating;
-
-    if (s->type != MSGPACK_OBJECT_MAP || !technique || technique->type != MSGPACK_OBJECT_STR ||
-        !text || text->type != MSGPACK_OBJECT_STR || get_rating(s, PROTO_K_RATING, &rating) < 0 ||
-        check_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), n, &z->pairs) < 0 ||
-        check_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), n, &z->pairs) < 0 ||
-        check_cells(proto_map_get(s, PROTO_K_CELLS), n, &z->cells) < 0)
-        return -EPROTO;
-    z->text += text->via.str.size + 1;
-    return 0;
-}
-
-static int decode_status(const msgpack_object *v, enum sudoku_client_explain_status *out)
-{
-    if (!v)
-        return -EPROTO;
-    if (proto_is(v, PROTO_K_SOLVED))
-        *out = SUDOKU_CLIENT_EXPLAIN_SOLVED;
-    else if (proto_is(v, PROTO_K_PARTIAL))
-        *out = SUDOKU_CLIENT_EXPLAIN_PARTIAL;
-    else if (proto_is(v, PROTO_K_STUCK))
-        *out = SUDOKU_CLIENT_EXPLAIN_STUCK;
-    else
-        return -EPROTO;
-    return 0;
-}
-
-/* The summary fields, into the caller's struct. */
-static int check_summary(const msgpack_object *r, struct sudoku_client_explanation *e)
-{
-    if (decode_status(proto_map_get(r, PROTO_K_STATUS), &e->status) < 0 ||
-        get_rating(r, PROTO_K_RATING, &e->rating) < 0 ||
-        get_str(r, PROTO_K_DIFFICULTY, 0, e->difficulty, sizeof(e->difficulty)) < 0 ||
-        get_str(r, PROTO_K_HARDEST, 1, e->hardest, sizeof(e->hardest)) < 0 ||
-        get_str(r, PROTO_K_SOLVER, 1, e->solver, sizeof(e->solver)) < 0 ||
-        wire_get_u64(r, PROTO_K_ELAPSED_US, 1, &e->elapsed_us) < 0)
-        return -EPROTO;
-    return 0;
-}
-
-/* Where pass 2 writes: cursors into the block. */
-struct explain_fill {
-    struct sudoku_client_cell_value *pairs;
-    uint16_t *cells;
-    char *text;
-};
-
-static const struct sudoku_client_cell_value *fill_pairs(const msgpack_object *a,
-                                                         struct explain_fill *f, size_t *len)
-{
-    const struct sudoku_client_cell_value *first = f->pairs;
-    for (uint32_t i = 0; i < a->via.array.size; i++, f->pairs++) {
-        const msgpack_object *p = a->via.array.ptr[i].via.array.ptr;
-        f->pairs->cell = (uint16_t)p[0].via.u64;
-        f->pairs->value = (uint8_t)p[1].via.u64;
-    }
-    *len = a->via.array.size;
-    return first;
-}
-
-static void fill_step(const msgpack_object *s, struct sudoku_client_step *out,
-                      struct explain_fill *f)
-{
-    const msgpack_object *cells = proto_map_get(s, PROTO_K_CELLS),
-                         *text = proto_map_get(s, PROTO_K_TEXT);
-
-    get_str(s, PROTO_K_TECHNIQUE, 0, out->technique, sizeof(out->technique));
-    get_rating(s, PROTO_K_RATING, &out->rating);
-    out->placements = fill_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), f, &out->placements_len);
-    out->eliminations =
-        fill_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), f, &out->eliminations_len);
-    out->cells = f->cells;
-    out->cells_len = cells->via.array.size;
-    for (uint32_t i = 0; i < cells->via.array.size; i++)
-        *f->cells++ = (uint16_t)cells->via.array.ptr[i].via.u64;
-    out->text = f->text;
-    memcpy(f->text, text->via.str.ptr, text->via.str.size);
-    f->text[text->via.str.size] = '\0';
-    f->text += text->via.str.size + 1;
-}
-
-/* One allocation: the explanation, then its steps (aligned by the flexible
- * array), then pairs, cells and text, each needing no more alignment than
- * what precedes it. */
-struct explain_block {
-    struct sudoku_client_explanation e;
-    struct sudoku_client_step steps[];
-};
-
-static struct explain_block *alloc_block(const struct explain_size *z)
-{
-    size_t size = sizeof(struct explain_block) + z->steps * sizeof(struct sudoku_client_step) +
-                  z->pairs * sizeof(struct sudoku_client_cell_value) + z->cells * sizeof(uint16_t) +
-                  z->text;
-    return calloc(1, size);
-}
-
-int wire_decode_explain(const msgpack_object *r, unsigned n, struct sudoku_client_explanation **out)
-{
-    struct sudoku_client_explanation head = {.n = n};
-    struct explain_size z = {0};
-    const msgpack_object *steps = proto_map_get(r, PROTO_K_STEPS);
-
-    *out = NULL;
-    if (r->type != MSGPACK_OBJECT_MAP || !steps || steps->type != MSGPACK_OBJECT_ARRAY ||
-        check_summary(r, &head) < 0)
-        return -EPROTO;
-    z.steps = steps->via.array.size;
-    for (uint32_t i = 0; i < steps->via.array.size; i++)
-        if (check_step(&steps->via.array.ptr[i], n, &z) < 0)
-            return -EPROTO;
-    struct explain_block *b = alloc_block(&z);
-    if (!b)
-        return -ENOMEM;
-    struct explain_fill f;
-    f.pairs = (struct sudoku_client_cell_value *)(b->steps + z.steps);
-    f.cells = (uint16_t *)(f.pairs + z.pairs);
-    f.text = (char *)(f.cells + z.cells);
-    b->e = head;
-    b->e.steps = b->steps;
-    b->e.steps_len = z.steps;
-    for (uint32_t i = 0; i < steps->via.array.size; i++)
-        fill_step(&steps->via.array.ptr[i], &b->steps[i], &f);
-    *out = &b->e;
-    return 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* The calls */
 
 /* What sudoku_client_explain waits for. */
 struct explain_wait {
@@ -383,7 +29,7 @@ static void on_explain(void *arg, const struct wire_msg *m)
     if (m->error->type != MSGPACK_OBJECT_NIL) {
         w->rc = -EREMOTEIO;
         if (wire_decode_error(m->error, &e) < 0) {
-            client__set_error(&e, "protocol", "malformed error in an explain response");
+            wire_set_error(&e, "protocol", "malformed error in an explain response");
             w->rc = -EPROTO;
         }
         if (w->err)
@@ -392,9 +38,9 @@ static void on_explain(void *arg, const struct wire_msg *m)
     }
     w->rc = wire_decode_explain(m->result, w->n, w->out);
     if (w->rc == -ENOMEM)
-        client__set_error(w->err, "io", "out of memory for the explanation");
+        wire_set_error(w->err, "io", "out of memory for the explanation");
     else if (w->rc < 0)
-        client__set_error(w->err, "protocol", "malformed explain response from the daemon");
+        wire_set_error(w->err, "protocol", "malformed explain response from the daemon");
 }
 
 /* The side of a line-form puzzle, for checking the cells of the answer; 25
@@ -414,26 +60,17 @@ int sudoku_client_explain(struct sudoku_client *c, const char *puzzle, size_t le
                           struct sudoku_client_explanation **out, struct sudoku_client_error *err)
 {
     struct explain_wait w = {.n = puzzle_side(puzzle, len), .out = out, .err = err};
-    struct req_opts r = {0};
     uint32_t msgid = c->next_msgid++;
 
     *out = NULL;
-    if (opts) {
-        r.solver = opts->solver;
-        r.steps = opts->steps;
-        r.progress = opts->progress;
-        r.progress_len = opts->progress ? opts->progress_len : 0;
-        r.timeout_ms = opts->timeout_ms;
-    }
-    int pack_rc =
-        c->failed ? 0 : pack_request(&c->wbuf, msgid, RPC_M_EXPLAIN, puzzle, len, 0, NULL, &r);
+    int pack_rc = c->failed ? 0 : wire_pack_explain(&c->wbuf, msgid, puzzle, len, opts);
     int rc = client__call(c, pack_rc, msgid, on_explain, &w, err);
     return rc < 0 ? rc : w.rc;
 }
 
 void sudoku_client_explanation_free(struct sudoku_client_explanation *e)
 {
-    free(e); /* the first member of its one block: see alloc_block */
+    free(e); /* the first member of its one block (proto/explain.c) */
 }
 
 const char *sudoku_client_explain_status_name(enum sudoku_client_explain_status status)

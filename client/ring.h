@@ -1,7 +1,7 @@
 /* ring.h -- the reorder buffer under every pipelined client call.
  *
  * Not installed.  A solving or rating batch (batch.c) and a generate batch
- * (gen.c) all send requests on one connection, get the answers in any
+ * (generate.c) all send requests on one connection, get the answers in any
  * order and must hand them to their caller in the order of the adds.  The
  * ring is that machine, written once: sequence numbers, msgids, a window of
  * slots, delivery from the head, and "every add gets exactly one callback"

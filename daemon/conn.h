@@ -33,7 +33,7 @@
 
 #include "daemon/list.h"
 #include "daemon/log.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 #define CONN_MAX_IN_FLIGHT  128         /* owed answers per connection before reading pauses */
 #define CONN_MAX_UNSENT     (1u << 20)  /* unsent response bytes before reading pauses */

@@ -22,7 +22,7 @@
 #include "daemon/list.h"
 #include "daemon/pool.h"
 #include "method/method.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 struct conn;
 struct dispatch;

@@ -1,4 +1,4 @@
-/* fuzz_rpc.c -- fuzz target for the request decoder (proto/rpc.c).
+/* fuzz_rpc.c -- fuzz target for the request decoder (proto/read.c, rpc.c).
  *
  * Raw bytes go through rpc_read(), the very function the daemon's connection
  * code runs on what it receives (daemon/conn.c): mpscan bounds each object,
@@ -21,7 +21,7 @@
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
 #include "proto/mpscan.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 #define FUZZ_MAX_MESSAGE 65536 /* the daemon's default --max-message */
 

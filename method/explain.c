@@ -20,7 +20,7 @@
 
 #include "core/grid.h"
 #include "proto/protocol.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 #define MISTAKES_LISTED 12   /* wrong cells named in a mistake's text */
 #define REVEAL_RATING   10.0 /* above every technique's (docs/techniques.md) */

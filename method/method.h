@@ -32,7 +32,7 @@
 #include <sudoku/plugin.h>
 
 #include "core/host.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 /* Bytes of a method's state kept in the call itself: room for solve's
  * puzzle and solution.  A method that needs more allocates it. */

@@ -5,7 +5,7 @@
 
 #include "method/explain.h"
 #include "proto/protocol.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 void rate_result(const struct method_call *call, struct rating *out)
 {

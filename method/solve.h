@@ -15,7 +15,7 @@
 #define SUDOKU_METHOD_SOLVE_H
 
 #include "method/method.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 
 extern const struct method_ops solve_ops;
 

@@ -111,6 +111,14 @@ int proto_pack_key(msgpack_packer *pk, enum proto_key k)
     return rc < 0 ? rc : msgpack_pack_str_body(pk, proto_key(k), len);
 }
 
+int proto_pack_cstr(msgpack_packer *pk, const char *s)
+{
+    size_t len = strlen(s);
+    if (msgpack_pack_str(pk, len) < 0 || msgpack_pack_str_body(pk, s, len) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
 const char *proto_code_name(enum rpc_code code)
 {
     return (unsigned)code < RPC_CODE_COUNT ? code_names[code].str : "internal";

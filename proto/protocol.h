@@ -2,10 +2,10 @@
  *
  * docs/protocol.md is the contract; every word it fixes on the wire -- the
  * method names, the option keys, the result keys, the status words and the
- * error codes -- is spelled once, in protocol.c, and both the daemon
- * (proto/rpc.c, daemon/) and the client library (client/wire.c) encode and
- * decode through it, so the two halves cannot drift apart.  Adding a key is
- * one line in PROTO_KEYS.
+ * error codes -- is spelled once, in protocol.c, and both ends of every
+ * message (proto/solve.c, explain.c, generate.c, admin.c, and the daemon's
+ * own packers) encode and decode through it, so the two halves cannot drift
+ * apart.  Adding a key is one line in PROTO_KEYS.
  *
  * Nothing here keeps state; every function is thread-safe.
  */
@@ -144,6 +144,9 @@ const msgpack_object *proto_map_get(const msgpack_object *o, enum proto_key k);
 
 /* Pack k as a msgpack str.  Returns 0 or a negative value from the packer. */
 int proto_pack_key(msgpack_packer *pk, enum proto_key k);
+
+/* Pack the NUL-terminated string s as a msgpack str.  Returns 0 or -ENOMEM. */
+int proto_pack_cstr(msgpack_packer *pk, const char *s);
 
 /* The spec's name of a code ("bad_request" ...); "ok" for RPC_OK and
  * "internal" for anything out of range.  Static storage. */

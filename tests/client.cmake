@@ -7,6 +7,7 @@
 # test_client_explain_e2e: hint, explain and rate against the real sudokud.
 # test_client_e2e: the real sudoku tool and library against the real sudokud.
 # test_client_find: how the tool finds the daemon and says why it cannot.
+# test_client_names: the batch calls' two spellings, one function each.
 # test_tool_commands: the tool's subcommand table, no daemon.
 if(TARGET sudoku_client_static)
   # fake_peer: the scripted fake daemons' socketpair, send and serving loop.
@@ -18,6 +19,13 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_batch SOURCES test_client_batch.c
       LIBS fake_peer sudoku_client_static Threads::Threads LABELS client TIMEOUT 60)
   endif()
+  # sudoku_client_batch_* and their first spellings sudoku_batch_*: one
+  # function each, in the archive and the shared library; each kind's requests.
+  sudoku_add_test(NAME test_client_names SOURCES test_client_names.c
+    LIBS fake_peer sudoku_client_static Threads::Threads ${CMAKE_DL_LIBS} LABELS client TIMEOUT 60)
+  target_compile_definitions(test_client_names PRIVATE
+    SUDOKU_CLIENT_SO="$<TARGET_FILE:sudoku_client_shared>")
+  add_dependencies(test_client_names sudoku_client_shared)
   # explain and rate in the library, against a fake daemon on a socketpair.
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_client_explain.c)
     sudoku_add_test(NAME test_client_explain SOURCES test_client_explain.c

@@ -107,10 +107,12 @@ sudoku_add_test(NAME test_dfs_tree SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_dfs_
   LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 120)
 
 # Each folder includes only what lies below it; the client library links no
-# solver and shows only sudoku_* symbols.
+# solver and nothing of the daemon's end of the wire, and shows only sudoku_*
+# symbols.
 if(TARGET sudoku_client_static)
   add_test(NAME layers COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/layers.sh ${CMAKE_SOURCE_DIR}
-    ${CMAKE_BINARY_DIR}/lib/libsudoku-client.a $<TARGET_FILE:sudoku_client_shared>)
+    ${CMAKE_BINARY_DIR}/lib/libsudoku-client.a $<TARGET_FILE:sudoku_client_shared>
+    $<TARGET_FILE:sudoku_client_static>)
   set_tests_properties(layers PROPERTIES LABELS core TIMEOUT 60)
 endif()
 

@@ -6,7 +6,8 @@
 #   util/      util/ only (clock, error texts, JSON, option tables)
 #   plugins/   <sudoku/plugin.h> and its own headers
 #   core/      core/ and <sudoku/plugin.h>: nothing else, not even util/
-#   proto/     util/, proto/, core/side.h, <sudoku/plugin.h>
+#   proto/     util/, proto/, core/side.h, <sudoku/plugin.h>, <sudoku/client.h>
+#              (the client's end decodes into the library's structs)
 #   method/    util/, core/, proto/, method/, <sudoku/plugin.h>
 #   daemon/    util/, core/, proto/, method/, daemon/, <sudoku/plugin.h>
 #   client/    the library: util/, proto/, client/, <sudoku/client.h>; never
@@ -17,12 +18,16 @@
 # Then the built client library (LIB, libsudoku-client.a, and SO, its shared
 # twin) must define no host or solver code and must not need dlopen: the
 # library links no solver; and a user's program sees only sudoku_* symbols
-# from either.
-# Usage: layers.sh SOURCE_DIR [LIB [SO]]
+# from either.  None of them, nor INTERNAL (the archive the tool and tests
+# link, build/lib/internal/libsudoku-client-internal.a), may define any of
+# the daemon's end of the wire: proto/ names it rpc_* (proto/end.h), and the
+# library links only the client's end.
+# Usage: layers.sh SOURCE_DIR [LIB [SO [INTERNAL]]]
 set -eu
 src=$1
 lib=${2:-}
 so=${3:-}
+internal=${4:-}
 bad=0
 
 # allowed FOLDER PATTERN: every quoted or <sudoku/...> include in FOLDER must
@@ -57,7 +62,7 @@ check() {
 check util '^util/[a-z0-9_]+\.h$'
 check plugins '^(sudoku/plugin\.h|[a-z0-9_]+\.h)$'
 check core '^core/[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
-check proto '^(util/|proto/)[a-z0-9_]+\.h$|^core/side\.h$|^sudoku/plugin\.h$'
+check proto '^(util/|proto/)[a-z0-9_]+\.h$|^core/side\.h$|^sudoku/(plugin|client)\.h$'
 check method '^(util/|core/|proto/|method/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
 check daemon '^(util/|core/|proto/|method/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
 check client '^(util/|proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
@@ -86,5 +91,20 @@ if [ -n "$so" ]; then
         bad=1
     done
 fi
+# Every symbol FILE defines, local ones too (the installed archive's and the
+# shared library's internals are local): none may be the daemon's end.
+no_daemon_end() {
+    for sym in $(nm --defined-only "$1" 2>/dev/null | awk 'NF == 3 {print $3}' |
+        grep -E '^rpc_' | sort -u || true); do
+        echo "layers: $1 defines $sym: the client library links only the client's end" >&2
+        bad=1
+    done
+}
+for f in "$lib" "$so" "$internal"; do
+    if [ -n "$f" ]; then
+        no_daemon_end "$f"
+    fi
+done
+
 [ $bad -eq 0 ] && echo "layers: every folder includes only what lies below it"
 exit $bad

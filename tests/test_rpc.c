@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "proto/mpscan.h"
-#include "proto/rpc.h"
+#include "proto/read.h"
 #include "test_rng.h"
 
 /* ---------------------------------------------------------- notifications */

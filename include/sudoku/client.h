@@ -103,6 +103,13 @@ struct sudoku_client_stats {
 struct sudoku_client; /* one connection, opaque */
 struct sudoku_batch;  /* a pipelined batch on one connection, opaque */
 
+/* Every call of the library is spelled sudoku_client_*; the batch calls
+ * and types came first as sudoku_batch_*, which stay as aliases that name
+ * the same functions and types (docs/client.md).  struct
+ * sudoku_client_batch is struct sudoku_batch: the tag stays the first one,
+ * so that nothing built against it changes. */
+#define sudoku_client_batch sudoku_batch
+
 /* ------------------------------------------------------------------------ */
 /* Connecting */
 
@@ -188,48 +195,69 @@ SUDOKU_CLIENT_API int sudoku_client_stats(struct sudoku_client *c, struct sudoku
 /* Called once per added puzzle, in the order they were added.  seq counts
  * added puzzles from 0; tag is the caller's value given to the add call.
  * res is valid only during the call. */
-typedef void (*sudoku_batch_cb)(void *arg, uint64_t seq, uint64_t tag,
-                                const struct sudoku_client_result *res);
+typedef void (*sudoku_client_batch_cb)(void *arg, uint64_t seq, uint64_t tag,
+                                       const struct sudoku_client_result *res);
 
 /* Start a batch on c: up to window requests (1..SUDOKU_CLIENT_MAX_WINDOW) in
  * flight at once, answers reordered to input order through a buffer of
  * window results, so memory stays constant however many puzzles go through.
  * opts (may be NULL; copied, the solver name too) apply to every puzzle.
  * While the batch exists, use c only through it.  Stores the batch in *out
- * (free with sudoku_batch_free) and returns 0, -EINVAL or -ENOMEM. */
-SUDOKU_CLIENT_API int sudoku_batch_new(struct sudoku_client *c, unsigned window,
-                                       const struct sudoku_client_options *opts, sudoku_batch_cb cb,
-                                       void *arg, struct sudoku_batch **out);
+ * (free with sudoku_client_batch_free) and returns 0, -EINVAL or -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_client_batch_new(struct sudoku_client *c, unsigned window,
+                                              const struct sudoku_client_options *opts,
+                                              sudoku_client_batch_cb cb, void *arg,
+                                              struct sudoku_client_batch **out);
 
 /* Queue one line-form puzzle (copied; the caller may reuse its buffer).
  * When window requests are already in flight, first waits for answers and
  * delivers them through the callback.  Returns 0, or a negative errno when the
  * connection failed (err says why); every puzzle added before then has had
  * its callback, failed ones with that error, and this one is not queued. */
-SUDOKU_CLIENT_API int sudoku_batch_add(struct sudoku_batch *b, const char *puzzle, size_t len,
-                                       uint64_t tag, struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_client_batch_add(struct sudoku_client_batch *b, const char *puzzle,
+                                              size_t len, uint64_t tag,
+                                              struct sudoku_client_error *err);
 
 /* Same, for n*n cells 0..n, sent in array form. */
-SUDOKU_CLIENT_API int sudoku_batch_add_cells(struct sudoku_batch *b, unsigned n,
-                                             const uint8_t *cells, uint64_t tag,
-                                             struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_client_batch_add_cells(struct sudoku_client_batch *b, unsigned n,
+                                                    const uint8_t *cells, uint64_t tag,
+                                                    struct sudoku_client_error *err);
 
 /* Queue a puzzle the caller already knows is bad (e.g. it could not be
  * read): nothing is sent, and the callback reports it as failed with code and
- * message, in its place in the input order.  Returns 0 or as sudoku_batch_add. */
-SUDOKU_CLIENT_API int sudoku_batch_add_failed(struct sudoku_batch *b, uint64_t tag,
-                                              const char *code, const char *message,
-                                              struct sudoku_client_error *err);
+ * message, in its place in the input order.  Returns 0 or as
+ * sudoku_client_batch_add. */
+SUDOKU_CLIENT_API int sudoku_client_batch_add_failed(struct sudoku_client_batch *b, uint64_t tag,
+                                                     const char *code, const char *message,
+                                                     struct sudoku_client_error *err);
 
 /* Wait for every queued puzzle and deliver the remaining callbacks.
- * Returns 0 or a negative errno as sudoku_batch_add does. */
-SUDOKU_CLIENT_API int sudoku_batch_finish(struct sudoku_batch *b, struct sudoku_client_error *err);
+ * Returns 0 or a negative errno as sudoku_client_batch_add does. */
+SUDOKU_CLIENT_API int sudoku_client_batch_finish(struct sudoku_client_batch *b,
+                                                 struct sudoku_client_error *err);
 
 /* Number of puzzles added and not yet delivered. */
-SUDOKU_CLIENT_API size_t sudoku_batch_pending(const struct sudoku_batch *b);
+SUDOKU_CLIENT_API size_t sudoku_client_batch_pending(const struct sudoku_client_batch *b);
 
 /* Free the batch (accepts NULL).  Answers not yet delivered are dropped; the
  * connection then still has requests in flight, so free the client too. */
+SUDOKU_CLIENT_API void sudoku_client_batch_free(struct sudoku_client_batch *b);
+
+/* The first spellings of the above: the same functions and type. */
+typedef sudoku_client_batch_cb sudoku_batch_cb;
+SUDOKU_CLIENT_API int sudoku_batch_new(struct sudoku_client *c, unsigned window,
+                                       const struct sudoku_client_options *opts, sudoku_batch_cb cb,
+                                       void *arg, struct sudoku_batch **out);
+SUDOKU_CLIENT_API int sudoku_batch_add(struct sudoku_batch *b, const char *puzzle, size_t len,
+                                       uint64_t tag, struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_batch_add_cells(struct sudoku_batch *b, unsigned n,
+                                             const uint8_t *cells, uint64_t tag,
+                                             struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_batch_add_failed(struct sudoku_batch *b, uint64_t tag,
+                                              const char *code, const char *message,
+                                              struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_batch_finish(struct sudoku_batch *b, struct sudoku_client_error *err);
+SUDOKU_CLIENT_API size_t sudoku_batch_pending(const struct sudoku_batch *b);
 SUDOKU_CLIENT_API void sudoku_batch_free(struct sudoku_batch *b);
 
 /* Short name of a status: "solved", "unsolvable", "error" or "not_unique". */
@@ -334,18 +362,28 @@ SUDOKU_CLIENT_API int sudoku_client_rate(struct sudoku_client *c, const char *pu
                                          struct sudoku_client_rating *res);
 
 /* Called once per puzzle of a rating batch, in the order they were added
- * (as sudoku_batch_cb).  res is valid only during the call. */
-typedef void (*sudoku_batch_rate_cb)(void *arg, uint64_t seq, uint64_t tag,
-                                     const struct sudoku_client_rating *res);
+ * (as sudoku_client_batch_cb).  res is valid only during the call. */
+typedef void (*sudoku_client_batch_rate_cb)(void *arg, uint64_t seq, uint64_t tag,
+                                            const struct sudoku_client_rating *res);
 
 /* Start a batch that rates instead of solving: the same window, ordering,
- * failure and memory rules as sudoku_batch_new, and the same add, finish,
- * pending and free calls; opts (solver and timeout_ms are used, copied; may
- * be NULL) apply to every puzzle.  Returns 0, -EINVAL or -ENOMEM. */
+ * failure and memory rules as sudoku_client_batch_new, and the same add,
+ * finish, pending and free calls; opts (solver and timeout_ms are used,
+ * copied; may be NULL) apply to every puzzle.  Returns 0, -EINVAL or
+ * -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_client_batch_new_rate(struct sudoku_client *c, unsigned window,
+                                                   const struct sudoku_client_explain_opts *opts,
+                                                   sudoku_client_batch_rate_cb cb, void *arg,
+                                                   struct sudoku_client_batch **out);
+
+/* The first spellings of the above: the same function and type. */
+typedef sudoku_client_batch_rate_cb sudoku_batch_rate_cb;
 SUDOKU_CLIENT_API int sudoku_batch_new_rate(struct sudoku_client *c, unsigned window,
                                             const struct sudoku_client_explain_opts *opts,
                                             sudoku_batch_rate_cb cb, void *arg,
                                             struct sudoku_batch **out);
+
+/* ------------------------------------------------------------------------ */
 /* Generating puzzles (the generate method) */
 
 #define SUDOKU_CLIENT_GENERATE_MAX 1000 /* puzzles one generate request may ask for */
