@@ -408,6 +408,11 @@ static const struct {
 } exit_cases[] = {
     {"all solved", {"-s", SOCK_ARG, DATA("client_judge.txt")}, 0, NULL, NULL},
     {"ping answers", {"-s", SOCK_ARG, "ping"}, 0, "pong from", NULL},
+    {"--local with no plugins: 1, saying where it looked",
+     {"--local", "-P", "/nonexistent/plugins", DATA("client_judge.txt")},
+     1,
+     NULL,
+     "no solver plugin loaded from /nonexistent/plugins"},
     {"some bad", {"-s", SOCK_ARG, DATA("client_mixed.txt")}, 1, NULL, NULL},
     {"missing file", {"-s", SOCK_ARG, DATA("no-such-file.txt")}, 1, NULL, NULL},
     {"--limit 0 is no limit",

@@ -379,10 +379,12 @@ static void test_usage(void **state)
     const char *rate_steps[] = {"rate", "--steps", "2", NULL};
     run_fake(&r, -1, rate_steps);
     assert_int_equal(r.status, 2);
-    /* --local without plugins: exit 3 (nothing to answer with), and why */
+    /* --local without plugins: exit 1 (nothing to answer with; no daemon
+     * was out of reach), and why: where it looked, what to do */
     const char *local[] = {"explain", "--local", "-P", "/nonexistent/dir", NULL};
     run_fake(&r, -1, local);
-    assert_int_equal(r.status, 3);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "name their directory with -P DIR"));
     assert_non_null(strstr(r.err, "no solver plugin loaded from /nonexistent/dir"));
     const char *no_progress[] = {"hint", "--progress", "/nonexistent/grid", NULL};
     run_fake(&r, -1, no_progress);

@@ -80,7 +80,7 @@ static int solvers_local(const struct tool_opts *o)
     size_t len;
 
     if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     len = local_solvers(l, list, SUDOKU_CLIENT_MAX_SOLVERS);
     local_free(l);
     print_solvers(o, list, len);

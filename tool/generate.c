@@ -383,7 +383,7 @@ static int generate_local(const struct gen_cli *o)
     struct local *l = NULL;
 
     if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     r.bar.is_on = isatty(2) && o->count > GEN_CHUNK;
     for (uint64_t k = 0; k < o->count && !r.is_failed; k += g.count) {
         struct sudoku_client_puzzle *p = NULL;

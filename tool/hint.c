@@ -298,7 +298,7 @@ static int explain_open(struct explain_run *r)
 
     if (o->is_local) {
         if (local_open(o->plugin_dir, o->is_verbose, &r->local) < 0)
-            return EXIT_UNREACHABLE;
+            return EXIT_NO_PLUGINS;
         return tool_check_solver(NULL, r->local, o);
     }
     r->c = tool_connect(o);
@@ -456,7 +456,7 @@ static int rate_all_local(struct rate_run *r, int nfiles)
     int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
 
     if (rc < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     rc = tool_check_solver(NULL, r->local, r->o);
     for (int i = 0; i < nfiles && rc == 0; i++)
         status |= rate_file(r, NULL, i, &err) != 0;

@@ -67,7 +67,10 @@ int local_open(const char *dir, int verbose, struct local **out)
         dir = def;
     rc = dir ? host_load_dir(l->host, dir) : -ENOENT;
     if (rc < 0 || host_count(l->host) == 0) {
-        fprintf(stderr, "sudoku: --local: no solver plugin loaded from %s%s%s\n",
+        fprintf(stderr,
+                "sudoku: --local: no solver plugin loaded from %s%s%s\n"
+                "sudoku: (--local runs the plugins in this process: name their directory "
+                "with -P DIR, or drop --local to ask the daemon)\n",
                 dir ? dir : "(no plugin directory)", rc < 0 ? ": " : "",
                 rc < 0 ? strerror(-rc) : "");
         local_free(l);

@@ -513,7 +513,7 @@ static int solve_local(struct run *r, int nfiles)
     int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
 
     if (rc < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     rc = tool_check_solver(NULL, r->local, r->o);
     if (rc == 0)
         rc = feed_all(r, NULL, nfiles, &err);

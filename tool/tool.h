@@ -15,6 +15,9 @@
 #define EXIT_SOME_FAILED 1 /* some puzzle unsolvable or failed */
 #define EXIT_USAGE       2 /* bad command line */
 #define EXIT_UNREACHABLE 3 /* cannot reach the daemon (or lost it) */
+/* --local found no plugin to answer with: nothing could be solved, as when
+ * an input cannot be read (1), not a daemon out of reach (3). */
+#define EXIT_NO_PLUGINS EXIT_SOME_FAILED
 
 /* With --timeout T, the tool gives up on a daemon silent for T plus this. */
 #define TOOL_TIMEOUT_MARGIN_MS 2000u
