@@ -536,6 +536,15 @@ static void test_json_names_files(void **state)
         fail_msg("line 2 of %s is not named so: %s", DATA("client_mixed.txt"), r.out);
 }
 
+/* How many times needle occurs in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
 static size_t count_lines(const char *text)
 {
     size_t n = 0;
@@ -642,6 +651,52 @@ static void test_unique_not_unique(void **state)
     run_tool(&r, NULL, one);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"unique\":true"));
+}
+
+/* Every key of the daemon's solvers and stats answers comes through the
+ * library and the tool, and the text listing says which sides each
+ * solver is the default for. */
+static void test_solvers_stats_every_key(void **state)
+{
+    static struct tool_run r;
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct sudoku_client_stats st;
+    struct sudoku_client_error err;
+    struct sudoku_client *c = NULL;
+    unsigned defaults = 0;
+    size_t len = 0, explainers = 0;
+    (void)state;
+    assert_int_equal(sudoku_client_connect(sock, &c, &err), 0);
+    assert_int_equal(sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err), 0);
+    for (size_t i = 0; i < len; i++) {
+        assert_int_equal(defaults & list[i].default_sizes, 0); /* each side in one list */
+        defaults |= list[i].default_sizes;
+        explainers += list[i].is_explain;
+    }
+    assert_int_equal(defaults, 0xf); /* 4, 9, 16 and 25 each have a default */
+    assert_true(explainers >= 1);    /* logic */
+    assert_int_equal(sudoku_client_stats(c, &st, &err), 0);
+    assert_true(st.connections_total >= 1);
+    sudoku_client_free(c);
+    const char *json[] = {"sudoku", "-s", sock, "solvers", "--json", NULL};
+    run_tool(&r, NULL, json);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "\"default_sizes\":["), len);
+    assert_int_equal(count_of(r.out, "\"explain\":true"), explainers);
+    const char *text[] = {"sudoku", "-s", sock, "solvers", NULL};
+    run_tool(&r, NULL, text);
+    assert_int_equal(r.status, 0);
+    for (size_t i = 0; i < len; i++) {
+        const char *line = strstr(r.out, list[i].name);
+        assert_non_null(line);
+        if (list[i].default_sizes) /* "default (25)" on sat's line, not only bitmask's */
+            assert_true(strstr(line, "default (") < strchr(line, '\n'));
+    }
+    const char *stats[] = {"sudoku", "-s", sock, "stats", "--json", NULL};
+    run_tool(&r, NULL, stats);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"connections_total\":"));
+    assert_non_null(strstr(r.out, "\"stuck_workers\":0"));
 }
 
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
@@ -1085,6 +1140,7 @@ int main(void)
         cmocka_unit_test(test_noise_errors_bounded),
         cmocka_unit_test(test_counts_said_right),
         cmocka_unit_test(test_unique_not_unique),
+        cmocka_unit_test(test_solvers_stats_every_key),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),
