@@ -397,6 +397,14 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
     if (rc == 0)
         return c;
     fprintf(stderr, "sudoku: %s\n", err.message);
+    if ((rc == -EACCES || rc == -EPERM) && strstr(err.message, " lets in only "))
+        fputs("sudoku: (run your own sudokud, or ask its owner for a socket group: "
+              "--socket-mode 0660; docs/systemd.md)\n",
+              stderr);
+    else if (rc == -EACCES || rc == -EPERM)
+        fputs("sudoku: (join the group, then log in again: sudo usermod -aG GROUP $USER; "
+              "docs/systemd.md)\n",
+              stderr);
     if (rc != -EACCES && rc != -EPERM &&
         sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
         fprintf(stderr,
