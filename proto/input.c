@@ -13,6 +13,10 @@
  * Rule lines made of '-', '+', '=' and '|' (qqwing's readable output) are
  * skipped inside and between grids.
  *
+ * qqwing's --csv output reads as the line form: a header line whose first
+ * field is "Puzzle" is skipped, and of "PUZZLE,SOLUTION,..." the first
+ * field is the puzzle.
+ *
  * Detection (INPUT_AUTO), for each puzzle on its own: its first line is a
  * grid row when it holds a side's worth (4, 9, 16, 25) of cells as above; a
  * single run of 16 symbols is a whole 4x4 puzzle in the line form (use
@@ -25,6 +29,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "proto/codec.h"
 #include "proto/input.h"
@@ -181,6 +186,13 @@ static int row_values(const char *p, unsigned *vals, int max)
     return count;
 }
 
+/* A row of one character a cell, no gaps ("53..7...." or "530070000"). */
+static int is_compact_row(const char *p)
+{
+    size_t len = strlen(p);
+    return (len == 4 || len == 9) && strspn(p, "0123456789.") == len;
+}
+
 static int is_side(int k)
 {
     return k == 4 || k == 9 || k == 16 || k == 25;
@@ -200,11 +212,17 @@ static enum input_format detect(const char *p)
     return is_side(k) && !is_line_puzzle_16(p) ? INPUT_GRID : INPUT_LINE;
 }
 
-static int read_line_record(struct input *in, const char *p, struct input_record *r)
+/* qqwing's CSV header ("Puzzle,Solution,..."): not a puzzle. */
+static int is_csv_header(const char *p)
+{
+    return strncasecmp(p, "puzzle,", 7) == 0 || strcasecmp(p, "puzzle") == 0;
+}
+
+static int read_line_record(const char *p, struct input_record *r)
 {
     r->format = INPUT_LINE;
     r->text = p;
-    r->len = in->line_len - (size_t)(p - in->line);
+    r->len = strcspn(p, ","); /* CSV: the first field is the puzzle */
     int lower = 0, upper = 0;
     for (size_t i = 0; i < r->len; i++) {
         lower |= islower((unsigned char)p[i]) != 0;
@@ -277,6 +295,7 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
     int k = row_values(p, vals, 26);
 
     r->format = INPUT_GRID;
+    r->is_compact = is_compact_row(p);
     if (k < 0) {
         snprintf(r->error, sizeof(r->error),
                  "not a grid row: expected numbers separated by spaces");
@@ -304,6 +323,7 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
                 return 1;
             }
             got = row_values(p, vals, 26);
+            r->is_compact &= is_compact_row(p);
             if (got != k && row == 1 && was_line)
                 return lone_row(in, r, k);
         }
@@ -336,7 +356,8 @@ int input_next(struct input *in, struct input_record *r)
         int rc = read_line(in);
         if (rc <= 0)
             return rc;
-    } while (!(p = content(in)) || (is_rule(p) && !in->is_long && !in->has_nul));
+    } while (!(p = content(in)) ||
+             ((is_rule(p) || is_csv_header(p)) && !in->is_long && !in->has_nul));
     memset(r, 0, offsetof(struct input_record, cells));
     r->error[0] = '\0';
     r->line = in->line_no;
@@ -354,5 +375,5 @@ int input_next(struct input *in, struct input_record *r)
     if (in->is_auto)
         in->format = detect(p);
     return in->format == INPUT_GRID ? read_grid_record(in, p, r, in->is_auto && was_line)
-                                    : read_line_record(in, p, r);
+                                    : read_line_record(p, r);
 }

@@ -30,6 +30,7 @@ struct input_record {
     const char *text;         /* line form: the trimmed line, valid until the next read */
     size_t len;               /* line form: its length */
     int is_lower;             /* line form: letters were lowercase */
+    int is_compact;           /* grid form: rows of one character a cell ("53..7....") */
     unsigned n;               /* grid form: side */
     uint8_t cells[625];       /* grid form: values 0..n */
     char error[256];          /* non-empty: the record is bad, this says why */

@@ -699,6 +699,55 @@ static void test_solvers_stats_every_key(void **state)
     assert_non_null(strstr(r.out, "\"stuck_workers\":0"));
 }
 
+/* qqwing's --compact grids are answered in that form, a blank line between
+ * them; its --csv lines are answered as lines. */
+static void test_qqwing_forms(void **state)
+{
+    static struct tool_run r;
+    char path[128], rows[2][10][16];
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    static const char compact[] = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n"
+                                  "7...2...6\n.6....28.\n...419..5\n....8..79\n";
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n%s", compact, compact);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    const char *p = r.out;
+    for (int g = 0; g < 2; g++) {
+        for (int row = 0; row < 9; row++) {
+            size_t len = strcspn(p, "\n");
+            assert_int_equal(len, 9); /* "534678912": a digit a cell, no spaces */
+            memcpy(rows[g][row], p, 9);
+            rows[g][row][9] = '\0';
+            p += len + 1;
+        }
+        if (g == 0) {
+            assert_int_equal(*p, '\n'); /* the blank line between */
+            p++;
+        }
+    }
+    assert_int_equal(*p, '\0');
+    char puzzle[82] = "", sol[82] = "";
+    for (int row = 0; row < 9; row++) {
+        memcpy(puzzle + row * 9, compact + row * 10, 9);
+        memcpy(sol + row * 9, rows[1][row], 9);
+    }
+    check_line_solution(puzzle, sol);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "Puzzle,Solution,Difficulty\n%s,,Easy\n", puzzle);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    check_line_solution(puzzle, r.out);
+}
+
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
 static void make_batch(const char *path, size_t count)
 {
@@ -1091,11 +1140,15 @@ static void test_output_formats(void **state)
     f = fopen(DATA("client_lines.txt"), "r");
     assert_non_null(f);
     p = r.out;
-    while (next_puzzle_line(f, line, sizeof(line))) {
+    for (int k = 0; next_puzzle_line(f, line, sizeof(line)); k++) {
         uint8_t cells[SDK_MAX_CELLS];
         unsigned n = 0;
         char sol[SDK_MAX_CELLS + 1], grid[SDK_MAX_CELLS * 3 + 1];
         size_t len = 0;
+        if (k > 0) { /* a blank line between grids */
+            assert_int_equal(*p, '\n');
+            p++;
+        }
         assert_int_equal(codec_parse_line(line, strlen(line), &n, cells, NULL, 0), 0);
         for (unsigned row = 0; row < n; row++) { /* this answer's n lines */
             char *nl = strchr(p, '\n');
@@ -1141,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_counts_said_right),
         cmocka_unit_test(test_unique_not_unique),
         cmocka_unit_test(test_solvers_stats_every_key),
+        cmocka_unit_test(test_qqwing_forms),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

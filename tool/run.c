@@ -8,8 +8,8 @@
  *
  * Each puzzle's tag packs what on_answer needs to know about its input:
  *
- *   63        42 41                 2   1     0
- *   [ file idx ][ line number      ][grid][lower]
+ *   63        42 41                 3     2      1     0
+ *   [ file idx ][ line number      ][compact][grid][lower]
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,8 +28,9 @@
 
 #define TAG_LOWER      1u
 #define TAG_GRID       2u
-#define TAG_LINE_SHIFT 2
-#define TAG_LINE_BITS  40
+#define TAG_COMPACT    4u /* a grid of rows like "53..7....": answered so */
+#define TAG_LINE_SHIFT 3
+#define TAG_LINE_BITS  39
 #define TAG_FILE_SHIFT 42
 
 /* State of one run of the tool. */
@@ -44,6 +45,7 @@ struct run {
     uint64_t shutting_down; /* refused because the daemon is stopping */
     uint64_t errors_shown;  /* error lines printed */
     uint64_t errors_hidden; /* error lines held back past TOOL_ERRORS_SHOWN */
+    uint64_t grids_printed; /* answers printed as grids: a blank line before the next */
     struct progress bar;    /* on stderr when it is a terminal and no input is; t0_us: start */
     uint64_t bytes_total;   /* sum of regular input sizes, 0 when unknown */
     uint64_t bytes_before;  /* bytes of inputs already finished */
@@ -165,7 +167,28 @@ static int as_grid(const struct run *r, uint64_t tag)
     return r->o->output == TOOL_OUT_LINE ? 0 : (tag & TAG_GRID) != 0;
 }
 
-static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
+/* One answer as a grid: a blank line after the one before, then rows of
+ * digits as its puzzle came ("534678912", --output grid: never) or the
+ * judge form's numbers. */
+static void print_grid(struct run *r, uint64_t tag, const struct sudoku_client_result *res)
+{
+    char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
+
+    if (r->grids_printed++ > 0)
+        putchar('\n');
+    if ((tag & TAG_COMPACT) && r->o->output == TOOL_OUT_AS_INPUT) {
+        for (unsigned i = 0; i < res->n; i++) {
+            for (unsigned j = 0; j < res->n; j++)
+                putchar('0' + res->cells[i * res->n + j]);
+            putchar('\n');
+        }
+        return;
+    }
+    if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
+        fputs(text, stdout);
+}
+
+static void print_plain(struct run *r, uint64_t tag, const struct sudoku_client_result *res,
                         const char *solution)
 {
     const char *verdict = res->count == 1 ? "unique" : "multiple";
@@ -178,9 +201,7 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
     }
     if (!r->o->is_unique && r->o->solve.limit > 1) { /* --limit N: the count too */
         if (as_grid(r, tag)) {
-            char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
-            if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
-                fputs(text, stdout);
+            print_grid(r, tag, res);
             printf("count: %s\n", count);
         } else {
             printf("%s %s\n", solution, count);
@@ -188,9 +209,7 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
         return;
     }
     if (as_grid(r, tag)) {
-        char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
-        if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
-            fputs(text, stdout);
+        print_grid(r, tag, res);
         if (r->o->is_unique)
             puts(verdict);
     } else if (r->o->is_unique) {
@@ -263,7 +282,8 @@ static uint64_t make_tag(int file_idx, const struct input_record *rec)
 {
     uint64_t line = rec->line & ((UINT64_C(1) << TAG_LINE_BITS) - 1);
     return ((uint64_t)file_idx << TAG_FILE_SHIFT) | (line << TAG_LINE_SHIFT) |
-           (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0);
+           (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0) |
+           (rec->format == INPUT_GRID && rec->is_compact ? TAG_COMPACT : 0);
 }
 
 /* --local: answer the record here and now, as the daemon would. */
