@@ -92,16 +92,27 @@ static int on_size(void *cfg, const char *arg, char *err, size_t err_size)
     return 0;
 }
 
+/* qqwing's level names that are not ours, as our bands: its simple puzzles
+ * need singles only (easy), its intermediate ones pairs and pointing
+ * (medium).  Its easy and expert are our names already. */
+static const struct {
+    const char *alias, *band;
+} qqwing_levels[] = {{"simple", "easy"}, {"intermediate", "medium"}};
+
 static int on_difficulty(void *cfg, const char *arg, char *err, size_t err_size)
 {
     struct gen_cli *o = cfg;
+    for (size_t i = 0; i < sizeof(qqwing_levels) / sizeof(qqwing_levels[0]); i++)
+        if (strcmp(arg, qqwing_levels[i].alias) == 0)
+            arg = qqwing_levels[i].band;
     for (size_t i = 0; i < sizeof(difficulties) / sizeof(difficulties[0]); i++) {
         if (strcmp(arg, difficulties[i]) == 0) {
             o->difficulty = difficulties[i];
             return 0;
         }
     }
-    snprintf(err, err_size, "want easy, medium, hard, expert or extreme");
+    snprintf(err, err_size,
+             "want easy, medium, hard, expert or extreme (qqwing's simple, intermediate too)");
     return -EINVAL;
 }
 
@@ -168,7 +179,8 @@ static const struct opts_spec gen_table[] = {
     {"size", 0, "N", "side: 4, 9, 16 or 25 (default 9)", OPTS_CALL_TO(on_size)},
     {"difficulty", 0, "NAME",
      "easy, medium, hard, expert or extreme (each puzzle\n"
-     "rated by the daemon's logic plugin)",
+     "rated by the daemon's logic plugin; qqwing's simple\n"
+     "is easy, its intermediate medium)",
      OPTS_CALL_TO(on_difficulty)},
     {"rating", 0, "MIN-MAX", "a band of ratings instead (MIN- or -MAX: one end)",
      OPTS_CALL_TO(on_rating)},
