@@ -748,6 +748,44 @@ static void test_qqwing_forms(void **state)
     check_line_solution(puzzle, r.out);
 }
 
+/* --output readable boxes each answer as qqwing does, and reads back as a
+ * grid; -o FILE writes the answers there; -q keeps stderr empty while the
+ * exit status still says something failed. */
+static void test_readable_into_quiet(void **state)
+{
+    static struct tool_run r;
+    static char text[8192];
+    char path[128];
+    uint8_t cells[SDK_MAX_CELLS], sol[SDK_MAX_CELLS];
+    unsigned n = 0, sn = 0;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    const char *readable[] = {
+        "sudoku", "-s", sock, "--output", "readable", "-o", path, DATA("client_judge.txt"), NULL};
+    run_tool(&r, NULL, readable);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, ""); /* it went to the file */
+    tool_run_slurp(path, text, sizeof(text));
+    assert_non_null(strstr(text, " | "));
+    assert_non_null(strstr(text, "-------|-------|-------\n"));
+    /* the boxed answer reads back as a solved grid of the same puzzle */
+    const char *back[] = {"sudoku", "-s", sock, "--output", "line", path, NULL};
+    run_tool(&r, NULL, back);
+    assert_int_equal(r.status, 0);
+    tool_run_slurp(DATA("client_judge.txt"), text, sizeof(text));
+    assert_int_equal(codec_parse_judge(text, strlen(text), &n, cells, NULL, 0), 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    assert_int_equal(codec_parse_line(r.out, strlen(r.out), &sn, sol, NULL, 0), 0);
+    assert_int_equal(sn, n);
+    assert_int_equal(grid_check_solution(n, cells, sol, text, sizeof(text)), 0);
+    /* -q: a bad puzzle fails silently, but fails */
+    const char *quiet[] = {"sudoku", "-q", "-s", sock, DATA("client_mixed.txt"), NULL};
+    run_tool(&r, NULL, quiet);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "");
+    assert_true(strlen(r.out) > 0);
+}
+
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
 static void make_batch(const char *path, size_t count)
 {
@@ -1195,6 +1233,7 @@ int main(void)
         cmocka_unit_test(test_unique_not_unique),
         cmocka_unit_test(test_solvers_stats_every_key),
         cmocka_unit_test(test_qqwing_forms),
+        cmocka_unit_test(test_readable_into_quiet),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

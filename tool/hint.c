@@ -222,8 +222,9 @@ static void report(struct explain_run *r, const char *file, uint64_t line,
                    const struct sudoku_client_error *e)
 {
     r->failed = 1;
-    fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(file), (unsigned long long)line,
-            e->code, e->message);
+    if (!r->o->is_quiet)
+        fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(file), (unsigned long long)line,
+                e->code, e->message);
     if (r->o->is_json)
         json_error(line, file, strcmp(e->code, "not_unique") == 0 ? "not_unique" : "error", e);
 }
@@ -371,8 +372,10 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         if (is_connection_error(r->c, &res->error))
             return; /* said once, when the run ends */
         r->failed = 1;
-        fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(r->files[tag >> RATE_FILE_SHIFT]),
-                (unsigned long long)line, res->error.code, res->error.message);
+        if (!r->o->is_quiet)
+            fprintf(stderr, "sudoku: %s:%llu: %s: %s\n",
+                    shown_name(r->files[tag >> RATE_FILE_SHIFT]), (unsigned long long)line,
+                    res->error.code, res->error.message);
         if (r->o->is_json)
             json_error(line, r->files[tag >> RATE_FILE_SHIFT],
                        sudoku_client_status_name(res->status), &res->error);

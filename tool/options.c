@@ -29,10 +29,12 @@ static int on_output(void *cfg, const char *arg, char *err, size_t err_size)
         o->output = TOOL_OUT_GRID;
     else if (strcmp(arg, "line") == 0)
         o->output = TOOL_OUT_LINE;
+    else if (strcmp(arg, "readable") == 0)
+        o->output = TOOL_OUT_READABLE;
     else if (strcmp(arg, "json") == 0)
         o->is_json = 1;
     else {
-        snprintf(err, err_size, "want line, grid, judge or json");
+        snprintf(err, err_size, "want line, grid, judge, readable or json");
         return -EINVAL;
     }
     return 0;
@@ -68,9 +70,12 @@ static const struct opts_spec option_table[] = {
      "judge is grid; the answers follow (json: answers only)",
      OPTS_CALL_TO(on_format)},
     {"output", 0, "F",
-     "print answers as line, grid (judge) or json,\n"
-     "whatever the input's form (default: as the input)",
+     "print answers as line, grid (judge), readable (boxed,\n"
+     "as qqwing's) or json, whatever the input's form\n"
+     "(default: as the input)",
      OPTS_CALL_TO(on_output)},
+    {"into", 'o', "FILE", "write the answers to FILE, not standard output",
+     OPTS_STRING_AT(struct tool_opts, out_path)},
     {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
      OPTS_STRING_AT(struct tool_opts, solve.solver)},
     {"limit", 0, "N", "stop after N solutions (default 1)",
@@ -94,6 +99,10 @@ static const struct opts_spec option_table[] = {
      OPTS_NUMBER_AT(struct tool_opts, steps, 1, 1000000)},
     {"verbose", 'v', NULL, "print a summary line at the end",
      OPTS_FLAG_AT(struct tool_opts, is_verbose)},
+    {"quiet", 'q', NULL,
+     "no notices, per-puzzle error lines or summary on\n"
+     "stderr (the exit status still tells)",
+     OPTS_FLAG_AT(struct tool_opts, is_quiet)},
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
     {"version", 'V', NULL, "print the version", .kind = OPTS_VERSION},
 };
@@ -179,6 +188,10 @@ int tool_main(const struct tool_command *c, int argc, char **argv)
     if (check_row(c, &o, argc - first))
         return EXIT_USAGE;
     o.can_local = (c->flags & TOOL_CMD_LOCAL) != 0;
+    if (o.out_path && !freopen(o.out_path, "w", stdout)) {
+        fprintf(stderr, "sudoku: cannot write %s: %s\n", o.out_path, strerror(errno));
+        return EXIT_SOME_FAILED;
+    }
     o.files = argv + first;
     o.files_len = argc - first;
     if (o.files_len == 0 && c->max_files != 0) {

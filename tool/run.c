@@ -162,9 +162,44 @@ static void count_text(const struct run *r, const struct sudoku_client_result *r
 /* Print this answer as a grid: --output grid, else as its puzzle came. */
 static int as_grid(const struct run *r, uint64_t tag)
 {
-    if (r->o->output == TOOL_OUT_GRID)
+    if (r->o->output == TOOL_OUT_GRID || r->o->output == TOOL_OUT_READABLE)
         return 1;
     return r->o->output == TOOL_OUT_LINE ? 0 : (tag & TAG_GRID) != 0;
+}
+
+/* The side of a box of an n x n grid (n is 4, 9, 16 or 25). */
+static unsigned box_side(unsigned n)
+{
+    unsigned b = 2;
+    while (b * b < n)
+        b++;
+    return b;
+}
+
+/* A grid boxed as qqwing's readable form: " 5 3 4 | 6 7 8 | 9 1 2", a rule
+ * line ("-------|-------|-------") between bands of boxes; values over 9
+ * take two columns.  The input reader takes it back. */
+static void print_readable(unsigned n, const uint8_t *cells)
+{
+    unsigned b = box_side(n), w = n > 9 ? 2 : 1;
+
+    for (unsigned i = 0; i < n; i++) {
+        if (i > 0 && i % b == 0)
+            for (unsigned k = 0; k < b; k++) {
+                for (unsigned c = 0; c < b * (w + 1) + 1; c++)
+                    putchar('-');
+                if (k + 1 < b)
+                    putchar('|');
+            }
+        if (i > 0 && i % b == 0)
+            putchar('\n');
+        for (unsigned j = 0; j < n; j++) {
+            if (j > 0 && j % b == 0)
+                fputs(" |", stdout);
+            printf(" %*u", (int)w, cells[i * n + j]);
+        }
+        putchar('\n');
+    }
 }
 
 /* One answer as a grid: a blank line after the one before, then rows of
@@ -176,6 +211,10 @@ static void print_grid(struct run *r, uint64_t tag, const struct sudoku_client_r
 
     if (r->grids_printed++ > 0)
         putchar('\n');
+    if (r->o->output == TOOL_OUT_READABLE) {
+        print_readable(res->n, res->cells);
+        return;
+    }
     if ((tag & TAG_COMPACT) && r->o->output == TOOL_OUT_AS_INPUT) {
         for (unsigned i = 0; i < res->n; i++) {
             for (unsigned j = 0; j < res->n; j++)
@@ -235,7 +274,7 @@ static void report_failure(struct run *r, uint64_t tag, const struct sudoku_clie
         r->shutting_down++ > 0)
         return;
     /* Random bytes make one error a line: a screenful says it, a count the rest. */
-    if (!r->o->is_verbose && r->errors_shown >= TOOL_ERRORS_SHOWN) {
+    if (r->o->is_quiet || (!r->o->is_verbose && r->errors_shown >= TOOL_ERRORS_SHOWN)) {
         r->errors_hidden++;
         return;
     }
@@ -359,11 +398,11 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
     r->is_reading = 1;
     int is_tty = isatty(fileno(r->in.f)), is_binary_said = 0;
     uint64_t records_before = r->records;
-    if (is_tty)
+    if (is_tty && !r->o->is_quiet)
         fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&r->in, &rec)) > 0) {
         r->records++;
-        if (r->in.looks_binary && !is_binary_said++) {
+        if (r->in.looks_binary && !is_binary_said++ && !r->o->is_quiet) {
             progress_clear(&r->bar);
             fprintf(stderr,
                     "sudoku: %s looks binary (control bytes near its start), "
@@ -377,7 +416,7 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         if (rc < 0)
             break;
     }
-    if (rc == 0 && r->records == records_before && !is_tty)
+    if (rc == 0 && r->records == records_before && !is_tty && !r->o->is_quiet)
         fprintf(stderr, "sudoku: no puzzles in %s\n", input_name(&r->in));
     if (rc < 0 && rc != -EIO)
         count_rest(r, &r->in);
@@ -445,6 +484,8 @@ static int is_failed(const struct run *r)
 
 static void summary(const struct run *r)
 {
+    if (r->o->is_quiet)
+        return;
     if (r->errors_hidden)
         fprintf(stderr, "sudoku: ... and %llu more error%s (-v shows all)\n",
                 (unsigned long long)r->errors_hidden, r->errors_hidden == 1 ? "" : "s");
@@ -572,7 +613,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     r.o = o;
     r.files = files;
     progress_init(&r.bar, stderr, clock_now_us());
-    r.bar.is_on = isatty(2) && !reads_terminal(files, nfiles);
+    r.bar.is_on = isatty(2) && !reads_terminal(files, nfiles) && !o->is_quiet;
     struct sudoku_client_error err;
     struct sudoku_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);

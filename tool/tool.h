@@ -29,7 +29,8 @@
 enum tool_output {
     TOOL_OUT_AS_INPUT = 0, /* each answer in its puzzle's form */
     TOOL_OUT_LINE,         /* one line per answer */
-    TOOL_OUT_GRID          /* n lines of n numbers (the judge form) */
+    TOOL_OUT_GRID,         /* n lines of n numbers (the judge form) */
+    TOOL_OUT_READABLE      /* boxed rows with '|' and rule lines, as qqwing prints */
 };
 
 /* Everything the command line chose. */
@@ -48,6 +49,8 @@ struct tool_opts {
     int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
     const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
     int can_local;                      /* the subcommand runs with --local too */
+    const char *out_path;               /* -o FILE: answers there, not on stdout */
+    int is_quiet;                       /* -q: no notices, error lines or summary */
     char **files;                       /* the operands after the subcommand's word */
     int files_len;                      /* how many */
 };
