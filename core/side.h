@@ -19,21 +19,14 @@ static inline int grid_side_ok(unsigned n)
     return sdk_box_side(n) != 0;
 }
 
-/* Returns the side n whose n*n equals cells (16, 81, 256, 625), or 0. */
+/* Returns the side n whose n*n equals cells (16, 81, 256, 625), or 0:
+ * the one supported side, if any, whose box side squared is its root. */
 static inline unsigned grid_side_for_cells(size_t cells)
 {
-    switch (cells) {
-    case 16:
-        return 4;
-    case 81:
-        return 9;
-    case 256:
-        return 16;
-    case 625:
-        return 25;
-    default:
-        return 0;
-    }
+    for (unsigned b = 2; b <= 5; b++)
+        if ((size_t)b * b * b * b == cells)
+            return b * b;
+    return 0;
 }
 
 #endif /* SUDOKU_SIDE_H */

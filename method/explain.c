@@ -444,6 +444,24 @@ static int pack_step(msgpack_packer *pk, const struct explain_step *st)
     return 0;
 }
 
+int explain_pack_grade(msgpack_packer *pk, double rating, const char *difficulty,
+                       const char *hardest)
+{
+    if (proto_pack_key(pk, PROTO_K_RATING) < 0 || msgpack_pack_double(pk, rating) < 0 ||
+        proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 || rpc_pack_cstr(pk, difficulty) < 0 ||
+        proto_pack_key(pk, PROTO_K_HARDEST) < 0 || rpc_pack_cstr(pk, hardest) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+int explain_pack_by(msgpack_packer *pk, const char *solver, uint64_t elapsed_us)
+{
+    if (proto_pack_key(pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(pk, solver) < 0 ||
+        proto_pack_key(pk, PROTO_K_ELAPSED_US) < 0 || msgpack_pack_uint64(pk, elapsed_us) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
 static enum proto_key status_key(uint32_t status)
 {
     return status == SDK_EXPLAIN_SOLVED    ? PROTO_K_SOLVED
@@ -469,11 +487,8 @@ static int explain_pack(msgpack_packer *pk, const void *arg)
             return -ENOMEM;
     }
     if (proto_pack_key(pk, PROTO_K_STATUS) < 0 || proto_pack_key(pk, status_key(e.status)) < 0 ||
-        proto_pack_key(pk, PROTO_K_RATING) < 0 || msgpack_pack_double(pk, e.rating) < 0 ||
-        proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 || rpc_pack_cstr(pk, e.difficulty) < 0 ||
-        proto_pack_key(pk, PROTO_K_HARDEST) < 0 || rpc_pack_cstr(pk, e.hardest) < 0 ||
-        proto_pack_key(pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(pk, e.solver) < 0 ||
-        proto_pack_key(pk, PROTO_K_ELAPSED_US) < 0 || msgpack_pack_uint64(pk, e.elapsed_us) < 0)
+        explain_pack_grade(pk, e.rating, e.difficulty, e.hardest) < 0 ||
+        explain_pack_by(pk, e.solver, e.elapsed_us) < 0)
         return -ENOMEM;
     return 0;
 }

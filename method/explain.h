@@ -49,6 +49,15 @@ struct explanation {
 
 /* The result of a call of explain_ops whose outcome was RPC_OK; its steps
  * are explain_step_at(call, 0 .. out->steps_len). */
+/* Pack the grade both explain's and rate's answers carry, as three pairs
+ * of their map: rating, difficulty, hardest.  Returns 0 or -ENOMEM. */
+int explain_pack_grade(msgpack_packer *pk, double rating, const char *difficulty,
+                       const char *hardest);
+
+/* Pack the two pairs that close explain's and rate's answers: solver and
+ * elapsed_us.  Returns 0 or -ENOMEM. */
+int explain_pack_by(msgpack_packer *pk, const char *solver, uint64_t elapsed_us);
+
 void explain_result(const struct method_call *call, struct explanation *out);
 void explain_step_at(const struct method_call *call, uint32_t i, struct explain_step *out);
 

@@ -29,14 +29,12 @@ static int rate_pack(msgpack_packer *pk, const void *arg)
     struct rating r;
 
     rate_result(arg, &r);
-    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_RATING) < 0 ||
-        msgpack_pack_double(pk, r.rating) < 0 || proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 ||
-        rpc_pack_cstr(pk, r.difficulty) < 0 || proto_pack_key(pk, PROTO_K_HARDEST) < 0 ||
-        rpc_pack_cstr(pk, r.hardest) < 0 || proto_pack_key(pk, PROTO_K_STEPS) < 0 ||
-        msgpack_pack_uint32(pk, r.steps) < 0 || proto_pack_key(pk, PROTO_K_LOGIC) < 0 ||
+    if (msgpack_pack_map(pk, 7) < 0 ||
+        explain_pack_grade(pk, r.rating, r.difficulty, r.hardest) < 0 ||
+        proto_pack_key(pk, PROTO_K_STEPS) < 0 || msgpack_pack_uint32(pk, r.steps) < 0 ||
+        proto_pack_key(pk, PROTO_K_LOGIC) < 0 ||
         (r.is_logic ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
-        proto_pack_key(pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(pk, r.solver) < 0 ||
-        proto_pack_key(pk, PROTO_K_ELAPSED_US) < 0 || msgpack_pack_uint64(pk, r.elapsed_us) < 0)
+        explain_pack_by(pk, r.solver, r.elapsed_us) < 0)
         return -ENOMEM;
     return 0;
 }
