@@ -184,15 +184,15 @@ static void print_readable(unsigned n, const uint8_t *cells)
     unsigned b = box_side(n), w = n > 9 ? 2 : 1;
 
     for (unsigned i = 0; i < n; i++) {
-        if (i > 0 && i % b == 0)
+        if (i > 0 && i % b == 0) {
             for (unsigned k = 0; k < b; k++) {
                 for (unsigned c = 0; c < b * (w + 1) + 1; c++)
                     putchar('-');
                 if (k + 1 < b)
                     putchar('|');
             }
-        if (i > 0 && i % b == 0)
             putchar('\n');
+        }
         for (unsigned j = 0; j < n; j++) {
             if (j > 0 && j % b == 0)
                 fputs(" |", stdout);
