@@ -28,26 +28,9 @@ def fail(msg):
     sys.exit(1)
 
 
-def read_until(fd, pred, what):
-    buf = b""
-    end = time.time() + TIMEOUT
-    while time.time() < end:
-        r, _, _ = select.select([fd], [], [], 0.05)
-        if r:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            buf += chunk
-            if pred(buf):
-                return buf
-    fail("no %s within %.0f s; the terminal shows: %r" % (what, TIMEOUT, buf))
-
-
-def drain(fd, secs):
-    """Whatever the terminal shows within secs."""
+def collect(fd, secs, pred=None):
+    """What the terminal shows within secs, or until pred(what) holds.
+    Returns (what, whether pred held)."""
     buf = b""
     end = time.time() + secs
     while time.time() < end:
@@ -60,7 +43,21 @@ def drain(fd, secs):
             if not chunk:
                 break
             buf += chunk
+            if pred and pred(buf):
+                return buf, True
+    return buf, False
+
+
+def read_until(fd, pred, what):
+    buf, ok = collect(fd, TIMEOUT, pred)
+    if not ok:
+        fail("no %s within %.0f s; the terminal shows: %r" % (what, TIMEOUT, buf))
     return buf
+
+
+def drain(fd, secs):
+    """Whatever the terminal shows within secs."""
+    return collect(fd, secs)[0]
 
 
 def check_grid(givens, cells):
