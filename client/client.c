@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,13 +110,45 @@ static int connect_path(const char *path, int *fd_out)
     return 0;
 }
 
+/* Permission denied on path because of what (the socket or its
+ * directory, with st): when its group has the access need asks (0060 on
+ * the socket, 0010 on the directory) and is not root's, join that group
+ * (docs/systemd.md); else only its owner and root get in, and joining any
+ * group would not help. */
+static void advise_access(const char *path, const char *what, const struct stat *st, mode_t need,
+                          char *out, size_t out_size)
+{
+    const char *kind = strcmp(what, path) == 0 ? "the socket" : "its directory";
+    struct group *g = st->st_gid != 0 ? getgrgid(st->st_gid) : NULL;
+    struct passwd *pw = getpwuid(st->st_uid);
+    char owner[64];
+
+    if (pw)
+        snprintf(owner, sizeof(owner), "%s", pw->pw_name);
+    else
+        snprintf(owner, sizeof(owner), "uid %ld", (long)st->st_uid);
+    if (st->st_gid != 0 && (st->st_mode & need) == need) {
+        if (g)
+            snprintf(out, out_size,
+                     "permission denied on %s: you are not in group %s (usermod -aG)", path,
+                     g->gr_name);
+        else
+            snprintf(out, out_size, "permission denied on %s: you are not in group %ld", path,
+                     (long)st->st_gid);
+        return;
+    }
+    /* A long path may cut the end: the start says what matters. */
+    if (snprintf(out, out_size, "permission denied on %s: %s (mode %04o) lets in only %s%s", path,
+                 kind, (unsigned)(st->st_mode & 07777), owner, st->st_uid ? " and root" : "") < 0)
+        out[0] = '\0';
+}
+
 /* Why connecting to path failed, in words an admin can act on: a missing
- * socket, a group to join, or a stale socket file. */
+ * socket, a group to join or whose socket it is, or a stale socket file. */
 static void explain_connect(const char *path, int rc, char *out, size_t out_size)
 {
     char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
     struct stat st;
-    struct group *g;
     char *slash;
 
     if (rc == -ENOENT) {
@@ -131,23 +164,18 @@ static void explain_connect(const char *path, int rc, char *out, size_t out_size
         snprintf(out, out_size, "cannot connect to %s: %s", path, strerror(-rc));
         return;
     }
-    /* The socket's group, else (when its directory cannot be searched) the
-     * directory's: that is the group to be in. */
+    /* The socket, else (when its directory cannot be searched) the
+     * directory: what its owner and mode let in says what to do. */
     snprintf(dir, sizeof(dir), "%s", path);
     slash = strrchr(dir, '/');
     if (slash && slash != dir)
         *slash = '\0';
-    if (stat(path, &st) < 0 && stat(dir, &st) < 0) {
-        snprintf(out, out_size, "permission denied on %s", path);
-        return;
-    }
-    g = getgrgid(st.st_gid);
-    if (g)
-        snprintf(out, out_size, "permission denied on %s: you are not in group %s", path,
-                 g->gr_name);
+    if (stat(path, &st) == 0)
+        advise_access(path, path, &st, 0060, out, out_size);
+    else if (stat(dir, &st) == 0)
+        advise_access(path, dir, &st, 0010, out, out_size);
     else
-        snprintf(out, out_size, "permission denied on %s: you are not in group %ld", path,
-                 (long)st.st_gid);
+        snprintf(out, out_size, "permission denied on %s", path);
 }
 
 /* Where to look when no path is given and SUDOKUD_SOCKET is unset: the user's

@@ -79,6 +79,18 @@ static enum rpc_code fill_spec(const struct rpc_generate_params *g, const struct
                  g->n);
         return RPC_UNSUPPORTED;
     }
+    /* The generator's puzzles are minimal: at 16x16 and 25x25 each one
+     * needs chains (8.0 and up), so a band below extreme would run to the
+     * timeout with nothing to show.  Say so at once. */
+    double expert_lo = 0, expert_hi = 0;
+    proto_difficulty_band("expert", 6, &expert_lo, &expert_hi);
+    if (g->has_band && g->n >= 16 && g->max_rating <= expert_hi) {
+        snprintf(msg, msg_size,
+                 "every generated %ux%u puzzle rates extreme: a band below it is for 9x9 and "
+                 "4x4 only",
+                 g->n, g->n);
+        return RPC_UNSUPPORTED;
+    }
     /* Without a band every candidate is in [0, 1000]: rated, never refused. */
     spec->min_rating = g->has_band ? g->min_rating : 0.0;
     spec->max_rating = g->has_band ? g->max_rating : 1000.0;

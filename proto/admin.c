@@ -102,6 +102,9 @@ int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solve
         s->sizes = sizes_mask(proto_map_get(m, PROTO_K_SIZES));
         const msgpack_object *d = proto_map_get(m, PROTO_K_DEFAULT);
         s->is_default = d && d->type == MSGPACK_OBJECT_BOOLEAN && d->via.boolean;
+        s->default_sizes = sizes_mask(proto_map_get(m, PROTO_K_DEFAULT_SIZES));
+        const msgpack_object *e = proto_map_get(m, PROTO_K_EXPLAIN);
+        s->is_explain = e && e->type == MSGPACK_OBJECT_BOOLEAN && e->via.boolean;
     }
     return 0;
 }
@@ -136,7 +139,9 @@ int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *
         wire_get_u64(result, PROTO_K_CONNECTIONS, 1, &out->connections) < 0 ||
         wire_get_u64(result, PROTO_K_REQUESTS, 1, &out->requests) < 0 ||
         wire_get_u64(result, PROTO_K_ERRORS, 1, &out->errors) < 0 ||
-        wire_get_u64(result, PROTO_K_IN_FLIGHT, 1, &out->in_flight) < 0)
+        wire_get_u64(result, PROTO_K_IN_FLIGHT, 1, &out->in_flight) < 0 ||
+        wire_get_u64(result, PROTO_K_CONNECTIONS_TOTAL, 1, &out->connections_total) < 0 ||
+        wire_get_u64(result, PROTO_K_STUCK_WORKERS, 1, &out->stuck_workers) < 0)
         return -EPROTO;
     return decode_solver_stats(proto_map_get(result, PROTO_K_SOLVERS), out);
 }

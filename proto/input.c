@@ -13,15 +13,23 @@
  * Rule lines made of '-', '+', '=' and '|' (qqwing's readable output) are
  * skipped inside and between grids.
  *
- * Detection: the first puzzle line is a grid row when it holds a side's worth
- * (4, 9, 16, 25) of cells as above; a single run of 16 symbols is a whole 4x4
- * puzzle in the line form (use --format grid for 16x16 rows without spaces);
- * anything else is the line form.
+ * qqwing's --csv output reads as the line form: a header line whose first
+ * field is "Puzzle" is skipped, and of "PUZZLE,SOLUTION,..." the first
+ * field is the puzzle.
+ *
+ * Detection (INPUT_AUTO), for each puzzle on its own: its first line is a
+ * grid row when it holds a side's worth (4, 9, 16, 25) of cells as above; a
+ * single run of 16 symbols is a whole 4x4 puzzle in the line form (use
+ * --format grid for 16x16 rows without spaces); anything else is the line
+ * form.  A line that looks like a grid row among line puzzles, with no grid
+ * row of its size after it, is one bad record (a lone row): the next line is
+ * read again as a puzzle of its own, so a typo costs one puzzle, not nine.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "proto/codec.h"
 #include "proto/input.h"
@@ -31,6 +39,7 @@ int input_open(struct input *in, const char *path, enum input_format format)
     memset(in, 0, sizeof(*in));
     in->name = path;
     in->format = format;
+    in->is_auto = format == INPUT_AUTO;
     if (strcmp(path, "-") == 0) {
         in->f = stdin;
         return 0;
@@ -51,16 +60,29 @@ const char *input_name(const struct input *in)
     return strcmp(in->name, "-") == 0 ? "<stdin>" : in->name;
 }
 
+/* A byte no text holds: NUL, or a control other than tab, CR, VT and FF. */
+static int is_binary_byte(int ch)
+{
+    return (ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\v' && ch != '\f') || ch == 0x7f;
+}
+
 /* Read one line into in->line without its newline.  Every byte is counted,
  * NUL bytes too (they are flagged: no puzzle holds one); bytes beyond
- * INPUT_LINE_MAX are counted and dropped.  Returns 1, 0 at EOF or a negative
- * errno. */
+ * INPUT_LINE_MAX are counted and dropped.  A NUL or control byte within
+ * the first INPUT_SNIFF bytes marks the input as binary.  Returns 1, 0 at
+ * EOF or a negative errno. */
 static int read_line(struct input *in)
 {
     size_t len = 0, total = 0;
     int ch, has_nul = 0;
 
+    if (in->is_pending) { /* put back by a lone row: already counted */
+        in->is_pending = 0;
+        return 1;
+    }
     while ((ch = getc_unlocked(in->f)) != EOF && ch != '\n') {
+        if (in->bytes + total < INPUT_SNIFF && is_binary_byte(ch))
+            in->looks_binary = 1;
         total++;
         has_nul |= ch == '\0';
         if (len <= INPUT_LINE_MAX)
@@ -164,6 +186,13 @@ static int row_values(const char *p, unsigned *vals, int max)
     return count;
 }
 
+/* A row of one character a cell, no gaps ("53..7...." or "530070000"). */
+static int is_compact_row(const char *p)
+{
+    size_t len = strlen(p);
+    return (len == 4 || len == 9) && strspn(p, "0123456789.") == len;
+}
+
 static int is_side(int k)
 {
     return k == 4 || k == 9 || k == 16 || k == 25;
@@ -176,18 +205,24 @@ static int is_line_puzzle_16(const char *p)
     return len == 16 && strcspn(p, " \t|") == len;
 }
 
-static void detect(struct input *in, const char *p)
+static enum input_format detect(const char *p)
 {
     unsigned vals[26];
     int k = row_values(p, vals, 26);
-    in->format = is_side(k) && !is_line_puzzle_16(p) ? INPUT_GRID : INPUT_LINE;
+    return is_side(k) && !is_line_puzzle_16(p) ? INPUT_GRID : INPUT_LINE;
 }
 
-static int read_line_record(struct input *in, const char *p, struct input_record *r)
+/* qqwing's CSV header ("Puzzle,Solution,..."): not a puzzle. */
+static int is_csv_header(const char *p)
+{
+    return strncasecmp(p, "puzzle,", 7) == 0 || strcasecmp(p, "puzzle") == 0;
+}
+
+static int read_line_record(const char *p, struct input_record *r)
 {
     r->format = INPUT_LINE;
     r->text = p;
-    r->len = in->line_len - (size_t)(p - in->line);
+    r->len = strcspn(p, ","); /* CSV: the first field is the puzzle */
     int lower = 0, upper = 0;
     for (size_t i = 0; i < r->len; i++) {
         lower |= islower((unsigned char)p[i]) != 0;
@@ -237,8 +272,22 @@ static void skip_rows(struct input *in, int rows)
         ;
 }
 
-/* Gather the n rows of a grid, as people write them, and parse them. */
-static int read_grid_record(struct input *in, const char *p, struct input_record *r)
+/* Auto detection among line puzzles: the row after a grid's first is no row
+ * of its size (it is a puzzle of its own).  Make the first a bad record of
+ * its own and leave the current line for the next read.  Returns 1. */
+static int lone_row(struct input *in, struct input_record *r, int k)
+{
+    in->is_pending = 1;
+    in->format = INPUT_LINE;
+    r->format = INPUT_LINE;
+    snprintf(r->error, sizeof(r->error),
+             "a lone grid row of %d cells: a line puzzle has 16, 81, 256 or 625", k);
+    return 1;
+}
+
+/* Gather the n rows of a grid, as people write them, and parse them.
+ * was_line: the previous record was a line puzzle (auto detection). */
+static int read_grid_record(struct input *in, const char *p, struct input_record *r, int was_line)
 {
     char text[25 * 25 * 4 + 1];
     unsigned vals[26];
@@ -246,6 +295,7 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
     int k = row_values(p, vals, 26);
 
     r->format = INPUT_GRID;
+    r->is_compact = is_compact_row(p);
     if (k < 0) {
         snprintf(r->error, sizeof(r->error),
                  "not a grid row: expected numbers separated by spaces");
@@ -273,6 +323,9 @@ static int read_grid_record(struct input *in, const char *p, struct input_record
                 return 1;
             }
             got = row_values(p, vals, 26);
+            r->is_compact &= is_compact_row(p);
+            if (got != k && row == 1 && was_line)
+                return lone_row(in, r, k);
         }
         if (got != k) {
             r->line = in->line_no; /* reported at the row's own line */
@@ -303,7 +356,8 @@ int input_next(struct input *in, struct input_record *r)
         int rc = read_line(in);
         if (rc <= 0)
             return rc;
-    } while (!(p = content(in)) || (is_rule(p) && !in->is_long && !in->has_nul));
+    } while (!(p = content(in)) ||
+             ((is_rule(p) || is_csv_header(p)) && !in->is_long && !in->has_nul));
     memset(r, 0, offsetof(struct input_record, cells));
     r->error[0] = '\0';
     r->line = in->line_no;
@@ -317,7 +371,9 @@ int input_next(struct input *in, struct input_record *r)
         snprintf(r->error, sizeof(r->error), "line holds a NUL byte");
         return 1;
     }
-    if (in->format == INPUT_AUTO)
-        detect(in, p);
-    return in->format == INPUT_GRID ? read_grid_record(in, p, r) : read_line_record(in, p, r);
+    int was_line = in->format == INPUT_LINE;
+    if (in->is_auto)
+        in->format = detect(p);
+    return in->format == INPUT_GRID ? read_grid_record(in, p, r, in->is_auto && was_line)
+                                    : read_line_record(p, r);
 }

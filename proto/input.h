@@ -4,8 +4,9 @@
  * Reads one input (a file or stdin) as a stream of records, each a puzzle
  * with the number of the line it starts on.  Memory is constant: lines are
  * read into a fixed buffer (an overlong line becomes a failed record, not a
- * bigger buffer).  The format is detected from the first puzzle line unless
- * forced.  Linked into the tools, not into libsudoku-client.
+ * bigger buffer).  Unless forced, each puzzle's form is detected from its
+ * first line, so a line puzzle may follow a grid.  Linked into the tools,
+ * not into libsudoku-client.
  */
 #ifndef SUDOKU_PROTO_INPUT_H
 #define SUDOKU_PROTO_INPUT_H
@@ -14,9 +15,10 @@
 #include <stdio.h>
 
 #define INPUT_LINE_MAX 8192 /* longest line kept; longer ones are refused */
+#define INPUT_SNIFF    4096 /* bytes at the start looked at to tell a binary file */
 
 enum input_format {
-    INPUT_AUTO = 0, /* detect from the first puzzle line */
+    INPUT_AUTO = 0, /* detect each puzzle's form from its first line */
     INPUT_LINE,     /* one puzzle per line */
     INPUT_GRID      /* n lines of n numbers per puzzle (judge format) */
 };
@@ -28,6 +30,7 @@ struct input_record {
     const char *text;         /* line form: the trimmed line, valid until the next read */
     size_t len;               /* line form: its length */
     int is_lower;             /* line form: letters were lowercase */
+    int is_compact;           /* grid form: rows of one character a cell ("53..7....") */
     unsigned n;               /* grid form: side */
     uint8_t cells[625];       /* grid form: values 0..n */
     char error[256];          /* non-empty: the record is bad, this says why */
@@ -37,13 +40,16 @@ struct input_record {
 struct input {
     FILE *f;                  /* owned unless it is stdin */
     const char *name;         /* for messages, "-" shown as "<stdin>"; borrowed */
-    enum input_format format; /* resolved on the first record when INPUT_AUTO */
+    enum input_format format; /* forced, or (auto) the last record's form */
+    int is_auto;              /* opened with INPUT_AUTO: detect every record */
     uint64_t line_no;         /* lines read so far */
     uint64_t bytes;           /* bytes read so far */
     char line[INPUT_LINE_MAX + 2];
     size_t line_len;
-    int is_long; /* the last line was cut: longer than INPUT_LINE_MAX */
-    int has_nul; /* the last line held a NUL byte */
+    int is_long;      /* the last line was cut: longer than INPUT_LINE_MAX */
+    int has_nul;      /* the last line held a NUL byte */
+    int is_pending;   /* line holds a line not yet taken: the next read gives it */
+    int looks_binary; /* a NUL or control byte within the first INPUT_SNIFF bytes */
 };
 
 /* Open path ("-" for stdin) with format (INPUT_AUTO to detect).  Returns 0

@@ -4,7 +4,8 @@
 Starts the real sudokud on a temporary socket, then runs `sudoku` with its
 stdin, stdout and stderr on a pseudo-terminal, as a person typing would:
   - it says "reading puzzles from the terminal; Ctrl-D ends" first;
-  - a typed line-form puzzle is answered before the next line is typed;
+  - a typed line-form puzzle is answered before the next line is typed,
+    and no progress line is drawn over the line being typed;
   - in a second session, a typed judge grid is answered once its last row
     is typed;
   - Ctrl-D ends it with status 0.
@@ -27,9 +28,11 @@ def fail(msg):
     sys.exit(1)
 
 
-def read_until(fd, pred, what):
+def collect(fd, secs, pred=None):
+    """What the terminal shows within secs, or until pred(what) holds.
+    Returns (what, whether pred held)."""
     buf = b""
-    end = time.time() + TIMEOUT
+    end = time.time() + secs
     while time.time() < end:
         r, _, _ = select.select([fd], [], [], 0.05)
         if r:
@@ -40,9 +43,21 @@ def read_until(fd, pred, what):
             if not chunk:
                 break
             buf += chunk
-            if pred(buf):
-                return buf
-    fail("no %s within %.0f s; the terminal shows: %r" % (what, TIMEOUT, buf))
+            if pred and pred(buf):
+                return buf, True
+    return buf, False
+
+
+def read_until(fd, pred, what):
+    buf, ok = collect(fd, TIMEOUT, pred)
+    if not ok:
+        fail("no %s within %.0f s; the terminal shows: %r" % (what, TIMEOUT, buf))
+    return buf
+
+
+def drain(fd, secs):
+    """Whatever the terminal shows within secs."""
+    return collect(fd, secs)[0]
 
 
 def check_grid(givens, cells):
@@ -101,9 +116,14 @@ def main():
             time.sleep(0.01)
         fd, pid = session(tool, sock)
         for puzzle in (first, second):
+            if puzzle is second:
+                time.sleep(1.3)  # past the progress line's first showing
             os.write(fd, (puzzle + "\n").encode())
             buf = read_until(fd, lambda b: len(solution_lines(b, [puzzle])) >= 1,
                              "answer to the typed puzzle")
+            buf += drain(fd, 0.4)
+            if b"\x1b[K" in buf or b"puzzles, " in buf:
+                fail("a progress line was drawn where the person types: %r" % buf)
             answer = solution_lines(buf, [puzzle])[0]
             givens = [int(c) for c in puzzle.replace(".", "0")]
             if not check_grid(givens, [int(c) for c in answer]):

@@ -84,8 +84,9 @@ static int start_daemon(void **state)
 
 static int stop_daemon(void **state)
 {
-    static const char *const files[] = {"out.txt",   "err.txt", "daemon.log", "big.txt",
-                                        "small.txt", "sock",    "fake.sock"};
+    static const char *const files[] = {"out.txt",   "err.txt",    "daemon.log",
+                                        "big.txt",   "small.txt",  "sock",
+                                        "fake.sock", "random.bin", "digits.txt"};
     char path[128];
     (void)state;
     kill(daemon_pid, SIGTERM);
@@ -407,6 +408,11 @@ static const struct {
 } exit_cases[] = {
     {"all solved", {"-s", SOCK_ARG, DATA("client_judge.txt")}, 0, NULL, NULL},
     {"ping answers", {"-s", SOCK_ARG, "ping"}, 0, "pong from", NULL},
+    {"--local with no plugins: 1, saying where it looked",
+     {"--local", "-P", "/nonexistent/plugins", DATA("client_judge.txt")},
+     1,
+     NULL,
+     "no solver plugin loaded from /nonexistent/plugins"},
     {"some bad", {"-s", SOCK_ARG, DATA("client_mixed.txt")}, 1, NULL, NULL},
     {"missing file", {"-s", SOCK_ARG, DATA("no-such-file.txt")}, 1, NULL, NULL},
     {"--limit 0 is no limit",
@@ -482,9 +488,9 @@ static void test_exit_codes(void **state)
 static void test_json_lines(void **state)
 {
     static struct tool_run r;
-    static const char *const solved_keys[] = {"line",  "status", "solution",
+    static const char *const solved_keys[] = {"line",  "file",   "status",    "solution",
                                               "count", "solver", "elapsed_us"};
-    static const char *const error_keys[] = {"line", "status", "code", "message"};
+    static const char *const error_keys[] = {"line", "file", "status", "code", "message"};
     const char *argv[] = {"sudoku", "--json", "-s", sock, DATA("client_mixed.txt"), NULL};
     (void)state;
     run_tool(&r, NULL, argv);
@@ -496,9 +502,9 @@ static void test_json_lines(void **state)
         snprintf(want_line, sizeof(want_line), "{\"line\":%d,", count + 2);
         assert_true(strncmp(line, want_line, strlen(want_line)) == 0); /* input order */
         if (strstr(line, "\"status\":\"error\""))
-            check_json_keys(line, error_keys, 4);
+            check_json_keys(line, error_keys, 5);
         else
-            check_json_keys(line, solved_keys, 6);
+            check_json_keys(line, solved_keys, 7);
         count++;
     }
     assert_int_equal(count, 8);
@@ -507,8 +513,277 @@ static void test_json_lines(void **state)
     run_tool(&r, DATA("client_judge.txt"), argv2);
     assert_int_equal(r.status, 0);
     r.out[strcspn(r.out, "\n")] = '\0';
-    check_json_keys(r.out, solved_keys, 6);
+    check_json_keys(r.out, solved_keys, 7);
     assert_non_null(strstr(r.out, "\"solution\":[["));
+}
+
+/* --json over several files: each object names its file, and line is the
+ * puzzle's line in that file. */
+static void test_json_names_files(void **state)
+{
+    static struct tool_run r;
+    const char *argv[] = {
+        "sudoku", "--json", "-s", sock, DATA("client_judge.txt"), DATA("client_mixed.txt"), NULL};
+    char want[256];
+    (void)state;
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof(want), ",\"file\":\"%s\"}\n{\"line\":2,", DATA("client_judge.txt"));
+    if (strncmp(r.out, "{\"line\":1,", 10) != 0 || !strstr(r.out, want))
+        fail_msg("the first object is not line 1 of %s: %s", DATA("client_judge.txt"), r.out);
+    snprintf(want, sizeof(want), ",\"file\":\"%s\"}\n{\"line\":3,", DATA("client_mixed.txt"));
+    if (!strstr(r.out, want))
+        fail_msg("line 2 of %s is not named so: %s", DATA("client_mixed.txt"), r.out);
+}
+
+/* How many times needle occurs in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+static size_t count_lines(const char *text)
+{
+    size_t n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* size bytes from a fixed-seed generator; digits: only '0'..'9' and a
+ * newline every 50 bytes or so, else any byte. */
+static void write_noise(const char *path, size_t size, int digits)
+{
+    uint32_t x = 2463534242u;
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < size; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        if (digits)
+            fputc(x % 50 == 0 ? '\n' : '0' + (int)(x % 10), f);
+        else
+            fputc((int)(x & 0xff), f);
+    }
+    fclose(f);
+}
+
+/* Random bytes or random digits: thousands of bad records, a screenful of
+ * errors and a count of the rest; random bytes are called binary at once. */
+static void test_noise_errors_bounded(void **state)
+{
+    static struct tool_run r;
+    char path[128];
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    (void)state;
+    path_in_tmp(path, sizeof(path), "random.bin");
+    write_noise(path, 200000, 0);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, "random.bin looks binary") || !strstr(r.err, "more errors (-v shows all)"))
+        fail_msg("random bytes: no binary notice or no count:\n%.2000s", r.err);
+    assert_true(strstr(r.err, "looks binary") < strstr(r.err, "random.bin:"));
+    assert_true(count_lines(r.err) <= 20 + 3);
+    path_in_tmp(path, sizeof(path), "digits.txt");
+    write_noise(path, 200000, 1);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    assert_null(strstr(r.err, "looks binary"));
+    assert_non_null(strstr(r.err, "more errors (-v shows all)"));
+    assert_true(count_lines(r.err) <= 20 + 2);
+}
+
+/* An empty file is said; one error is "1 error", with no rate of failures. */
+static void test_counts_said_right(void **state)
+{
+    static struct tool_run r;
+    char path[128];
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0); /* nothing failed: 0, as sudoku(1) says */
+    assert_non_null(strstr(r.err, "no puzzles in "));
+    assert_non_null(strstr(r.err, path));
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("12345\n", f);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    if (!strstr(r.err, " 1 error in ") || strstr(r.err, "errors") || strstr(r.err, "puzzles/s"))
+        fail_msg("summary of one bad puzzle: %s", r.err);
+    assert_null(strstr(r.err, "no puzzles in "));
+}
+
+/* --unique: a puzzle with two solutions fails (exit 1) and --json says
+ * unique false; a unique one exits 0 with unique true. */
+static void test_unique_not_unique(void **state)
+{
+    static struct tool_run r;
+    char path[128];
+    const char *argv[] = {"sudoku", "-s", sock, "--unique", path, NULL};
+    const char *json[] = {"sudoku", "-s", sock, "--unique", "--json", path, NULL};
+    const char *one[] = {"sudoku", "-s", sock, "--unique", "--json", DATA("client_judge.txt"),
+                         NULL};
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("1...............\n", f); /* one given of sixteen: many solutions */
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, " multiple"));
+    assert_non_null(strstr(r.err, "1 not unique"));
+    run_tool(&r, NULL, json);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "\"unique\":false"));
+    run_tool(&r, NULL, one);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"unique\":true"));
+}
+
+/* Every key of the daemon's solvers and stats answers comes through the
+ * library and the tool, and the text listing says which sides each
+ * solver is the default for. */
+static void test_solvers_stats_every_key(void **state)
+{
+    static struct tool_run r;
+    struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    struct sudoku_client_stats st;
+    struct sudoku_client_error err;
+    struct sudoku_client *c = NULL;
+    unsigned defaults = 0;
+    size_t len = 0, explainers = 0;
+    (void)state;
+    assert_int_equal(sudoku_client_connect(sock, &c, &err), 0);
+    assert_int_equal(sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err), 0);
+    for (size_t i = 0; i < len; i++) {
+        assert_int_equal(defaults & list[i].default_sizes, 0); /* each side in one list */
+        defaults |= list[i].default_sizes;
+        explainers += list[i].is_explain;
+    }
+    assert_int_equal(defaults, 0xf); /* 4, 9, 16 and 25 each have a default */
+    assert_true(explainers >= 1);    /* logic */
+    assert_int_equal(sudoku_client_stats(c, &st, &err), 0);
+    assert_true(st.connections_total >= 1);
+    sudoku_client_free(c);
+    const char *json[] = {"sudoku", "-s", sock, "solvers", "--json", NULL};
+    run_tool(&r, NULL, json);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "\"default_sizes\":["), len);
+    assert_int_equal(count_of(r.out, "\"explain\":true"), explainers);
+    const char *text[] = {"sudoku", "-s", sock, "solvers", NULL};
+    run_tool(&r, NULL, text);
+    assert_int_equal(r.status, 0);
+    for (size_t i = 0; i < len; i++) {
+        const char *line = strstr(r.out, list[i].name);
+        assert_non_null(line);
+        if (list[i].default_sizes) /* "default (25)" on sat's line, not only bitmask's */
+            assert_true(strstr(line, "default (") < strchr(line, '\n'));
+    }
+    const char *stats[] = {"sudoku", "-s", sock, "stats", "--json", NULL};
+    run_tool(&r, NULL, stats);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"connections_total\":"));
+    assert_non_null(strstr(r.out, "\"stuck_workers\":0"));
+}
+
+/* qqwing's --compact grids are answered in that form, a blank line between
+ * them; its --csv lines are answered as lines. */
+static void test_qqwing_forms(void **state)
+{
+    static struct tool_run r;
+    char path[128], rows[2][10][16];
+    const char *argv[] = {"sudoku", "-s", sock, path, NULL};
+    static const char compact[] = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n"
+                                  "7...2...6\n.6....28.\n...419..5\n....8..79\n";
+    FILE *f;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n%s", compact, compact);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    const char *p = r.out;
+    for (int g = 0; g < 2; g++) {
+        for (int row = 0; row < 9; row++) {
+            size_t len = strcspn(p, "\n");
+            assert_int_equal(len, 9); /* "534678912": a digit a cell, no spaces */
+            memcpy(rows[g][row], p, 9);
+            rows[g][row][9] = '\0';
+            p += len + 1;
+        }
+        if (g == 0) {
+            assert_int_equal(*p, '\n'); /* the blank line between */
+            p++;
+        }
+    }
+    assert_int_equal(*p, '\0');
+    char puzzle[82] = "", sol[82] = "";
+    for (int row = 0; row < 9; row++) {
+        memcpy(puzzle + row * 9, compact + row * 10, 9);
+        memcpy(sol + row * 9, rows[1][row], 9);
+    }
+    check_line_solution(puzzle, sol);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "Puzzle,Solution,Difficulty\n%s,,Easy\n", puzzle);
+    fclose(f);
+    run_tool(&r, NULL, argv);
+    assert_int_equal(r.status, 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    check_line_solution(puzzle, r.out);
+}
+
+/* --output readable boxes each answer as qqwing does, and reads back as a
+ * grid; -o FILE writes the answers there; -q keeps stderr empty while the
+ * exit status still says something failed. */
+static void test_readable_into_quiet(void **state)
+{
+    static struct tool_run r;
+    static char text[8192];
+    char path[128];
+    uint8_t cells[SDK_MAX_CELLS], sol[SDK_MAX_CELLS];
+    unsigned n = 0, sn = 0;
+    (void)state;
+    path_in_tmp(path, sizeof(path), "small.txt");
+    const char *readable[] = {
+        "sudoku", "-s", sock, "--output", "readable", "-o", path, DATA("client_judge.txt"), NULL};
+    run_tool(&r, NULL, readable);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, ""); /* it went to the file */
+    tool_run_slurp(path, text, sizeof(text));
+    assert_non_null(strstr(text, " | "));
+    assert_non_null(strstr(text, "-------|-------|-------\n"));
+    /* the boxed answer reads back as a solved grid of the same puzzle */
+    const char *back[] = {"sudoku", "-s", sock, "--output", "line", path, NULL};
+    run_tool(&r, NULL, back);
+    assert_int_equal(r.status, 0);
+    tool_run_slurp(DATA("client_judge.txt"), text, sizeof(text));
+    assert_int_equal(codec_parse_judge(text, strlen(text), &n, cells, NULL, 0), 0);
+    r.out[strcspn(r.out, "\n")] = '\0';
+    assert_int_equal(codec_parse_line(r.out, strlen(r.out), &sn, sol, NULL, 0), 0);
+    assert_int_equal(sn, n);
+    assert_int_equal(grid_check_solution(n, cells, sol, text, sizeof(text)), 0);
+    /* -q: a bad puzzle fails silently, but fails */
+    const char *quiet[] = {"sudoku", "-q", "-s", sock, DATA("client_mixed.txt"), NULL};
+    run_tool(&r, NULL, quiet);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "");
+    assert_true(strlen(r.out) > 0);
 }
 
 /* Write count puzzle lines, cycling through the 9x9 lines of client_lines.txt. */
@@ -903,11 +1178,15 @@ static void test_output_formats(void **state)
     f = fopen(DATA("client_lines.txt"), "r");
     assert_non_null(f);
     p = r.out;
-    while (next_puzzle_line(f, line, sizeof(line))) {
+    for (int k = 0; next_puzzle_line(f, line, sizeof(line)); k++) {
         uint8_t cells[SDK_MAX_CELLS];
         unsigned n = 0;
         char sol[SDK_MAX_CELLS + 1], grid[SDK_MAX_CELLS * 3 + 1];
         size_t len = 0;
+        if (k > 0) { /* a blank line between grids */
+            assert_int_equal(*p, '\n');
+            p++;
+        }
         assert_int_equal(codec_parse_line(line, strlen(line), &n, cells, NULL, 0), 0);
         for (unsigned row = 0; row < n; row++) { /* this answer's n lines */
             char *nl = strchr(p, '\n');
@@ -948,6 +1227,13 @@ int main(void)
         cmocka_unit_test(test_nul_byte_line),
         cmocka_unit_test(test_exit_codes),
         cmocka_unit_test(test_json_lines),
+        cmocka_unit_test(test_json_names_files),
+        cmocka_unit_test(test_noise_errors_bounded),
+        cmocka_unit_test(test_counts_said_right),
+        cmocka_unit_test(test_unique_not_unique),
+        cmocka_unit_test(test_solvers_stats_every_key),
+        cmocka_unit_test(test_qqwing_forms),
+        cmocka_unit_test(test_readable_into_quiet),
         cmocka_unit_test(test_library_calls),
         cmocka_unit_test(test_big_batch_bounded_memory),
         cmocka_unit_test(test_daemon_lost_mid_batch),

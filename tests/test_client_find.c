@@ -109,28 +109,51 @@ static void need_root(void)
         skip();
 }
 
-/* A socket in a directory only root may search: the message names the group
- * to join, and does not tell the user to start a daemon that is running. */
+/* Permission denied: the advice follows the real owner and mode (as
+ * docs/systemd.md says): a group to join only when that group is let in
+ * and is not root's; else whose it is.  Never "start it" for a running
+ * daemon. */
 static void test_permission_names_group(void **state)
 {
     static struct run r;
     struct dh d;
-    struct stat st;
+    char want[512];
     (void)state;
     need_root();
     assert_int_equal(dh_start(&d, NULL), 0);
-    assert_int_equal(stat(d.dir, &st), 0);
-    struct group *g = getgrgid(st.st_gid);
-    char want[512];
-    snprintf(want, sizeof(want), "permission denied on %s: you are not in group %s", d.sock,
-             g ? g->gr_name : "?");
     const char *args[] = {"-s", d.sock, "ping", NULL};
+    /* a directory only root may enter: no group to join */
+    assert_int_equal(chown(d.dir, 0, 0), 0);
+    assert_int_equal(chmod(d.dir, 0700), 0);
+    run_tool(&r, NOBODY, NULL, args);
+    assert_int_equal(r.status, 3);
+    snprintf(want, sizeof(want),
+             "permission denied on %s: its directory (mode 0700) lets in only root", d.sock);
+    assert_non_null(strstr(r.err, want));
+    assert_null(strstr(r.err, "group root"));
+    assert_null(strstr(r.err, "start it with"));
+    /* a directory its group may enter: join that group */
+    struct group *g = getgrgid(1);
+    assert_non_null(g);
+    assert_int_equal(chown(d.dir, 0, 1), 0);
+    assert_int_equal(chmod(d.dir, 0750), 0);
+    run_tool(&r, NOBODY, NULL, args);
+    snprintf(want, sizeof(want), "permission denied on %s: you are not in group %s", d.sock,
+             g->gr_name);
+    assert_non_null(strstr(r.err, want));
+    assert_non_null(strstr(r.err, "usermod -aG"));
+    /* the socket itself is root's group's: whose it is, not "join root" */
+    assert_int_equal(chmod(d.dir, 0755), 0);
+    assert_int_equal(chown(d.sock, 0, 0), 0);
+    assert_int_equal(chmod(d.sock, 0660), 0);
     run_tool(&r, NOBODY, NULL, args);
     dh_stop(&d);
     dh_cleanup(&d);
     assert_int_equal(r.status, 3);
+    snprintf(want, sizeof(want),
+             "permission denied on %s: the socket (mode 0660) lets in only root", d.sock);
     assert_non_null(strstr(r.err, want));
-    assert_null(strstr(r.err, "start it with"));
+    assert_null(strstr(r.err, "group root"));
 }
 
 /* No daemon at all: both places are named, each with why. */
@@ -152,6 +175,11 @@ static void test_neither_socket_named(void **state)
     snprintf(want, sizeof(want), "no socket at %s/sudokud.sock: is sudokud running?", xdg);
     assert_non_null(strstr(r.err, want));
     assert_non_null(strstr(r.err, "no socket at " SYSTEM_DIR "/sudokud.sock"));
+    assert_null(strstr(r.err, "--local")); /* ping needs the daemon */
+    const char *solve[] = {"/dev/null", NULL};
+    run_tool(&r, NOBODY, NULL, solve);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "without a daemon: add --local")); /* as sudoku(1) says */
 }
 
 /* The user's socket is missing: the system daemon answers. */

@@ -301,7 +301,8 @@ static void test_explain_not_unique(void **state)
     const char *args[] = {"hint", in, NULL};
     run_fake(&r, -1, args);
     assert_int_equal(r.status, 1);
-    assert_int_equal(count_of(r.out, "\n"), 3);
+    assert_int_equal(count_of(r.out, "\n"), 3 + 2); /* three hints, a blank line between */
+    assert_int_equal(count_of(r.out, "\n\n"), 2);
     assert_int_equal(count_of(r.err, "four.txt:3: not_unique: more than one solution\n"), 1);
     const char *json[] = {"explain", "--json", in, NULL};
     run_fake(&r, -1, json);
@@ -320,7 +321,7 @@ static void test_explain_not_unique(void **state)
 static void test_rate_order(void **state)
 {
     static struct tool_run r;
-    char a[128], b[128];
+    char a[128], b[128], want[1024];
     (void)state;
     write_file("a.txt", LINES4, a, sizeof(a));
     write_file("b.txt", "1..4..1..1..4...\n1..4..1..1..4..1\n", b, sizeof(b));
@@ -336,12 +337,15 @@ static void test_rate_order(void **state)
     const char *json[] = {"rate", "--json", b, NULL};
     run_fake(&r, -1, json);
     assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "{\"line\":1,\"rating\":5,\"difficulty\":\"easy\",\"hardest\":"
-                               "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
-                               "\"elapsed_us\":0}\n"
-                               "{\"line\":2,\"rating\":6,\"difficulty\":\"easy\",\"hardest\":"
-                               "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
-                               "\"elapsed_us\":0}\n");
+    snprintf(want, sizeof(want),
+             "{\"line\":1,\"rating\":5,\"difficulty\":\"easy\",\"hardest\":"
+             "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
+             "\"elapsed_us\":0,\"file\":\"%s\"}\n"
+             "{\"line\":2,\"rating\":6,\"difficulty\":\"easy\",\"hardest\":"
+             "\"hidden_single\",\"steps\":3,\"logic\":true,\"solver\":\"\","
+             "\"elapsed_us\":0,\"file\":\"%s\"}\n",
+             b, b);
+    assert_string_equal(r.out, want);
 }
 
 /* A daemon gone mid-run: what came is printed, one line says so, exit 3. */
@@ -368,16 +372,19 @@ static void test_usage(void **state)
 {
     static struct tool_run r;
     (void)state;
-    const char *two_files[] = {"hint", "x", "y", NULL};
-    run_fake(&r, -1, two_files);
-    assert_int_equal(r.status, 2);
+    const char *two_files[] = {"hint", "/nonexistent/x", "/nonexistent/y", NULL};
+    run_fake(&r, -1, two_files); /* no usage error: hint takes many FILEs, each is tried */
+    assert_int_equal(r.status, 1);
+    assert_int_equal(count_of(r.err, "cannot open /nonexistent/"), 2);
     const char *rate_steps[] = {"rate", "--steps", "2", NULL};
     run_fake(&r, -1, rate_steps);
     assert_int_equal(r.status, 2);
-    /* --local without plugins: exit 3 (nothing to answer with), and why */
+    /* --local without plugins: exit 1 (nothing to answer with; no daemon
+     * was out of reach), and why: where it looked, what to do */
     const char *local[] = {"explain", "--local", "-P", "/nonexistent/dir", NULL};
     run_fake(&r, -1, local);
-    assert_int_equal(r.status, 3);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "name their directory with -P DIR"));
     assert_non_null(strstr(r.err, "no solver plugin loaded from /nonexistent/dir"));
     const char *no_progress[] = {"hint", "--progress", "/nonexistent/grid", NULL};
     run_fake(&r, -1, no_progress);

@@ -293,8 +293,9 @@ static void test_local_matches_daemon(void **state)
         {"-n", "5", "--seed", "1", "--size", "4", "--json", NULL},
         {"-n", "2", "--solver", "nosuch", NULL},
         {"-n", "2", "--size", "25", "--difficulty", "easy", NULL},
+        {"-n", "1", "--size", "16", "--difficulty", "hard", NULL},
     };
-    static const int want_status[] = {0, 0, 0, 1, 1};
+    static const int want_status[] = {0, 0, 0, 1, 1, 1};
     struct tool_run *a = new_run(), *b = new_run();
     (void)state;
     for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
@@ -305,6 +306,8 @@ static void test_local_matches_daemon(void **state)
         assert_string_equal(b->out, a->out);
         assert_string_equal(b->err, a->err);
     }
+    /* The 16x16 band below extreme was refused at once, saying why. */
+    assert_non_null(strstr(a->err, "unsupported: every generated 16x16 puzzle rates extreme"));
     generate_and_check((const char *const[]){"--local", "-P", SUDOKU_BUILD_PLUGIN_DIR, "-n", "20",
                                              "--symmetry", "mirror", "--solution", NULL},
                        20, "mirror", 1);
@@ -379,6 +382,30 @@ static void test_own_seed_band(void **state)
 
     (void)state;
     check_own_seeds("--difficulty", "medium", 6, "78", pick, sizeof(pick) / sizeof(pick[0]));
+}
+
+/* qqwing's level names: simple is easy, intermediate is medium; the same
+ * seed makes the same bytes as our name for the band. */
+static void test_qqwing_levels(void **state)
+{
+    static const char *const pairs[][2] = {{"simple", "easy"}, {"intermediate", "medium"}};
+    struct tool_run *a = new_run(), *b = new_run();
+    (void)state;
+    for (size_t i = 0; i < 2; i++) {
+        const char *alias[] = {"-n",           "3",         "--seed", "11", "--json",
+                               "--difficulty", pairs[i][0], NULL};
+        const char *band[] = {"-n",           "3",         "--seed", "11", "--json",
+                              "--difficulty", pairs[i][1], NULL};
+        char want[64];
+        generate(a, d2.sock, alias);
+        generate(b, d2.sock, band);
+        assert_int_equal(a->status, 0);
+        assert_string_equal(a->out, b->out);
+        snprintf(want, sizeof(want), "\"difficulty\":\"%s\"", pairs[i][1]);
+        assert_non_null(strstr(a->out, want));
+    }
+    free(a);
+    free(b);
 }
 
 /* Bad option values: exit 2, the message naming what is allowed; nothing
@@ -642,18 +669,13 @@ static int stop_daemons(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_options),
-        cmocka_unit_test(test_unique_minimal),
-        cmocka_unit_test(test_symmetries),
-        cmocka_unit_test(test_16x16),
-        cmocka_unit_test(test_reproducible),
-        cmocka_unit_test(test_own_seed),
+        cmocka_unit_test(test_bad_options),   cmocka_unit_test(test_unique_minimal),
+        cmocka_unit_test(test_symmetries),    cmocka_unit_test(test_16x16),
+        cmocka_unit_test(test_reproducible),  cmocka_unit_test(test_own_seed),
         cmocka_unit_test(test_own_seed_band), /* several orders a grid */
-        cmocka_unit_test(test_library),
-        cmocka_unit_test(test_bands),
-        cmocka_unit_test(test_daemon_errors),
-        cmocka_unit_test(test_bench),
-        cmocka_unit_test(test_local_matches_daemon),
+        cmocka_unit_test(test_library),       cmocka_unit_test(test_bands),
+        cmocka_unit_test(test_qqwing_levels), cmocka_unit_test(test_daemon_errors),
+        cmocka_unit_test(test_bench),         cmocka_unit_test(test_local_matches_daemon),
     };
     if (getenv("GEN_TEST_FILTER"))
         cmocka_set_test_filter(getenv("GEN_TEST_FILTER"));

@@ -68,6 +68,17 @@ static const struct {
      P4 "\n" P4 "\n",
      {{P4, 1, NULL}, {P4, 2, NULL}}},
     {"line form with a byte order mark", "\xef\xbb\xbf" P9 "\n", {{P9, 1, NULL}}},
+    {"auto detection for each puzzle: a line, a grid, a line",
+     P9 "\n1 0 3 0\n0 4 0 0\n0 0 0 0\n0 2 0 4\n" P4 "\n",
+     {{P9, 1, NULL}, {P4, 2, NULL}, {P4, 6, NULL}}},
+    {"among line puzzles, a lone grid row is one bad record",
+     P9 "\n123456789\n" P9 "\n",
+     {{P9, 1, NULL}, {NULL, 2, "lone grid row"}, {P9, 3, NULL}}},
+    {"qqwing's --csv output: the header skipped, the first field the puzzle",
+     "Puzzle,Solution,Difficulty\n" P9
+     ",534678912672195348198342567859761423426853791713924856961537284"
+     "287419635345286179,Easy\n" P4 ",\n",
+     {{P9, 2, NULL}, {P4, 3, NULL}}},
     {"a grid cut short", "1 0 3 0\n0 4 0 0\n\n", {{NULL, 1, "grid has 2 rows, 4 expected"}}},
 };
 

@@ -39,8 +39,7 @@ static const struct {
      "usage: sudoku [options] [FILE...]\n"
      "       sudoku count [options] [FILE...]\n"
      "       sudoku solvers|stats|ping [options]\n"
-     "       sudoku hint|explain [options] [FILE]\n"
-     "       sudoku rate [options] [FILE...]\n"
+     "       sudoku hint|explain|rate [options] [FILE...]\n"
      "       sudoku generate [options]   (see: sudoku generate --help)\n"
      "       sudoku render [options] [FILE...]\n"
      "\nSolve the puzzles",
@@ -55,7 +54,7 @@ static const struct {
      {"hint", "--help"},
      0,
      "usage: sudoku hint [-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
-     "                   [--timeout MS] [--format F] [--json] [FILE]\n"
+     "                   [--timeout MS] [--format F] [--json] [FILE...]\n"
      "Print the next step",
      NULL},
     {"count takes the solve options' help", {"count", "-h"}, 0, "usage: sudoku [options]", NULL},
@@ -75,7 +74,21 @@ static const struct {
      1,
      NULL,
      "cannot open /nonexistent/puzzles"},
-    {"too many FILEs for a row of one", {"hint", "a", "b"}, 2, NULL, "hint takes one FILE"},
+    {"hint takes many FILEs, as rate does: each is read",
+     {"--local", "-P", PLUGINS, "hint", "/nonexistent/a", "/nonexistent/b"},
+     1,
+     NULL,
+     "cannot open /nonexistent/b"},
+    {"--timeout-ms is --timeout",
+     {"--timeout-ms", "0", "ping"},
+     2,
+     NULL,
+     "invalid value for --timeout: '0'"},
+    {"generate's --timeout-ms too",
+     {"generate", "--timeout-ms=x"},
+     2,
+     NULL,
+     "invalid value for --timeout: 'x'"},
     {"generate behind options",
      {"-s", NO_SOCK, "-v", "generate", "-h"},
      0,

@@ -42,13 +42,27 @@ static void sizes_text(unsigned mask, char *out, size_t size)
             len += (size_t)snprintf(out + len, size - len, "%s%u", len ? "," : "", sides[k]);
 }
 
+/* The text listing's default column: the sides a request without --solver
+ * goes to it for ("default (25)" for sat), or "default" alone from a daemon
+ * that does not say them. */
+static void default_text(const struct sudoku_client_solver *s, char *out, size_t size)
+{
+    char sides[32];
+
+    sizes_text(s->default_sizes, sides, sizeof(sides));
+    if (s->default_sizes)
+        snprintf(out, size, "default (%s)", sides);
+    else
+        snprintf(out, size, "%s", s->is_default ? "default" : "");
+}
+
 static void print_solver(const struct tool_opts *o, const struct sudoku_client_solver *s, int first)
 {
-    char sizes[32];
+    char sizes[32], defaults[48];
     sizes_text(s->sizes, sizes, sizeof(sizes));
     if (!o->is_json) {
-        printf("%-10s %-8s %-12s %-7s %s\n", s->name, s->version, sizes,
-               s->is_default ? "default" : "", s->description);
+        default_text(s, defaults, sizeof(defaults));
+        printf("%-10s %-8s %-12s %-16s %s\n", s->name, s->version, sizes, defaults, s->description);
         return;
     }
     fputs(first ? "{\"name\":" : ",{\"name\":", stdout);
@@ -57,7 +71,9 @@ static void print_solver(const struct tool_opts *o, const struct sudoku_client_s
     json_put_string(stdout, s->version);
     fputs(",\"description\":", stdout);
     json_put_string(stdout, s->description);
-    printf(",\"sizes\":[%s],\"default\":%s}", sizes, s->is_default ? "true" : "false");
+    sizes_text(s->default_sizes, defaults, sizeof(defaults));
+    printf(",\"sizes\":[%s],\"default\":%s,\"default_sizes\":[%s],\"explain\":%s}", sizes,
+           s->is_default ? "true" : "false", defaults, s->is_explain ? "true" : "false");
 }
 
 /* The list: a line a solver, or one JSON array. */
@@ -80,7 +96,7 @@ static int solvers_local(const struct tool_opts *o)
     size_t len;
 
     if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     len = local_solvers(l, list, SUDOKU_CLIENT_MAX_SOLVERS);
     local_free(l);
     print_solvers(o, list, len);
@@ -111,12 +127,15 @@ int tool_solvers(struct tool_opts *o)
 static void print_stats(const struct tool_opts *o, const struct sudoku_client_stats *st)
 {
     const char *fmt = o->is_json ? "{\"uptime_s\":%llu,\"connections\":%llu,\"requests\":%llu,"
-                                   "\"errors\":%llu,\"in_flight\":%llu,\"solvers\":{"
+                                   "\"errors\":%llu,\"in_flight\":%llu,\"connections_total\":%llu,"
+                                   "\"stuck_workers\":%llu,\"solvers\":{"
                                  : "uptime_s     %llu\nconnections  %llu\nrequests     %llu\n"
-                                   "errors       %llu\nin_flight    %llu\n";
+                                   "errors       %llu\nin_flight    %llu\nconnections_total  %llu\n"
+                                   "stuck_workers      %llu\n";
     printf(fmt, (unsigned long long)st->uptime_s, (unsigned long long)st->connections,
            (unsigned long long)st->requests, (unsigned long long)st->errors,
-           (unsigned long long)st->in_flight);
+           (unsigned long long)st->in_flight, (unsigned long long)st->connections_total,
+           (unsigned long long)st->stuck_workers);
     for (size_t i = 0; i < st->solvers_len; i++) {
         const struct sudoku_client_solver_stats *s = &st->solvers[i];
         if (o->is_json) {

@@ -34,13 +34,13 @@ static int run_count(struct tool_opts *o)
     return tool_solve(o, o->files, o->files_len);
 }
 
-/* sudoku hint [FILE] (hint.c) */
+/* sudoku hint [FILE...] (hint.c) */
 static int run_hint(struct tool_opts *o)
 {
     return tool_explain(o, 1, o->files, o->files_len);
 }
 
-/* sudoku explain [FILE] (hint.c) */
+/* sudoku explain [FILE...] (hint.c) */
 static int run_explain(struct tool_opts *o)
 {
     return tool_explain(o, 0, o->files, o->files_len);
@@ -68,7 +68,7 @@ static int run_render(struct tool_opts *o)
 /* The usage and help of the rows that have their own. */
 static const char usage_daemon[] = "[-s PATH] [--json]";
 static const char usage_steps[] = "[-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
-                                  "[--timeout MS] [--format F] [--json] [FILE]";
+                                  "[--timeout MS] [--format F] [--json] [FILE...]";
 static const char usage_rate[] = "[-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
                                  "[--local [-P DIR]] [--json] [FILE...]";
 static const char help_solvers[] = "List the daemon's solvers: name, version, sizes, default.\n";
@@ -114,8 +114,8 @@ const struct tool_command tool_commands[] = {
     {"solvers", NULL, "[options]", usage_daemon, help_solvers, 0, LOCAL, OPTS(tool_solvers)},
     {"stats", NULL, "[options]", usage_daemon, help_stats, 0, 0, OPTS(tool_stats)},
     {"ping", NULL, "[options]", usage_daemon, help_ping, 0, 0, OPTS(tool_ping)},
-    {"hint", NULL, "[options] [FILE]", usage_steps, help_hint, 1, DRAW, OPTS(run_hint)},
-    {"explain", NULL, "[options] [FILE]", usage_steps, help_explain, 1, DRAW, OPTS(run_explain)},
+    {"hint", NULL, FILES, usage_steps, help_hint, ANY, DRAW, OPTS(run_hint)},
+    {"explain", NULL, FILES, usage_steps, help_explain, ANY, DRAW, OPTS(run_explain)},
     {"rate", NULL, FILES, usage_rate, help_rate, ANY, LOCAL, OPTS(run_rate)},
     {"generate", NULL, "[options]", NULL, NULL, 0, LOCAL, &tool_generate_prog, tool_generate, NULL},
     {"render", NULL, FILES, usage_render, help_render, ANY, DRAW | TOOL_CMD_PICTURE,

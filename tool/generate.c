@@ -100,16 +100,27 @@ static int on_size(void *cfg, const char *arg, char *err, size_t err_size)
     return 0;
 }
 
+/* qqwing's level names that are not ours, as our bands: its simple puzzles
+ * need singles only (easy), its intermediate ones pairs and pointing
+ * (medium).  Its easy and expert are our names already. */
+static const struct {
+    const char *alias, *band;
+} qqwing_levels[] = {{"simple", "easy"}, {"intermediate", "medium"}};
+
 static int on_difficulty(void *cfg, const char *arg, char *err, size_t err_size)
 {
     struct gen_cli *o = cfg;
+    for (size_t i = 0; i < sizeof(qqwing_levels) / sizeof(qqwing_levels[0]); i++)
+        if (strcmp(arg, qqwing_levels[i].alias) == 0)
+            arg = qqwing_levels[i].band;
     for (size_t i = 0; i < sizeof(difficulties) / sizeof(difficulties[0]); i++) {
         if (strcmp(arg, difficulties[i]) == 0) {
             o->difficulty = difficulties[i];
             return 0;
         }
     }
-    snprintf(err, err_size, "want easy, medium, hard, expert or extreme");
+    snprintf(err, err_size,
+             "want easy, medium, hard, expert or extreme (qqwing's simple, intermediate too)");
     return -EINVAL;
 }
 
@@ -186,7 +197,8 @@ static const struct opts_spec gen_table[] = {
     {"size", 0, "N", "side: 4, 9, 16 or 25 (default 9)", OPTS_CALL_TO(on_size)},
     {"difficulty", 0, "NAME",
      "easy, medium, hard, expert or extreme (each puzzle\n"
-     "rated by the daemon's logic plugin)",
+     "rated by the daemon's logic plugin; qqwing's simple\n"
+     "is easy, its intermediate medium)",
      OPTS_CALL_TO(on_difficulty)},
     {"rating", 0, "MIN-MAX", "a band of ratings instead (MIN- or -MAX: one end)",
      OPTS_CALL_TO(on_rating)},
@@ -208,7 +220,7 @@ static const struct opts_spec gen_table[] = {
      "a picture instead of lines: svg, png or pdf (captions:\n"
      "seed, rating; --solution: the solutions after them)",
      OPTS_CALL_TO(on_format)},
-    {"output-file", 'o', "FILE",
+    {"into", 'o', "FILE",
      "write to FILE instead of stdout (several pages of svg\nor png: FILE-1, FILE-2, ...)",
      OPTS_STRING_AT(struct gen_cli, picture.out)},
     {"per-page", 0, "N", "with --format: puzzles a page (default 1)",
@@ -217,8 +229,9 @@ static const struct opts_spec gen_table[] = {
      OPTS_FLAG_AT(struct gen_cli, picture.is_candidates)},
     {"solver", 0, "NAME", "counting plugin (default: the daemon's for the size)",
      OPTS_STRING_AT(struct gen_cli, solver)},
-    {"timeout", 0, "MS", "deadline of each request (of at most 16 puzzles)",
+    {"timeout", 0, "MS", "deadline of each request (of at most 16 puzzles;\nalso --timeout-ms)",
      OPTS_NUMBER_AT(struct gen_cli, timeout_ms, 1, 86400000)},
+    OPTS_ALIAS_ROW("timeout-ms"),
     {"window", 'w', "N", "requests in flight (default 32)",
      OPTS_NUMBER_AT(struct gen_cli, window, 1, SUDOKU_CLIENT_MAX_WINDOW)},
     {"socket", 's', "PATH", "daemon socket (as for sudoku)",
@@ -293,7 +306,7 @@ static int check_picture(const struct tool_command *c, struct gen_cli *o)
     }
     if (!o->picture.is_on && o->picture.out && !freopen(o->picture.out, "w", stdout)) {
         fprintf(stderr, "sudoku: cannot write %s: %s\n", o->picture.out, strerror(errno));
-        return EXIT_USAGE;
+        return EXIT_SOME_FAILED; /* as the other subcommands' -o */
     }
     return -1;
 }
@@ -475,9 +488,12 @@ static int run_chunks(struct gen_run *r, struct sudoku_client_genbatch *b,
 static void summary(const struct gen_run *r)
 {
     double secs = progress_secs(&r->bar, clock_now_us());
-    fprintf(stderr, "sudoku: generate: %llu of %llu puzzles in %.3f s (%.0f/s)\n",
-            (unsigned long long)r->printed, (unsigned long long)r->o->count, secs,
-            secs > 0 ? (double)r->printed / secs : 0.0);
+    fprintf(stderr, "sudoku: generate: %llu of %llu puzzle%s in %.3f s",
+            (unsigned long long)r->printed, (unsigned long long)r->o->count,
+            r->o->count == 1 ? "" : "s", secs);
+    if (r->printed > 0 && secs > 0) /* none made: no rate to give */
+        fprintf(stderr, " (%.0f/s)", (double)r->printed / secs);
+    fputc('\n', stderr);
 }
 
 /* --local: every chunk made here, in order, through the same callback. */
@@ -491,7 +507,7 @@ static int generate_local(const struct gen_cli *o)
     struct local *l = NULL;
 
     if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     r.bar.is_on = isatty(2) && o->count > GEN_CHUNK;
     for (uint64_t k = 0; k < o->count && !r.is_failed; k += g.count) {
         struct sudoku_client_puzzle *p = NULL;
@@ -517,7 +533,7 @@ static int generate_local(const struct gen_cli *o)
 /* Connect, run, report.  Returns the exit status. */
 static int generate(const struct gen_cli *o)
 {
-    struct tool_opts to = {.socket = o->socket};
+    struct tool_opts to = {.socket = o->socket, .can_local = 1};
     struct gen_run r = {.o = o};
     progress_init(&r.bar, stderr, clock_now_us());
     picture_doc_init(&o->picture, &r.doc);

@@ -90,13 +90,23 @@ static void json_number(double v)
     printf("%.15g", v);
 }
 
-static void json_error(uint64_t line, const char *status, const struct sudoku_client_error *e)
+/* The last key of every object, and its end: the file the puzzle came from
+ * ("<stdin>" for standard input; "line" is the puzzle's line in it). */
+static void json_end(const char *file)
+{
+    fputs(",\"file\":", stdout);
+    json_put_string(stdout, shown_name(file));
+    puts("}");
+}
+
+static void json_error(uint64_t line, const char *file, const char *status,
+                       const struct sudoku_client_error *e)
 {
     printf("{\"line\":%llu,\"status\":\"%s\",\"code\":", (unsigned long long)line, status);
     json_put_string(stdout, e->code);
     fputs(",\"message\":", stdout);
     json_put_string(stdout, e->message);
-    puts("}");
+    json_end(file);
 }
 
 /* 1 when e is only the echo of a broken connection (said once, at the end). */
@@ -136,7 +146,8 @@ static void json_step(const struct sudoku_client_step *s)
     putchar('}');
 }
 
-static void json_explanation(uint64_t line, const struct sudoku_client_explanation *e)
+static void json_explanation(uint64_t line, const char *file,
+                             const struct sudoku_client_explanation *e)
 {
     printf("{\"line\":%llu,\"status\":\"%s\",\"rating\":", (unsigned long long)line,
            sudoku_client_explain_status_name(e->status));
@@ -153,7 +164,8 @@ static void json_explanation(uint64_t line, const struct sudoku_client_explanati
             putchar(',');
         json_step(&e->steps[i]);
     }
-    puts("]}");
+    putchar(']');
+    json_end(file);
 }
 
 /* sudoku hint: each step's sentence ("already solved" when none is left). */
@@ -213,10 +225,11 @@ static void report(struct explain_run *r, const char *file, uint64_t line,
                    const struct sudoku_client_error *e)
 {
     r->failed = 1;
-    fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(file), (unsigned long long)line,
-            e->code, e->message);
+    if (!r->o->is_quiet)
+        fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(file), (unsigned long long)line,
+                e->code, e->message);
     if (r->o->is_json)
-        json_error(line, strcmp(e->code, "not_unique") == 0 ? "not_unique" : "error", e);
+        json_error(line, file, strcmp(e->code, "not_unique") == 0 ? "not_unique" : "error", e);
 }
 
 /* --format svg|png|pdf: a picture a step of e, on the puzzle text and the
@@ -277,10 +290,10 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
         sudoku_client_explanation_free(e);
         return 0; /* stdout is the picture's */
     }
-    if (!r->o->is_json && !r->is_hint && r->done > 1)
+    if (!r->o->is_json && r->done > 1) /* a blank line between puzzles */
         putchar('\n');
     if (r->o->is_json)
-        json_explanation(rec->line, e);
+        json_explanation(rec->line, file, e);
     else if (r->is_hint)
         print_hint(e);
     else
@@ -315,7 +328,7 @@ static int explain_open(struct explain_run *r)
 
     if (o->is_local) {
         if (local_open(o->plugin_dir, o->is_verbose, &r->local) < 0)
-            return EXIT_UNREACHABLE;
+            return EXIT_NO_PLUGINS;
         return tool_check_solver(NULL, r->local, o);
     }
     r->c = tool_connect(o);
@@ -392,10 +405,13 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         if (is_connection_error(r->c, &res->error))
             return; /* said once, when the run ends */
         r->failed = 1;
-        fprintf(stderr, "sudoku: %s:%llu: %s: %s\n", shown_name(r->files[tag >> RATE_FILE_SHIFT]),
-                (unsigned long long)line, res->error.code, res->error.message);
+        if (!r->o->is_quiet)
+            fprintf(stderr, "sudoku: %s:%llu: %s: %s\n",
+                    shown_name(r->files[tag >> RATE_FILE_SHIFT]), (unsigned long long)line,
+                    res->error.code, res->error.message);
         if (r->o->is_json)
-            json_error(line, sudoku_client_status_name(res->status), &res->error);
+            json_error(line, r->files[tag >> RATE_FILE_SHIFT],
+                       sudoku_client_status_name(res->status), &res->error);
         return;
     }
     if (!r->o->is_json) {
@@ -415,7 +431,8 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     printf(",\"steps\":%llu,\"logic\":%s,\"solver\":", (unsigned long long)res->steps,
            res->is_logic ? "true" : "false");
     json_put_string(stdout, res->solver);
-    printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
+    printf(",\"elapsed_us\":%llu", (unsigned long long)res->elapsed_us);
+    json_end(r->files[tag >> RATE_FILE_SHIFT]);
 }
 
 /* --local: rate the record here and now, as the daemon would. */
@@ -475,7 +492,7 @@ static int rate_all_local(struct rate_run *r, int nfiles)
     int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
 
     if (rc < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     rc = tool_check_solver(NULL, r->local, r->o);
     for (int i = 0; i < nfiles && rc == 0; i++)
         status |= rate_file(r, NULL, i, &err) != 0;

@@ -67,7 +67,10 @@ int local_open(const char *dir, int verbose, struct local **out)
         dir = def;
     rc = dir ? host_load_dir(l->host, dir) : -ENOENT;
     if (rc < 0 || host_count(l->host) == 0) {
-        fprintf(stderr, "sudoku: --local: no solver plugin loaded from %s%s%s\n",
+        fprintf(stderr,
+                "sudoku: --local: no solver plugin loaded from %s%s%s\n"
+                "sudoku: (--local runs the plugins in this process: name their directory "
+                "with -P DIR, or drop --local to ask the daemon)\n",
                 dir ? dir : "(no plugin directory)", rc < 0 ? ": " : "",
                 rc < 0 ? strerror(-rc) : "");
         local_free(l);
@@ -221,10 +224,14 @@ size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, si
         snprintf(s->version, sizeof(s->version), "%s", p->desc->version ? p->desc->version : "");
         snprintf(s->description, sizeof(s->description), "%s",
                  p->desc->description ? p->desc->description : "");
-        for (unsigned k = 0; k < 4; k++)
+        for (unsigned k = 0; k < 4; k++) {
             if (p->desc->sizes & sdk_size_bit(sides[k]))
                 s->sizes |= 1u << k;
+            if (host_default_for(l->host, (int)sides[k]) == p) /* as the daemon lists it */
+                s->default_sizes |= 1u << k;
+        }
         s->is_default = p == def;
+        s->is_explain = host_plugin_has_explain(p);
     }
     return len;
 }

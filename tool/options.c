@@ -30,10 +30,12 @@ static int on_output(void *cfg, const char *arg, char *err, size_t err_size)
         o->output = TOOL_OUT_GRID;
     else if (strcmp(arg, "line") == 0)
         o->output = TOOL_OUT_LINE;
+    else if (strcmp(arg, "readable") == 0)
+        o->output = TOOL_OUT_READABLE;
     else if (strcmp(arg, "json") == 0)
         o->is_json = 1;
     else {
-        snprintf(err, err_size, "want line, grid, judge or json");
+        snprintf(err, err_size, "want line, grid, judge, readable or json");
         return -EINVAL;
     }
     return 0;
@@ -72,17 +74,24 @@ static const struct opts_spec option_table[] = {
      "render, hint, explain: svg, png or pdf draw a picture",
      OPTS_CALL_TO(on_format)},
     {"output", 0, "F",
-     "print answers as line, grid (judge) or json,\n"
-     "whatever the input's form (default: as the input)",
+     "print answers as line, grid (judge), readable (boxed,\n"
+     "as qqwing's) or json, whatever the input's form\n"
+     "(default: as the input)",
      OPTS_CALL_TO(on_output)},
+    {"into", 'o', "FILE",
+     "write the answers to FILE, not standard output (a\n"
+     "picture: its file; several pages of svg or png:\n"
+     "FILE-1, FILE-2, ...)",
+     OPTS_STRING_AT(struct tool_opts, out_path)},
     {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
      OPTS_STRING_AT(struct tool_opts, solve.solver)},
     {"limit", 0, "N", "stop after N solutions (default 1)",
      OPTS_NUMBER_AT(struct tool_opts, solve.limit, 1, 1000000)},
     {"unique", 0, NULL, "limit 2, and say whether each puzzle is unique",
      OPTS_FLAG_AT(struct tool_opts, is_unique)},
-    {"timeout", 0, "MS", "per-puzzle timeout in milliseconds",
+    {"timeout", 0, "MS", "per-puzzle timeout in milliseconds\n(also --timeout-ms, as sudokud has)",
      OPTS_NUMBER_AT(struct tool_opts, solve.timeout_ms, 1, 86400000)},
+    OPTS_ALIAS_ROW("timeout-ms"),
     {"json", 0, NULL, "one JSON object per puzzle on stdout",
      OPTS_FLAG_AT(struct tool_opts, is_json)},
     {"window", 'w', "N", "requests in flight (default 64; 1 on a terminal)",
@@ -95,10 +104,6 @@ static const struct opts_spec option_table[] = {
      OPTS_STRING_AT(struct tool_opts, progress)},
     {"steps", 0, "N", "hint, explain: at most N steps (hint: 1)",
      OPTS_NUMBER_AT(struct tool_opts, steps, 1, 1000000)},
-    {"output-file", 'o', "FILE",
-     "write to FILE instead of stdout (a picture: its file;\n"
-     "several pages of svg or png: FILE-1, FILE-2, ...)",
-     OPTS_STRING_AT(struct tool_opts, picture.out)},
     {"solution", 0, NULL, "render: draw the solved grid (the daemon's or --local)",
      OPTS_FLAG_AT(struct tool_opts, is_solution)},
     {"candidates", 0, NULL, "render, hint, explain: pencil marks in empty cells",
@@ -109,6 +114,10 @@ static const struct opts_spec option_table[] = {
      OPTS_NUMBER_AT(struct tool_opts, picture.size_px, RENDER_MIN_PX, RENDER_MAX_PX)},
     {"verbose", 'v', NULL, "print a summary line at the end",
      OPTS_FLAG_AT(struct tool_opts, is_verbose)},
+    {"quiet", 'q', NULL,
+     "no notices, per-puzzle error lines or summary on\n"
+     "stderr (the exit status still tells)",
+     OPTS_FLAG_AT(struct tool_opts, is_quiet)},
     {"help", 'h', NULL, "this help", .kind = OPTS_HELP},
     {"version", 'V', NULL, "print the version", .kind = OPTS_VERSION},
 };
@@ -181,8 +190,8 @@ static int check_row(const struct tool_command *c, const struct tool_opts *o, in
 
 /* The picture options belong to the rows that draw (TOOL_CMD_DRAW), and
  * --solution to those that draw puzzles (TOOL_CMD_PICTURE: render, svg
- * unless --format says otherwise); -o without a picture sends stdout to
- * its file.  Returns 0 or EXIT_USAGE (said on stderr). */
+ * unless --format says otherwise); with a picture, -o names its file.
+ * Returns 0 or EXIT_USAGE (said on stderr). */
 static int check_picture(const struct tool_command *c, struct tool_opts *o)
 {
     struct picture_opts *p = &o->picture;
@@ -190,6 +199,7 @@ static int check_picture(const struct tool_command *c, struct tool_opts *o)
 
     if (c->flags & TOOL_CMD_PICTURE)
         p->is_on = 1;
+    p->out = p->is_on ? o->out_path : NULL; /* -o: the picture's file, the text on stdout */
     if (!(c->flags & TOOL_CMD_DRAW) &&
         (p->is_on || p->is_candidates || p->per_page || p->size_px)) {
         opts_usage_error(&tool_prog, "pictures (--format svg|png|pdf, --candidates, --per-page, "
@@ -202,10 +212,6 @@ static int check_picture(const struct tool_command *c, struct tool_opts *o)
     }
     if (p->is_on && picture_check(p, err, sizeof(err)) < 0) {
         opts_usage_error(&tool_prog, "%s", err);
-        return EXIT_USAGE;
-    }
-    if (!p->is_on && p->out && !freopen(p->out, "w", stdout)) {
-        fprintf(stderr, "sudoku: cannot write %s: %s\n", p->out, strerror(errno));
         return EXIT_USAGE;
     }
     return 0;
@@ -225,6 +231,11 @@ int tool_main(const struct tool_command *c, int argc, char **argv)
         o.is_local = 1;
     if (check_row(c, &o, argc - first) || check_picture(c, &o))
         return EXIT_USAGE;
+    o.can_local = (c->flags & TOOL_CMD_LOCAL) != 0;
+    if (o.out_path && !o.picture.is_on && !freopen(o.out_path, "w", stdout)) {
+        fprintf(stderr, "sudoku: cannot write %s: %s\n", o.out_path, strerror(errno));
+        return EXIT_SOME_FAILED;
+    }
     o.files = argv + first;
     o.files_len = argc - first;
     if (o.files_len == 0 && c->max_files != 0) {

@@ -8,8 +8,8 @@
  *
  * Each puzzle's tag packs what on_answer needs to know about its input:
  *
- *   63        42 41                 2   1     0
- *   [ file idx ][ line number      ][grid][lower]
+ *   63        42 41                 3     2      1     0
+ *   [ file idx ][ line number      ][compact][grid][lower]
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,8 +28,9 @@
 
 #define TAG_LOWER      1u
 #define TAG_GRID       2u
-#define TAG_LINE_SHIFT 2
-#define TAG_LINE_BITS  40
+#define TAG_COMPACT    4u /* a grid of rows like "53..7....": answered so */
+#define TAG_LINE_SHIFT 3
+#define TAG_LINE_BITS  39
 #define TAG_FILE_SHIFT 42
 
 /* State of one run of the tool. */
@@ -42,7 +43,10 @@ struct run {
     uint64_t records;       /* puzzles read from the inputs (counted on after a loss) */
     int is_count_partial;   /* a loss left an input that cannot be counted (a pipe) */
     uint64_t shutting_down; /* refused because the daemon is stopping */
-    struct progress bar;    /* on stderr when it is a terminal; its t0_us is the start */
+    uint64_t errors_shown;  /* error lines printed */
+    uint64_t errors_hidden; /* error lines held back past TOOL_ERRORS_SHOWN */
+    uint64_t grids_printed; /* answers printed as grids: a blank line before the next */
+    struct progress bar;    /* on stderr when it is a terminal and no input is; t0_us: start */
     uint64_t bytes_total;   /* sum of regular input sizes, 0 when unknown */
     uint64_t bytes_before;  /* bytes of inputs already finished */
     struct input in;        /* the input being read */
@@ -63,6 +67,12 @@ static uint64_t tag_line(uint64_t tag)
 /* ------------------------------------------------------------------------ */
 /* Progress bar */
 
+/* "s" after a count that is not one. */
+static const char *plural(uint64_t count)
+{
+    return count == 1 ? "" : "s";
+}
+
 static void draw_bar(struct run *r, uint64_t now)
 {
     uint64_t done = r->solved + r->unsolvable + r->failed;
@@ -72,10 +82,11 @@ static void draw_bar(struct run *r, uint64_t now)
     if (r->bytes_total > 0 && bytes <= r->bytes_total) {
         double frac = (double)bytes / (double)r->bytes_total;
         double eta = frac > 0 ? secs / frac - secs : 0;
-        progress_draw(&r->bar, now, frac, "%llu puzzles, %.0f/s, ETA %.0fs",
-                      (unsigned long long)done, rate, eta);
+        progress_draw(&r->bar, now, frac, "%llu puzzle%s, %.0f/s, ETA %.0fs",
+                      (unsigned long long)done, plural(done), rate, eta);
     } else {
-        progress_draw(&r->bar, now, -1, "%llu puzzles, %.0f/s", (unsigned long long)done, rate);
+        progress_draw(&r->bar, now, -1, "%llu puzzle%s, %.0f/s", (unsigned long long)done,
+                      plural(done), rate);
     }
 }
 
@@ -101,7 +112,17 @@ static void json_grid(unsigned n, const uint8_t *cells)
     putchar(']');
 }
 
-static void print_json(uint64_t tag, const struct sudoku_client_result *res, const char *solution)
+/* The last key of every object, and its end: the file the puzzle came from
+ * ("<stdin>" for standard input; "line" is the puzzle's line in it). */
+static void json_end(const struct run *r, uint64_t tag)
+{
+    fputs(",\"file\":", stdout);
+    json_put_string(stdout, file_name(r, tag));
+    puts("}");
+}
+
+static void print_json(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
+                       const char *solution)
 {
     printf("{\"line\":%llu,\"status\":\"%s\"", (unsigned long long)tag_line(tag),
            sudoku_client_status_name(res->status));
@@ -110,7 +131,7 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
         json_put_string(stdout, res->error.code);
         fputs(",\"message\":", stdout);
         json_put_string(stdout, res->error.message);
-        puts("}");
+        json_end(r, tag);
         return;
     }
     fputs(",\"solution\":", stdout);
@@ -120,9 +141,14 @@ static void print_json(uint64_t tag, const struct sudoku_client_result *res, con
         json_grid(res->n, res->cells);
     else
         json_put_string(stdout, solution);
-    printf(",\"count\":%llu,\"solver\":", (unsigned long long)res->count);
+    printf(",\"count\":%llu,", (unsigned long long)res->count);
+    if (r->o->is_unique) /* --unique: exactly one solution */
+        printf("\"unique\":%s,",
+               res->status == SUDOKU_CLIENT_SOLVED && res->count == 1 ? "true" : "false");
+    fputs("\"solver\":", stdout);
     json_put_string(stdout, res->solver);
-    printf(",\"elapsed_us\":%llu}\n", (unsigned long long)res->elapsed_us);
+    printf(",\"elapsed_us\":%llu", (unsigned long long)res->elapsed_us);
+    json_end(r, tag);
 }
 
 /* "2" or, when the count reached the limit, "2+" (there may be more). */
@@ -136,12 +162,72 @@ static void count_text(const struct run *r, const struct sudoku_client_result *r
 /* Print this answer as a grid: --output grid, else as its puzzle came. */
 static int as_grid(const struct run *r, uint64_t tag)
 {
-    if (r->o->output == TOOL_OUT_GRID)
+    if (r->o->output == TOOL_OUT_GRID || r->o->output == TOOL_OUT_READABLE)
         return 1;
     return r->o->output == TOOL_OUT_LINE ? 0 : (tag & TAG_GRID) != 0;
 }
 
-static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
+/* The side of a box of an n x n grid (n is 4, 9, 16 or 25). */
+static unsigned box_side(unsigned n)
+{
+    unsigned b = 2;
+    while (b * b < n)
+        b++;
+    return b;
+}
+
+/* A grid boxed as qqwing's readable form: " 5 3 4 | 6 7 8 | 9 1 2", a rule
+ * line ("-------|-------|-------") between bands of boxes; values over 9
+ * take two columns.  The input reader takes it back. */
+static void print_readable(unsigned n, const uint8_t *cells)
+{
+    unsigned b = box_side(n), w = n > 9 ? 2 : 1;
+
+    for (unsigned i = 0; i < n; i++) {
+        if (i > 0 && i % b == 0) {
+            for (unsigned k = 0; k < b; k++) {
+                for (unsigned c = 0; c < b * (w + 1) + 1; c++)
+                    putchar('-');
+                if (k + 1 < b)
+                    putchar('|');
+            }
+            putchar('\n');
+        }
+        for (unsigned j = 0; j < n; j++) {
+            if (j > 0 && j % b == 0)
+                fputs(" |", stdout);
+            printf(" %*u", (int)w, cells[i * n + j]);
+        }
+        putchar('\n');
+    }
+}
+
+/* One answer as a grid: a blank line after the one before, then rows of
+ * digits as its puzzle came ("534678912", --output grid: never) or the
+ * judge form's numbers. */
+static void print_grid(struct run *r, uint64_t tag, const struct sudoku_client_result *res)
+{
+    char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
+
+    if (r->grids_printed++ > 0)
+        putchar('\n');
+    if (r->o->output == TOOL_OUT_READABLE) {
+        print_readable(res->n, res->cells);
+        return;
+    }
+    if ((tag & TAG_COMPACT) && r->o->output == TOOL_OUT_AS_INPUT) {
+        for (unsigned i = 0; i < res->n; i++) {
+            for (unsigned j = 0; j < res->n; j++)
+                putchar('0' + res->cells[i * res->n + j]);
+            putchar('\n');
+        }
+        return;
+    }
+    if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
+        fputs(text, stdout);
+}
+
+static void print_plain(struct run *r, uint64_t tag, const struct sudoku_client_result *res,
                         const char *solution)
 {
     const char *verdict = res->count == 1 ? "unique" : "multiple";
@@ -154,9 +240,7 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
     }
     if (!r->o->is_unique && r->o->solve.limit > 1) { /* --limit N: the count too */
         if (as_grid(r, tag)) {
-            char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
-            if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
-                fputs(text, stdout);
+            print_grid(r, tag, res);
             printf("count: %s\n", count);
         } else {
             printf("%s %s\n", solution, count);
@@ -164,9 +248,7 @@ static void print_plain(const struct run *r, uint64_t tag, const struct sudoku_c
         return;
     }
     if (as_grid(r, tag)) {
-        char text[SUDOKU_CLIENT_MAX_CELLS * 3 + 1];
-        if (codec_format_judge(res->n, res->cells, text, sizeof(text)) > 0)
-            fputs(text, stdout);
+        print_grid(r, tag, res);
         if (r->o->is_unique)
             puts(verdict);
     } else if (r->o->is_unique) {
@@ -191,6 +273,12 @@ static void report_failure(struct run *r, uint64_t tag, const struct sudoku_clie
     if (res->status == SUDOKU_CLIENT_FAILED && strcmp(res->error.code, "overloaded") == 0 &&
         r->shutting_down++ > 0)
         return;
+    /* Random bytes make one error a line: a screenful says it, a count the rest. */
+    if (r->o->is_quiet || (!r->o->is_verbose && r->errors_shown >= TOOL_ERRORS_SHOWN)) {
+        r->errors_hidden++;
+        return;
+    }
+    r->errors_shown++;
     progress_clear(&r->bar);
     if (res->status == SUDOKU_CLIENT_UNSOLVABLE)
         fprintf(stderr, "sudoku: %s:%llu: unsolvable: the puzzle has no solution\n",
@@ -218,7 +306,7 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         report_failure(r, tag, res);
     }
     if (r->o->is_json)
-        print_json(tag, res, solution);
+        print_json(r, tag, res, solution);
     else if (res->status == SUDOKU_CLIENT_SOLVED)
         print_plain(r, tag, res, solution);
     else if (res->status == SUDOKU_CLIENT_UNSOLVABLE && r->o->is_count)
@@ -233,7 +321,8 @@ static uint64_t make_tag(int file_idx, const struct input_record *rec)
 {
     uint64_t line = rec->line & ((UINT64_C(1) << TAG_LINE_BITS) - 1);
     return ((uint64_t)file_idx << TAG_FILE_SHIFT) | (line << TAG_LINE_SHIFT) |
-           (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0);
+           (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0) |
+           (rec->format == INPUT_GRID && rec->is_compact ? TAG_COMPACT : 0);
 }
 
 /* --local: answer the record here and now, as the daemon would. */
@@ -307,11 +396,19 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         return 1;
     }
     r->is_reading = 1;
-    int is_tty = isatty(fileno(r->in.f));
-    if (is_tty)
+    int is_tty = isatty(fileno(r->in.f)), is_binary_said = 0;
+    uint64_t records_before = r->records;
+    if (is_tty && !r->o->is_quiet)
         fputs("sudoku: reading puzzles from the terminal; Ctrl-D ends\n", stderr);
     while ((rc = input_next(&r->in, &rec)) > 0) {
         r->records++;
+        if (r->in.looks_binary && !is_binary_said++ && !r->o->is_quiet) {
+            progress_clear(&r->bar);
+            fprintf(stderr,
+                    "sudoku: %s looks binary (control bytes near its start), "
+                    "not a puzzle file\n",
+                    input_name(&r->in));
+        }
         rc = feed_record(r, b, make_tag(idx, &rec), &rec, err);
         /* Someone is typing: answer this puzzle before reading the next. */
         if (rc == 0 && is_tty && b)
@@ -319,6 +416,8 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         if (rc < 0)
             break;
     }
+    if (rc == 0 && r->records == records_before && !is_tty && !r->o->is_quiet)
+        fprintf(stderr, "sudoku: no puzzles in %s\n", input_name(&r->in));
     if (rc < 0 && rc != -EIO)
         count_rest(r, &r->in);
     if (rc == -EIO) {
@@ -357,22 +456,44 @@ struct sudoku_client *tool_connect(const struct tool_opts *o)
     if (rc == 0)
         return c;
     fprintf(stderr, "sudoku: %s\n", err.message);
+    if ((rc == -EACCES || rc == -EPERM) && strstr(err.message, " lets in only "))
+        fputs("sudoku: (run your own sudokud, or ask its owner for a socket group: "
+              "--socket-mode 0660; docs/systemd.md)\n",
+              stderr);
+    else if (rc == -EACCES || rc == -EPERM)
+        fputs("sudoku: (join the group, then log in again: sudo usermod -aG GROUP $USER; "
+              "docs/systemd.md)\n",
+              stderr);
     if (rc != -EACCES && rc != -EPERM &&
         sudoku_client_socket_path(o->socket, path, sizeof(path)) == 0)
         fprintf(stderr,
                 "sudoku: start it with: sudokud -s %s\n"
                 "sudoku: (or, as a service: systemctl start sudokud.socket)\n",
                 path);
+    if (rc != -EACCES && rc != -EPERM && !o->socket && o->can_local)
+        fputs("sudoku: (or run without a daemon: add --local, the plugins in this process)\n",
+              stderr);
     return NULL;
+}
+
+/* Some puzzle failed: unsolvable, an error, or (--unique) not unique. */
+static int is_failed(const struct run *r)
+{
+    return r->failed || r->unsolvable || (r->o->is_unique && r->multiple);
 }
 
 static void summary(const struct run *r)
 {
+    if (r->o->is_quiet)
+        return;
+    if (r->errors_hidden)
+        fprintf(stderr, "sudoku: ... and %llu more error%s (-v shows all)\n",
+                (unsigned long long)r->errors_hidden, r->errors_hidden == 1 ? "" : "s");
     double secs = progress_secs(&r->bar, clock_now_us());
     uint64_t done = r->solved + r->unsolvable + r->failed;
-    fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu errors",
+    fprintf(stderr, "sudoku: %llu solved, %llu unsolvable, %llu error%s",
             (unsigned long long)r->solved, (unsigned long long)r->unsolvable,
-            (unsigned long long)r->failed);
+            (unsigned long long)r->failed, plural(r->failed));
     if (r->o->is_unique)
         fprintf(stderr, ", %llu not unique", (unsigned long long)r->multiple);
     if (r->shutting_down > 1)
@@ -380,7 +501,10 @@ static void summary(const struct run *r)
     if (r->records > done)
         fprintf(stderr, ", %s%llu got no answer", r->is_count_partial ? "at least " : "",
                 (unsigned long long)(r->records - done));
-    fprintf(stderr, " in %.3f s, %.0f puzzles/s\n", secs, secs > 0 ? (double)done / secs : 0.0);
+    fprintf(stderr, " in %.3f s", secs);
+    if (r->solved > 0 && secs > 0) /* a rate of failures says nothing */
+        fprintf(stderr, ", %.0f puzzles/s", (double)done / secs);
+    fputc('\n', stderr);
 }
 
 /* After a loss: count the puzzles of the inputs not yet opened. */
@@ -458,7 +582,7 @@ static int solve_local(struct run *r, int nfiles)
     int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
 
     if (rc < 0)
-        return EXIT_UNREACHABLE;
+        return EXIT_NO_PLUGINS;
     rc = tool_check_solver(NULL, r->local, r->o);
     if (rc == 0)
         rc = feed_all(r, NULL, nfiles, &err);
@@ -467,9 +591,19 @@ static int solve_local(struct run *r, int nfiles)
     local_free(r->local);
     if (rc == EXIT_USAGE)
         return rc;
-    if (r->o->is_verbose || r->failed || r->unsolvable || rc != 0)
+    if (r->o->is_verbose || is_failed(r) || rc != 0)
         summary(r);
-    return rc || r->failed || r->unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+    return rc || is_failed(r) ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+}
+
+/* 1 when an input is a terminal: someone types there, and a progress line
+ * would be drawn over what they type. */
+static int reads_terminal(char **files, int nfiles)
+{
+    for (int i = 0; i < nfiles; i++)
+        if (strcmp(files[i], "-") == 0 && isatty(0))
+            return 1;
+    return 0;
 }
 
 int tool_solve(const struct tool_opts *o, char **files, int nfiles)
@@ -479,7 +613,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     r.o = o;
     r.files = files;
     progress_init(&r.bar, stderr, clock_now_us());
-    r.bar.is_on = isatty(2);
+    r.bar.is_on = isatty(2) && !reads_terminal(files, nfiles) && !o->is_quiet;
     struct sudoku_client_error err;
     struct sudoku_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);
@@ -507,9 +641,9 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
     sudoku_batch_free(b);
     sudoku_client_free(c);
-    if (o->is_verbose || r.failed || r.unsolvable || rc != 0)
+    if (o->is_verbose || is_failed(&r) || rc != 0)
         summary(&r);
     if (rc < 0)
         return EXIT_UNREACHABLE;
-    return rc || r.failed || r.unsolvable ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
+    return rc || is_failed(&r) ? EXIT_SOME_FAILED : EXIT_ALL_SOLVED;
 }

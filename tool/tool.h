@@ -16,17 +16,22 @@
 #define EXIT_SOME_FAILED 1 /* some puzzle unsolvable or failed */
 #define EXIT_USAGE       2 /* bad command line */
 #define EXIT_UNREACHABLE 3 /* cannot reach the daemon (or lost it) */
+/* --local found no plugin to answer with: nothing could be solved, as when
+ * an input cannot be read (1), not a daemon out of reach (3). */
+#define EXIT_NO_PLUGINS EXIT_SOME_FAILED
 
 /* With --timeout T, the tool gives up on a daemon silent for T plus this. */
 #define TOOL_TIMEOUT_MARGIN_MS 2000u
 #define TOOL_WINDOW            64    /* default requests in flight */
 #define TOOL_COUNT_CAP         1000u /* sudoku count counts this far unless --limit */
+#define TOOL_ERRORS_SHOWN      20u   /* error lines before "... and N more" (not with -v) */
 
 /* How answers are printed (--output, or --format for both sides). */
 enum tool_output {
     TOOL_OUT_AS_INPUT = 0, /* each answer in its puzzle's form */
     TOOL_OUT_LINE,         /* one line per answer */
-    TOOL_OUT_GRID          /* n lines of n numbers (the judge form) */
+    TOOL_OUT_GRID,         /* n lines of n numbers (the judge form) */
+    TOOL_OUT_READABLE      /* boxed rows with '|' and rule lines, as qqwing prints */
 };
 
 /* Everything the command line chose. */
@@ -44,15 +49,19 @@ struct tool_opts {
     unsigned window;                    /* -w, 0: default */
     int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
     const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
+    int can_local;                      /* the subcommand runs with --local too */
+    const char *out_path;               /* -o FILE: answers there, not on stdout */
+    int is_quiet;                       /* -q: no notices, error lines or summary */
     char **files;                       /* the operands after the subcommand's word */
     int files_len;                      /* how many */
-    struct picture_opts picture;        /* --format svg|png|pdf, -o, --size, ...; with no
-                                           picture, -o FILE takes stdout's text */
+    struct picture_opts picture;        /* --format svg|png|pdf, --size, ...; out: -o's
+                                           file when there is a picture */
     int is_solution;                    /* render --solution: draw the solved grid */
 };
 
 /* Connect as the options say; on failure print why and how to start the
- * daemon and return NULL. */
+ * daemon (and, when no socket was named and the subcommand can, that
+ * --local needs none) and return NULL. */
 struct sudoku_client *tool_connect(const struct tool_opts *o);
 
 /* Solve every puzzle of files[0..nfiles) ("-" is stdin) and print the

@@ -89,14 +89,24 @@ static const char *typed_name(const struct opts_spec *s, char **argv, int has_ar
 
 static int getopt_value(const struct opts_prog *p, size_t i)
 {
+    while (i > 0 && p->specs[i].is_alias)
+        i--; /* an alias is its row's other name */
     return p->specs[i].short_name ? p->specs[i].short_name : OPTS_LONG_ONLY + (int)i;
 }
 
-/* The row whose getopt value is val, or NULL. */
+/* The row i stands for: itself, or the row an alias names. */
+static const struct opts_spec *real_row(const struct opts_prog *p, size_t i)
+{
+    while (i > 0 && p->specs[i].is_alias)
+        i--;
+    return &p->specs[i];
+}
+
+/* The row whose getopt value is val (never an alias), or NULL. */
 static const struct opts_spec *find_row(const struct opts_prog *p, int val)
 {
     for (size_t i = 0; i < p->specs_len; i++)
-        if (p->specs[i].kind != OPTS_SECTION && getopt_value(p, i) == val)
+        if (p->specs[i].kind != OPTS_SECTION && !p->specs[i].is_alias && getopt_value(p, i) == val)
             return &p->specs[i];
     return NULL;
 }
@@ -113,7 +123,7 @@ static void build_getopt(const struct opts_prog *p, struct option *longs, char *
         if (s->kind == OPTS_SECTION)
             continue;
         longs[n].name = s->name;
-        longs[n].has_arg = s->arg ? required_argument : no_argument;
+        longs[n].has_arg = real_row(p, i)->arg ? required_argument : no_argument;
         longs[n].flag = NULL;
         longs[n++].val = getopt_value(p, i);
         if (s->short_name) {
@@ -254,9 +264,9 @@ static int long_takes_arg(const struct opts_prog *p, const char *word)
         if (!s->name || strncmp(s->name, word, len) != 0)
             continue;
         if (s->name[len] == '\0')
-            return s->arg != NULL;
-        hit = s;
-        hits++;
+            return real_row(p, i)->arg != NULL;
+        hits += hit != real_row(p, i); /* a row and its alias are one */
+        hit = real_row(p, i);
     }
     return hits == 1 && hit->arg != NULL;
 }
@@ -329,7 +339,7 @@ void opts_help(const struct opts_prog *p, FILE *f)
     for (size_t i = 0; i < p->specs_len; i++) {
         if (p->specs[i].kind == OPTS_SECTION)
             fprintf(f, "\n%s\n", p->specs[i].help);
-        else
+        else if (!p->specs[i].is_alias) /* the row before says it */
             put_row(f, &p->specs[i], has_short, p->help_column);
     }
     if (p->footer)
@@ -343,7 +353,7 @@ static const struct opts_spec *find_long(const struct opts_prog *p, const char *
 {
     for (size_t i = 0; i < p->specs_len; i++) {
         const struct opts_spec *s = &p->specs[i];
-        if (s->name && strlen(s->name) == len && memcmp(s->name, key, len) == 0 &&
+        if (s->name && !s->is_alias && strlen(s->name) == len && memcmp(s->name, key, len) == 0 &&
             s->kind != OPTS_HELP && s->kind != OPTS_VERSION)
             return s;
     }

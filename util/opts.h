@@ -62,6 +62,7 @@ struct opts_spec {
     unsigned long long max; /* NUMBER: largest accepted value */
     int base;               /* NUMBER: 10, or 8 for a file mode */
     opts_fn *fn;            /* CALL: the handler */
+    int is_alias;           /* another long name for the row before: no help line */
 };
 
 #define OPTS_FIELD(type, member)                                                                   \
@@ -73,6 +74,12 @@ struct opts_spec {
 #define OPTS_OCTAL_AT(type, member, lo, hi)                                                        \
     .kind = OPTS_NUMBER, OPTS_FIELD(type, member), .min = (lo), .max = (hi), .base = 8
 #define OPTS_CALL_TO(handler) .kind = OPTS_CALL, .fn = (handler)
+/* A row that is another long name for the row before it: getopt_long sees
+ * one option, so its prefixes stay unambiguous. */
+#define OPTS_ALIAS_ROW(long_name)                                                                  \
+    {                                                                                              \
+        (long_name), 0, NULL, NULL, .is_alias = 1                                                  \
+    }
 #define OPTS_SECTION_ROW(text)                                                                     \
     {                                                                                              \
         NULL, 0, NULL, (text), .kind = OPTS_SECTION                                                \

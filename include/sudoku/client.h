@@ -85,6 +85,9 @@ struct sudoku_client_solver {
     char description[160];
     unsigned sizes; /* bit k set: side n = 4, 9, 16, 25 for k = 0..3 */
     int is_default; /* 1 for the daemon's default solver */
+    /* Additions (0.2): */
+    unsigned default_sizes; /* sides it is the default for, bits as sizes */
+    int is_explain;         /* 1: it takes explain and rate (the logic plugin) */
 };
 
 /* Per-solver counters inside struct sudoku_client_stats. */
@@ -98,6 +101,9 @@ struct sudoku_client_stats {
     uint64_t uptime_s, connections, requests, errors, in_flight;
     size_t solvers_len; /* entries filled in solvers[] */
     struct sudoku_client_solver_stats solvers[SUDOKU_CLIENT_MAX_SOLVERS];
+    /* Additions (0.2): 0 from a daemon that does not send them. */
+    uint64_t connections_total; /* connections served since start */
+    uint64_t stuck_workers;     /* worker threads written off past a deadline */
 };
 
 struct sudoku_client; /* one connection, opaque */
