@@ -223,6 +223,10 @@ static int read_line_record(const char *p, struct input_record *r)
     r->format = INPUT_LINE;
     r->text = p;
     r->len = strcspn(p, ","); /* CSV: the first field is the puzzle */
+    if (r->len == 0) {
+        snprintf(r->error, sizeof(r->error), "no puzzle before the first ','");
+        return 1;
+    }
     int lower = 0, upper = 0;
     for (size_t i = 0; i < r->len; i++) {
         lower |= islower((unsigned char)p[i]) != 0;
