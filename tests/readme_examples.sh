@@ -8,7 +8,8 @@
 # SRC_DIR against a daemon of BIN_DIR on a temporary socket (for
 # SUDOKUD_SOCKET and the README's /tmp/sudokud.sock), and must exit 0; every
 # file it names must be in the source tree (examples/ or tests/data/), not in
-# ../shared/data, which a fresh clone does not have.
+# ../shared/data, which a fresh clone does not have.  What a line writes with
+# -o FILE lands in a temporary folder.
 set -eu
 src=$1 bin=$2
 tmp=$(mktemp -d)
@@ -46,7 +47,10 @@ while IFS= read -r cmd; do
         *.txt) [ -f "$src/$word" ] || fail "README: '$cmd' names $word, not in a fresh clone" ;;
         esac
     done
-    run=$(printf '%s\n' "$cmd" | sed "s#^build/bin/#$bin/#; s#/tmp/sudokud.sock#$sock#g")
+    # A picture or book it writes (-o FILE) goes to the temporary folder, not
+    # into the source tree or the machine's /tmp.
+    run=$(printf '%s\n' "$cmd" | sed "s#^build/bin/#$bin/#; s#/tmp/sudokud.sock#$sock#g;
+        s#-o \([^ ]*/\)\{0,1\}\([^ /]*\)#-o $tmp/\2#g")
     (cd "$src" && SUDOKUD_SOCKET="$sock" timeout 120 sh -c "$run") >"$tmp/out.log" 2>"$tmp/err.log" ||
         fail "README: '$cmd' exited $?"
     echo "readme: ok: $cmd"
