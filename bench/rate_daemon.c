@@ -84,14 +84,14 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
 static int run_rate(struct sudoku_client *c, const struct lines *l, unsigned window,
                     struct rate_daemon_result *r, struct sudoku_client_error *e)
 {
-    struct sudoku_batch *b = NULL;
-    int rc = sudoku_batch_new_rate(c, window, NULL, on_rating, r, &b);
+    struct sudoku_client_batch *b = NULL;
+    int rc = sudoku_client_batch_new_rate(c, window, NULL, on_rating, r, &b);
 
     for (size_t i = 0; rc == 0 && i < l->len; i++)
-        rc = sudoku_batch_add(b, l->v[i], strlen(l->v[i]), i, e);
+        rc = sudoku_client_batch_add(b, l->v[i], strlen(l->v[i]), i, e);
     if (rc == 0)
-        rc = sudoku_batch_finish(b, e);
-    sudoku_batch_free(b);
+        rc = sudoku_client_batch_finish(b, e);
+    sudoku_client_batch_free(b);
     return rc;
 }
 

@@ -195,7 +195,7 @@ static void note_error(struct conn_run *r, uint64_t tag, const char *what, const
                  (unsigned long long)r->set->items[tag].line, what, why);
 }
 
-/* sudoku_batch_cb: account for one answer; tag is the puzzle's index in the set. */
+/* sudoku_client_batch_cb: account for one answer; tag is the puzzle's index in the set. */
 static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_result *res)
 {
     struct conn_run *r = arg;
@@ -240,7 +240,7 @@ static void gate_open(struct gate *g)
 }
 
 /* Send this connection's range through one batch. */
-static int conn_send_all(struct conn_run *r, struct sudoku_batch *b)
+static int conn_send_all(struct conn_run *r, struct sudoku_client_batch *b)
 {
     const struct puzzle_set *s = r->set;
     int rc = 0;
@@ -249,13 +249,13 @@ static int conn_send_all(struct conn_run *r, struct sudoku_batch *b)
         const struct puzzle *p = &s->items[i];
         /* A full window makes the add wait for an answer first; the request
          * leaves only then, so its clock starts after the add returns. */
-        int is_full = sudoku_batch_pending(b) >= r->o->depth;
+        int is_full = sudoku_client_batch_pending(b) >= r->o->depth;
         r->send_ns[i] = clock_now_ns();
-        rc = sudoku_batch_add(b, s->text + p->text_off, p->text_len, i, &r->err);
+        rc = sudoku_client_batch_add(b, s->text + p->text_off, p->text_len, i, &r->err);
         if (is_full && r->recv_ns[i] == 0)
             r->send_ns[i] = clock_now_ns();
     }
-    return rc ? rc : sudoku_batch_finish(b, &r->err);
+    return rc ? rc : sudoku_client_batch_finish(b, &r->err);
 }
 
 static void *conn_main(void *arg)
@@ -263,17 +263,17 @@ static void *conn_main(void *arg)
     struct conn_run *r = arg;
     struct sudoku_client_options opts = {
         .solver = r->o->solver, .limit = (unsigned)r->o->limit, .timeout_ms = r->o->timeout_ms};
-    struct sudoku_batch *b = NULL;
+    struct sudoku_client_batch *b = NULL;
 
     gate_wait(r->gate);
-    r->rc = sudoku_batch_new(r->c, r->o->depth, &opts, on_answer, r, &b);
+    r->rc = sudoku_client_batch_new(r->c, r->o->depth, &opts, on_answer, r, &b);
     if (r->rc < 0)
         snprintf(r->err.message, sizeof(r->err.message), "cannot start a batch: %s",
                  strerror(-r->rc));
     else
         r->rc = conn_send_all(r, b);
     r->end_ns = clock_now_ns();
-    sudoku_batch_free(b);
+    sudoku_client_batch_free(b);
     return NULL;
 }
 

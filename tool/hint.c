@@ -8,7 +8,7 @@
  * puzzle a line, ...).  hint and explain ask one puzzle at a time (an
  * explanation is many lines: there is nothing to gain from pipelining
  * someone reading them); rate streams every input through one rating batch
- * (sudoku_batch_new_rate), window requests in flight, answers in input
+ * (sudoku_client_batch_new_rate), window requests in flight, answers in input
  * order.  With --local, local.c explains and rates them in this process
  * instead, with the daemon's checks and words.  With
  * --progress FILE, the k-th grid of FILE is the player's grid for the k-th
@@ -453,7 +453,7 @@ static void rate_local(struct rate_run *r, uint64_t tag, const struct input_reco
     on_rating(r, 0, tag, &res);
 }
 
-static int rate_record(struct rate_run *r, struct sudoku_batch *b, uint64_t tag,
+static int rate_record(struct rate_run *r, struct sudoku_client_batch *b, uint64_t tag,
                        const struct input_record *rec, struct sudoku_client_error *err)
 {
     if (r->local) {
@@ -464,7 +464,7 @@ static int rate_record(struct rate_run *r, struct sudoku_batch *b, uint64_t tag,
 }
 
 /* Feed one input.  Returns 0, 1 (unreadable) or the batch's negative errno. */
-static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
+static int rate_file(struct rate_run *r, struct sudoku_client_batch *b, int idx,
                      struct sudoku_client_error *err)
 {
     static struct input in;
@@ -477,7 +477,7 @@ static int rate_file(struct rate_run *r, struct sudoku_batch *b, int idx,
                        (rec.line & ((UINT64_C(1) << RATE_FILE_SHIFT) - 1));
         rc = rate_record(r, b, tag, &rec, err);
         if (rc == 0 && is_tty && b) /* someone is typing: answer before the next */
-            rc = sudoku_batch_finish(b, err);
+            rc = sudoku_client_batch_finish(b, err);
         if (rc < 0)
             break;
     }
@@ -508,7 +508,7 @@ int tool_rate(const struct tool_opts *o, char **files, int nfiles)
     struct sudoku_client_explain_opts eo = {.solver = o->solve.solver,
                                             .timeout_ms = o->solve.timeout_ms};
     struct sudoku_client_error err;
-    struct sudoku_batch *b = NULL;
+    struct sudoku_client_batch *b = NULL;
     int status = 0;
     unsigned window = o->window                                                ? o->window
                       : nfiles == 1 && strcmp(files[0], "-") == 0 && isatty(0) ? 1
@@ -526,21 +526,21 @@ int tool_rate(const struct tool_opts *o, char **files, int nfiles)
     }
     if (o->solve.timeout_ms)
         sudoku_client_set_io_timeout(r.c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
-    rc = sudoku_batch_new_rate(r.c, window, &eo, on_rating, &r, &b);
+    rc = sudoku_client_batch_new_rate(r.c, window, &eo, on_rating, &r, &b);
     for (int i = 0; i < nfiles && rc == 0; i++) {
         rc = rate_file(&r, b, i, &err);
         status |= rc > 0;
         rc = rc > 0 ? 0 : rc;
     }
     if (rc == 0)
-        rc = sudoku_batch_finish(b, &err);
+        rc = sudoku_client_batch_finish(b, &err);
     else if (!b)
         snprintf(err.message, sizeof(err.message), "%s", strerror(-rc));
     fflush(stdout);
     if (rc < 0)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(r.c),
                 err.message);
-    sudoku_batch_free(b);
+    sudoku_client_batch_free(b);
     sudoku_client_free(r.c);
     if (rc < 0)
         return EXIT_UNREACHABLE;

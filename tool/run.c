@@ -347,17 +347,17 @@ void tool_record_error(const struct input_record *rec, struct sudoku_client_erro
     snprintf(e->message, sizeof(e->message), "%s", rec->error);
 }
 
-int tool_batch_add(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
+int tool_batch_add(struct sudoku_client_batch *b, uint64_t tag, const struct input_record *rec,
                    struct sudoku_client_error *err)
 {
     if (rec->error[0])
-        return sudoku_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
+        return sudoku_client_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
     if (rec->format == INPUT_GRID)
-        return sudoku_batch_add_cells(b, rec->n, rec->cells, tag, err);
-    return sudoku_batch_add(b, rec->text, rec->len, tag, err);
+        return sudoku_client_batch_add_cells(b, rec->n, rec->cells, tag, err);
+    return sudoku_client_batch_add(b, rec->text, rec->len, tag, err);
 }
 
-static int feed_record(struct run *r, struct sudoku_batch *b, uint64_t tag,
+static int feed_record(struct run *r, struct sudoku_client_batch *b, uint64_t tag,
                        const struct input_record *rec, struct sudoku_client_error *err)
 {
     if (r->local) {
@@ -385,7 +385,7 @@ static void count_rest(struct run *r, struct input *in)
 
 /* Feed one input.  Returns 0, a negative errno from the batch (connection
  * lost: err says why) or 1 when the input could not be read. */
-static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
+static int feed_file(struct run *r, struct sudoku_client_batch *b, int idx,
                      struct sudoku_client_error *err)
 {
     struct input_record rec;
@@ -412,7 +412,7 @@ static int feed_file(struct run *r, struct sudoku_batch *b, int idx,
         rc = feed_record(r, b, make_tag(idx, &rec), &rec, err);
         /* Someone is typing: answer this puzzle before reading the next. */
         if (rc == 0 && is_tty && b)
-            rc = sudoku_batch_finish(b, err);
+            rc = sudoku_client_batch_finish(b, err);
         if (rc < 0)
             break;
     }
@@ -521,7 +521,7 @@ static void count_files(struct run *r, int from, int nfiles)
 
 /* Run every input through b.  Returns 0, 1 (an input was unreadable) or a
  * negative errno (the connection broke). */
-static int feed_all(struct run *r, struct sudoku_batch *b, int nfiles,
+static int feed_all(struct run *r, struct sudoku_client_batch *b, int nfiles,
                     struct sudoku_client_error *err)
 {
     int status = 0;
@@ -533,7 +533,7 @@ static int feed_all(struct run *r, struct sudoku_batch *b, int nfiles,
         }
         status |= rc;
     }
-    int rc = b ? sudoku_batch_finish(b, err) : 0;
+    int rc = b ? sudoku_client_batch_finish(b, err) : 0;
     return rc < 0 ? rc : status;
 }
 
@@ -615,7 +615,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     progress_init(&r.bar, stderr, clock_now_us());
     r.bar.is_on = isatty(2) && !reads_terminal(files, nfiles) && !o->is_quiet;
     struct sudoku_client_error err;
-    struct sudoku_batch *b = NULL;
+    struct sudoku_client_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);
     if (o->is_local)
         return solve_local(&r, nfiles);
@@ -630,7 +630,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     }
     if (o->solve.timeout_ms)
         sudoku_client_set_io_timeout(c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
-    rc = sudoku_batch_new(c, pick_window(o, files, nfiles), &o->solve, on_answer, &r, &b);
+    rc = sudoku_client_batch_new(c, pick_window(o, files, nfiles), &o->solve, on_answer, &r, &b);
     if (rc == 0)
         rc = feed_all(&r, b, nfiles, &err);
     else
@@ -639,7 +639,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     progress_clear(&r.bar);
     if (rc < 0)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
-    sudoku_batch_free(b);
+    sudoku_client_batch_free(b);
     sudoku_client_free(c);
     if (o->is_verbose || is_failed(&r) || rc != 0)
         summary(&r);

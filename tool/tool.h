@@ -70,8 +70,8 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 
 /* Add one input record to batch b with tag: a record the reader refused
  * as a local bad_puzzle failure (answered in order), a grid as cells, a
- * line as its text.  Returns as sudoku_batch_add. */
-int tool_batch_add(struct sudoku_batch *b, uint64_t tag, const struct input_record *rec,
+ * line as its text.  Returns as sudoku_client_batch_add. */
+int tool_batch_add(struct sudoku_client_batch *b, uint64_t tag, const struct input_record *rec,
                    struct sudoku_client_error *err);
 
 /* The error a record the reader refused gets, as the daemon would give it:
