@@ -32,7 +32,12 @@
  * minor-0 plugin has neither: test with sdk_plugin_has_explain().  Minor 2
  * added sdk_explain.max_rating (a rating ceiling) and SDK_EXPLAIN_ABOVE,
  * minor 3 sdk_explain.solution (the unique solution, to search less); a
- * plugin reads a field only when sdk_explain.size covers it.
+ * plugin reads a field only when sdk_explain.size covers it.  Minor 4 added
+ * variant rules (struct sdk_rules, handed in through sdk_job.rules and
+ * sdk_explain.rules; a plugin says which kinds it takes in sdk_plugin.rules
+ * and explain_rules), the player's pencil marks (sdk_explain.candidates) and
+ * Sudoku Explainer's pearl and diamond ratings (sdk_explain.ep, ed).  The
+ * host never hands rules to a plugin built before minor 4.
  *
  * This header is self-contained and installed as <sudoku/plugin.h>.  It
  * compiles as strict ISO C11 and C17 (-std=c11 -pedantic, where <time.h>
@@ -68,7 +73,7 @@ extern int clock_gettime(int clock_id, struct timespec *ts);
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
-#define SDK_ABI_MINOR    3                     /* fields added at the end bump this */
+#define SDK_ABI_MINOR    4                     /* fields added at the end bump this */
 #define SDK_ENTRY_SYMBOL "sudoku_plugin_entry" /* the one exported symbol */
 #define SDK_MAX_N        25                    /* largest supported side */
 #define SDK_MAX_CELLS    (SDK_MAX_N * SDK_MAX_N)
@@ -85,6 +90,16 @@ extern int clock_gettime(int clock_id, struct timespec *ts);
 #define SDK_CAP_REENTRANT (1u << 1) /* safe to call from several threads at once */
 #define SDK_CAP_CANCEL    (1u << 2) /* polls the cancel flag and the deadline */
 #define SDK_CAP_PROMPT    (1u << 3) /* stops within microseconds of them: may run on the loop */
+
+/* Kinds of variant rule (struct sdk_rules.kinds, sdk_plugin.rules). */
+#define SDK_RULE_DIAGONALS       (1u << 0) /* X-sudoku: both main diagonals are houses */
+#define SDK_RULE_WINDOWS         (1u << 1) /* windoku: (b-1)^2 extra b x b windows */
+#define SDK_RULE_REGIONS         (1u << 2) /* jigsaw: irregular regions replace the boxes */
+#define SDK_RULE_ANTI_KNIGHT     (1u << 3) /* a knight's move apart: digits differ */
+#define SDK_RULE_ANTI_KING       (1u << 4) /* touching, diagonals included: digits differ */
+#define SDK_RULE_NON_CONSECUTIVE (1u << 5) /* orthogonal neighbours never differ by one */
+#define SDK_RULE_CAGES           (1u << 6) /* killer: cages of distinct digits with a sum */
+#define SDK_RULE_ALL             0x7fu
 
 /* Log levels, syslog numbering (sdk_host.log). */
 #define SDK_LOG_ERR     3
@@ -110,6 +125,49 @@ struct sdk_host {
     void (*log)(void *ctx, int level, const char *msg);
 };
 
+/* One killer cage: the cells sdk_rules.cage_cells[off .. off+len-1] hold
+ * distinct digits that add up to sum. */
+struct sdk_cage {
+    uint32_t sum;      /* the digits' total */
+    uint32_t off;      /* first cell in sdk_rules.cage_cells */
+    uint32_t len;      /* cells, 1..n */
+    uint32_t reserved; /* 0 */
+};
+
+/* The rules of a variant puzzle, built and checked by the host (minor 4).
+ * Everything is given in a form a generic solver can use without knowing
+ * which rule it came from: houses (n cells that hold each digit once),
+ * pairs of cells that must differ outside any house, pairs that must not
+ * hold consecutive digits, and cages.  kinds says which rules produced
+ * them, for a plugin that has special code for one.  The host owns every
+ * array; they live as long as the call.  Cells are 0-based row-major.
+ *
+ * Houses, each n cells in ascending order: rows 0..n-1, then columns
+ * (houses n..2n-1), then boxes, or the jigsaw regions when kinds has
+ * SDK_RULE_REGIONS (houses 2n..3n-1: house 2n+k holds the cells whose
+ * region[] is k), then the extra houses: the main diagonal (top left to
+ * bottom right) and the anti-diagonal when kinds has SDK_RULE_DIAGONALS,
+ * then the windows in row-major order of their top-left cells when kinds
+ * has SDK_RULE_WINDOWS. */
+struct sdk_rules {
+    uint32_t size;                /* sizeof(struct sdk_rules) as the host was built */
+    uint32_t kinds;               /* SDK_RULE_* in force (never 0: classic is rules NULL) */
+    uint32_t n;                   /* side, the job's */
+    uint32_t houses_len;          /* houses: 3n plus the extra ones */
+    const uint16_t *houses;       /* houses_len * n cells, house h at houses[h * n] */
+    const uint8_t *region;        /* n*n: each cell's box or region, 0..n-1 */
+    const uint16_t *differ;       /* differ_len pairs (a, b), a < b, sharing no house:
+                                   * their digits differ (anti-knight, anti-king) */
+    const uint16_t *nonconsec;    /* nonconsec_len pairs (a, b), a < b: their digits
+                                   * do not differ by one (non-consecutive) */
+    const struct sdk_cage *cages; /* cages_len cages, no cell in two */
+    const uint16_t *cage_cells;   /* the cages' cells, cage by cage */
+    uint32_t differ_len;          /* pairs in differ */
+    uint32_t nonconsec_len;       /* pairs in nonconsec */
+    uint32_t cages_len;           /* entries in cages */
+    uint32_t cage_cells_len;      /* entries in cage_cells */
+};
+
 /* One solve request.  The host owns every buffer; the plugin writes only the
  * fields marked out. */
 struct sdk_job {
@@ -122,6 +180,10 @@ struct sdk_job {
     uint8_t *solution;            /* out: n*n cells, the first solution found */
     uint64_t count;               /* out: solutions found, 0..limit */
     uint64_t guesses;             /* out: work done (guesses or search nodes) */
+    /* Minor 4 (read only when size covers it): the variant rules, or NULL
+     * for classic Sudoku.  Never set unless the plugin's rules have every
+     * kind in it. */
+    const struct sdk_rules *rules;
 };
 
 /* Outcome of an explain call (sdk_explain.status). */
@@ -215,6 +277,22 @@ struct sdk_explain {
      * without it.  A plugin must not state a step because the solution says
      * so; the host checks every step against the solution anyway. */
     const uint8_t *solution;
+    /* Minor 4 (read only when size covers it): the variant rules, or NULL
+     * (classic); never set unless explain_rules has every kind in it. */
+    const struct sdk_rules *rules;
+    /* Minor 4: the player's pencil marks, or NULL (every candidate the
+     * position allows).  n*n*n bytes: candidates[cell * n + d - 1] is
+     * non-zero when digit d is still marked in cell.  The steps start from
+     * these marks (intersected with what the givens and progress allow): a
+     * step that changes nothing in them is not a step.  The host has
+     * already checked that no solution value is missing from them. */
+    const uint8_t *candidates;
+    /* Minor 4, out: Sudoku Explainer's pearl (EP) and diamond (ED)
+     * ratings of the steps taken, 0 when the plugin does not rate them
+     * (a plugin built before minor 4 leaves them alone: the host zeroes
+     * them first). */
+    double ep;
+    double ed;
 };
 
 /* The descriptor a plugin's entry function returns.  Constant, owned by the
@@ -243,6 +321,9 @@ struct sdk_plugin {
      * when caps has SDK_CAP_REENTRANT.  Must not keep pointers into job. */
     int (*explain)(void *state, const struct sdk_host *host, struct sdk_explain *job);
     uint32_t explain_sizes; /* SDK_SIZE_* explain() accepts (a subset of sizes) */
+    /* ---- minor 4: read only when sdk_plugin_rules() says so ---- */
+    uint32_t rules;         /* SDK_RULE_* solve() takes (0: classic only) */
+    uint32_t explain_rules; /* SDK_RULE_* explain() takes (0: classic only) */
 };
 
 /* Does descriptor d (already accepted by the host) have explain()?  A
@@ -253,6 +334,16 @@ static inline int sdk_plugin_has_explain(const struct sdk_plugin *d)
     if (d->struct_size < offsetof(struct sdk_plugin, explain_sizes) + sizeof(d->explain_sizes))
         return 0;
     return d->explain != NULL && d->explain_sizes != 0;
+}
+
+/* The rule kinds d's solve() (is_explain 0) or explain() (1) takes: 0 for a
+ * descriptor built before minor 4, whose struct_size ends before them. */
+static inline uint32_t sdk_plugin_rules(const struct sdk_plugin *d, int is_explain)
+{
+    if (d->abi_minor < 4 ||
+        d->struct_size < offsetof(struct sdk_plugin, explain_rules) + sizeof(d->explain_rules))
+        return 0;
+    return is_explain ? d->explain_rules : d->rules;
 }
 
 /* The type of the exported entry function. */
