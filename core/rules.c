@@ -367,13 +367,13 @@ static int cages_build(struct rules *r, const struct rules_desc *d, char *err, s
     const uint32_t n = d->n;
     uint16_t owner[SDK_MAX_CELLS] = {0};
     uint32_t len = 0;
-    int rc;
 
     if (d->cages_len > n * n)
         return rules__fail(err, err_size, "cages: %u cages, more than the %u cells", d->cages_len,
                            n * n);
     for (uint32_t i = 0; i < d->cages_len; i++) {
         const struct rules_desc_cage *c = &d->cages[i];
+        int rc;
 
         if (c->off > d->cage_cells_len || c->len > d->cage_cells_len - c->off)
             return rules__fail(err, err_size, "cages: cage %u runs past its cell list", i + 1);
