@@ -11,6 +11,9 @@
  * and cages=SUM:CELL.CELL...;SUM:CELL... (cells 0-based row-major).  '#'
  * starts a comment line.  var_line_parse() fills a struct rules_desc the
  * caller hands to rules_new(); everything lives in struct var_line.
+ * var_line_parse_golden() reads the lines of tests/data/variants.txt
+ * (name|rules|puzzle|count|solution, rules apart by spaces, cage cells by
+ * commas; see its header) into the same struct, with limit 2.
  */
 #ifndef SUDOKU_TEST_VAR_LINE_H
 #define SUDOKU_TEST_VAR_LINE_H
@@ -39,5 +42,8 @@ struct var_line {
 /* Parse the NUL-terminated line s (no comment, newline allowed) into v.
  * Returns 0 or -EINVAL. */
 int var_line_parse(const char *s, struct var_line *v);
+
+/* The same for a line of tests/data/variants.txt. */
+int var_line_parse_golden(const char *s, struct var_line *v);
 
 #endif /* SUDOKU_TEST_VAR_LINE_H */
