@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "daemon/log.h"
 #include "daemon/stats.h"
@@ -170,10 +171,27 @@ static void end_user(struct conn *c)
     mark_ready(c);
 }
 
+/* Shut both directions, then read and drop what the client had sent: a
+ * Unix socket closed with bytes unread resets its peer (ECONNRESET, even
+ * before it has read the answers it was sent), one closed with none gives
+ * it those answers and then end of stream.  Shutting the read side first
+ * keeps the client from adding bytes while they are dropped. */
+static void shut_quietly(struct conn *c)
+{
+    char junk[4096];
+    uv_os_fd_t fd;
+
+    if (uv_fileno((uv_handle_t *)&c->pipe, &fd) < 0 || shutdown(fd, SHUT_RDWR) < 0)
+        return;
+    while (read(fd, junk, sizeof(junk)) > 0) /* non-blocking: ends at 0 once drained */
+        ;
+}
+
 void conn_close(struct conn *c)
 {
     if (c->is_closing)
         return;
+    shut_quietly(c);
     c->is_closing = 1;
     c->is_reading = 0;
     unstarve(c);
@@ -477,8 +495,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     resume(c);
 }
 
-/* Process what is buffered, then pause or restart reading (never after the
- * shutdown grace period). */
+/* Process what is buffered, then pause or restart reading. */
 static void resume(struct conn *c)
 {
     if (c->is_closing || c->is_draining)
@@ -496,7 +513,7 @@ static void resume(struct conn *c)
                 (unsigned long long)c->id, c->in_flight, c->out.size + c->writing_size);
         uv_read_stop((uv_stream_t *)&c->pipe);
         c->is_reading = 0;
-    } else if (!is_full(c) && !c->is_reading && !c->is_starved && !c->set->is_input_ended) {
+    } else if (!is_full(c) && !c->is_reading && !c->is_starved) {
         if (uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read) == 0)
             c->is_reading = 1;
     }
@@ -505,29 +522,6 @@ static void resume(struct conn *c)
 int conn_is_idle(const struct conn *c)
 {
     return c->in_flight == 0 && !c->needs_resume && !c->is_writing && c->out.size == 0;
-}
-
-static void end_input(struct conn *c)
-{
-    if (c->is_closing || c->is_draining)
-        return;
-    if (c->is_reading)
-        uv_read_stop((uv_stream_t *)&c->pipe);
-    c->is_reading = 0;
-    resume(c); /* is_input_ended: processes, does not read again */
-}
-
-/* Only the connection in hand can leave set->all in these walks: a close
- * reaches nobody else before conn_set_run_ready. */
-void conn_set_end_input(struct conn_set *set)
-{
-    struct list *l, *tmp;
-
-    set->is_input_ended = 1;
-    LIST_FOREACH_SAFE(l, tmp, &set->all)
-    {
-        end_input(LIST_CONTAINER_OF(l, struct conn, link));
-    }
 }
 
 void conn_set_close_all(struct conn_set *set)

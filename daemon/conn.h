@@ -70,7 +70,6 @@ struct conn_set {
     struct list ready;              /* connections with deferred work (conn.ready_link) */
     uint64_t next_id;               /* ids for log lines */
     uint64_t activity;              /* bumped per read and per completion (the spin heuristic) */
-    int is_input_ended;             /* shutdown grace over: no connection reads again */
     struct log_limit refusals;      /* lines about refused requests and connections, all users */
     struct log_limit accept_errors; /* the server's lines about failed accepts */
     size_t unsent_all;              /* unsent response bytes of every connection */
@@ -153,10 +152,6 @@ void conn_set_run_ready(struct conn_set *set);
 /* 1 when some connection still has deferred work. */
 int conn_set_has_ready(const struct conn_set *set);
 
-/* Shutdown grace over: no connection reads another byte, but each answers
- * the complete messages it has buffered. */
-void conn_set_end_input(struct conn_set *set);
-
 /* Close every connection now (queued output is lost). */
 void conn_set_close_all(struct conn_set *set);
 
@@ -188,7 +183,9 @@ int conn_is_idle(const struct conn *c);
 /* Stop reading, send what is queued, then close (shutdown; broken input). */
 void conn_drain_close(struct conn *c);
 
-/* Close now: output lost; the user hears of it through on_closed. */
+/* Close now: output lost; the user hears of it through on_closed.  The
+ * client reads what was already written, then end of stream, never a reset
+ * (what it sent and was not read is dropped first). */
 void conn_close(struct conn *c);
 
 #endif /* SUDOKUD_CONN_H */

@@ -20,11 +20,15 @@
  *      unsent or unread and has been quiet (no bytes either way) for
  *      QUIET_MS, counted from its last byte: an idle daemon stops at once,
  *      even with idle clients connected;
- *   2. grace over: reading stops, what is buffered is answered (a solve with
- *      `overloaded`), queued and running solves are cancelled and answered
- *      `overloaded`; each connection closes once it has sent everything;
+ *   2. grace over: no new work starts: queued and running solves are
+ *      cancelled and answered `overloaded`, and so is every request read
+ *      from now on (reading goes on, so nothing a client sent is left
+ *      unanswered in the socket); each connection closes once it owes
+ *      nothing, has sent everything and has nothing unread;
  *   3. FORCE_CLOSE_MS later the connections still open (a client that does
- *      not read) are cut;
+ *      not read, or never stops sending) are cut;
+ * Every close is orderly (conn_close): the client reads what was written,
+ * then end of stream, never ECONNRESET.
  *   4. with no connection and no solve left, the handles close, the loop
  *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
  *      handle left open is logged by type and makes it exit 1).
@@ -355,15 +359,16 @@ static void on_quiet(uv_timer_t *t)
     check_stop(t->data);
 }
 
-/* Grace over: read nothing more, answer what is buffered, cancel the rest. */
+/* Grace over: start nothing new and cancel what runs.  Connections go on
+ * reading, so that every request a client sent before its connection
+ * closes is answered (new work `overloaded`) and none is left unread. */
 static void end_grace(struct server *s)
 {
     s->stop_phase = 1;
     if (s->stats.in_flight > 0)
         log_msg(SDK_LOG_INFO, "grace period over: cancelling %llu solves",
                 (unsigned long long)s->stats.in_flight);
-    s->dispatch.is_stopping = 1; /* before the buffered solves are read */
-    conn_set_end_input(&s->conns);
+    s->dispatch.is_stopping = 1;
     dispatch_stop(&s->dispatch, 1);
 }
 
