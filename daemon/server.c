@@ -443,11 +443,15 @@ static void apply_config(struct server *s, const struct server_config *n)
     c->inline_us = changed("inline-us", c->inline_us, n->inline_us);
     c->spin_us = changed("spin-us", c->spin_us, n->spin_us);
     c->idle_timeout_s = changed("idle-timeout", c->idle_timeout_s, n->idle_timeout_s);
+    c->max_per_uid = changed("max-connections-per-uid", c->max_per_uid, n->max_per_uid);
+    c->message_timeout_ms =
+        changed("message-timeout", c->message_timeout_ms, n->message_timeout_ms);
     s->dispatch.timeout_ms = c->timeout_ms;
     s->dispatch.max_queue = c->max_queue;
     s->dispatch.inline_us = c->inline_us;
-    conn_set_limits(&s->conns, c->max_message, c->max_connections);
-    if (conn_set_watch_idle(&s->conns, (uint64_t)c->idle_timeout_s * 1000u) < 0)
+    conn_set_limits(&s->conns, c->max_message, c->max_connections, c->max_per_uid);
+    if (conn_set_watch_idle(&s->conns, (uint64_t)c->idle_timeout_s * 1000u, c->message_timeout_ms) <
+        0)
         log_msg(SDK_LOG_ERR, "idle-timeout: cannot start its timer");
     pool_set_limits(s->pool, c->max_queue, c->spin_us);
     needs_restart("socket", !s->is_activated && strcmp(c->socket_path, n->socket_path) != 0,
@@ -638,6 +642,7 @@ int server_run(const struct server_config *cfg, struct host *host)
         return 1;
     s.loop = &loop;
     conn_set_init(&s.conns, &loop, cfg->max_message, cfg->max_connections, &s.stats);
+    conn_set_limits(&s.conns, cfg->max_message, cfg->max_connections, cfg->max_per_uid);
     if (dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats) < 0)
         return 1;
     s.dispatch.timeout_ms = cfg->timeout_ms;
@@ -647,7 +652,8 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (rc == 0)
         rc = init_handles(&s);
     if (rc == 0)
-        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u);
+        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u,
+                                 cfg->message_timeout_ms);
     if (rc == 0)
         rc = open_listener(&s);
     if (rc == 0) {
