@@ -34,11 +34,14 @@
 #include <assert.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
+#include "daemon/admit.h"
 #include "daemon/log.h"
 #include "daemon/stats.h"
 
@@ -68,6 +71,7 @@ void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
     set->loop = loop;
     set->max_message = max_message;
     set->max_connections = max_connections;
+    set->own_uid = geteuid();
     set->stats = stats;
     list_init(&set->all);
     list_init(&set->ready);
@@ -175,10 +179,27 @@ static void end_user(struct conn *c)
     mark_ready(c);
 }
 
+/* Shut both directions, then read and drop what the client had sent: a
+ * Unix socket closed with bytes unread resets its peer (ECONNRESET, even
+ * before it has read the answers it was sent), one closed with none gives
+ * it those answers and then end of stream.  Shutting the read side first
+ * keeps the client from adding bytes while they are dropped. */
+static void shut_quietly(struct conn *c)
+{
+    char junk[4096];
+    uv_os_fd_t fd;
+
+    if (uv_fileno((uv_handle_t *)&c->pipe, &fd) < 0 || shutdown(fd, SHUT_RDWR) < 0)
+        return;
+    while (read(fd, junk, sizeof(junk)) > 0) /* non-blocking: ends at 0 once drained */
+        ;
+}
+
 void conn_close(struct conn *c)
 {
     if (c->is_closing)
         return;
+    shut_quietly(c);
     c->is_closing = 1;
     c->is_reading = 0;
     unstarve(c);
@@ -293,7 +314,7 @@ static void on_written(uv_write_t *req, int status)
     count_unsent(c);
     if (c->is_closing)
         return;
-    c->last_active_ms = uv_now(c->set->loop);
+    c->last_active_ms = c->idle_since_ms = uv_now(c->set->loop);
     if (status < 0) {
         log_msg(SDK_LOG_DEBUG, "conn %llu: write failed: %s", (unsigned long long)c->id,
                 uv_strerror(status));
@@ -428,6 +449,14 @@ static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
     *buf = uv_buf_init((char *)c->buf + c->len, (unsigned)(c->cap - c->len));
 }
 
+/* The buffer ends in an unfinished message: its deadline (--message-timeout)
+ * counts from the first time it was seen so. */
+static void note_partial(struct conn *c)
+{
+    if (c->message_start_ms == 0)
+        c->message_start_ms = uv_now(c->set->loop) | 1; /* never 0: 0 is "none" */
+}
+
 static void process(struct conn *c)
 {
     struct rpc_request req;
@@ -438,13 +467,17 @@ static void process(struct conn *c)
     while (!c->is_closing && !c->is_draining && !is_full(c) && off < c->len) {
         ssize_t n =
             rpc_read(c->buf + off, c->len - off, c->set->max_message, &req, err, sizeof(err));
-        if (n == 0)
+        if (n == 0) {
+            note_partial(c);
             break;
+        }
         if (n < 0) {
             c->cb->on_batch_end(c->user, c);
             fail_stream(c, n == -E2BIG ? RPC_TOO_LARGE : RPC_BAD_REQUEST, err);
             return;
         }
+        c->message_start_ms = 0; /* complete: no deadline, and no longer idle */
+        c->idle_since_ms = uv_now(c->set->loop);
         c->has_more_input = off + (size_t)n < c->len;
         c->cb->on_message(c->user, c, &req, err);
         if (c->is_held)
@@ -519,8 +552,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     resume(c);
 }
 
-/* Process what is buffered, then pause or restart reading (never after the
- * shutdown grace period). */
+/* Process what is buffered, then pause or restart reading. */
 static void resume(struct conn *c)
 {
     if (c->is_closing || c->is_draining)
@@ -538,7 +570,7 @@ static void resume(struct conn *c)
                 (unsigned long long)c->id, c->in_flight, c->out.size + c->writing_size);
         uv_read_stop((uv_stream_t *)&c->pipe);
         c->is_reading = 0;
-    } else if (!is_full(c) && !c->is_reading && !c->is_starved && !c->set->is_input_ended) {
+    } else if (!is_full(c) && !c->is_reading && !c->is_starved) {
         if (uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read) == 0)
             c->is_reading = 1;
     }
@@ -547,29 +579,6 @@ static void resume(struct conn *c)
 int conn_is_idle(const struct conn *c)
 {
     return c->in_flight == 0 && !c->needs_resume && !c->is_writing && c->out.size == 0;
-}
-
-static void end_input(struct conn *c)
-{
-    if (c->is_closing || c->is_draining)
-        return;
-    if (c->is_reading)
-        uv_read_stop((uv_stream_t *)&c->pipe);
-    c->is_reading = 0;
-    resume(c); /* is_input_ended: processes, does not read again */
-}
-
-/* Only the connection in hand can leave set->all in these walks: a close
- * reaches nobody else before conn_set_run_ready. */
-void conn_set_end_input(struct conn_set *set)
-{
-    struct list *l, *tmp;
-
-    set->is_input_ended = 1;
-    LIST_FOREACH_SAFE(l, tmp, &set->all)
-    {
-        end_input(LIST_CONTAINER_OF(l, struct conn, link));
-    }
 }
 
 void conn_set_close_all(struct conn_set *set)
@@ -582,8 +591,29 @@ void conn_set_close_all(struct conn_set *set)
     }
 }
 
+/* A message begun and not finished within --message-timeout while the
+ * daemon was reading (not paused by backpressure): a client dribbling
+ * bytes to hold its slot.  It hears why (`timeout`) before the close. */
+static int is_message_late(const struct conn *c, uint64_t now)
+{
+    uint64_t limit = c->set->message_timeout_ms;
+
+    return limit > 0 && c->message_start_ms != 0 && c->is_reading && !c->is_draining &&
+           !c->is_closing && now - c->message_start_ms >= limit;
+}
+
+static void close_late(struct conn *c)
+{
+    char msg[96];
+
+    snprintf(msg, sizeof(msg), "message not complete within %llu ms (--message-timeout)",
+             (unsigned long long)c->set->message_timeout_ms);
+    fail_stream(c, RPC_TIMEOUT, msg);
+}
+
 /* Idle or stuck: nothing owed to it, and no byte in or out for the
- * timeout (a client that stopped mid-message or stopped reading). */
+ * timeout (a client that stopped mid-message or stopped reading); or a
+ * message that has taken too long to arrive. */
 static void on_idle_timer(uv_timer_t *t)
 {
     struct conn_set *set = t->data;
@@ -593,7 +623,12 @@ static void on_idle_timer(uv_timer_t *t)
     LIST_FOREACH_SAFE(l, tmp, &set->all)
     {
         struct conn *c = LIST_CONTAINER_OF(l, struct conn, link);
-        if (c->is_closing || c->in_flight > 0 || now - c->last_active_ms < set->idle_timeout_ms)
+        if (is_message_late(c, now)) {
+            close_late(c);
+            continue;
+        }
+        if (set->idle_timeout_ms == 0 || c->is_closing || c->in_flight > 0 ||
+            now - c->last_active_ms < set->idle_timeout_ms)
             continue;
         log_limited(&set->refusals, LOG_LVL_NOTICE,
                     "conn %llu (pid %ld uid %ld): closing: no traffic for %llu s (%s, "
@@ -607,23 +642,35 @@ static void on_idle_timer(uv_timer_t *t)
     }
 }
 
-void conn_set_limits(struct conn_set *set, size_t max_message, unsigned max_connections)
+void conn_set_limits(struct conn_set *set, size_t max_message, unsigned max_connections,
+                     unsigned max_per_uid)
 {
     set->max_message = max_message;
     set->max_connections = max_connections;
+    set->max_per_uid = max_per_uid;
 }
 
-int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms)
+/* A quarter of timeout_ms (at least 1 ms): a connection is closed at most
+ * a quarter late; UINT64_MAX when the timeout is off. */
+static uint64_t tick_of(uint64_t timeout_ms)
 {
-    uint64_t tick = idle_timeout_ms / 4 < 1000 ? 1000 : idle_timeout_ms / 4;
+    if (timeout_ms == 0)
+        return UINT64_MAX;
+    return timeout_ms / 4 ? timeout_ms / 4 : 1;
+}
 
+int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms, uint64_t message_timeout_ms)
+{
+    uint64_t tick = tick_of(idle_timeout_ms);
+
+    if (tick_of(message_timeout_ms) < tick)
+        tick = tick_of(message_timeout_ms);
     set->idle_timeout_ms = idle_timeout_ms;
+    set->message_timeout_ms = message_timeout_ms;
     if (set->has_idle_timer)
         uv_timer_stop(&set->idle_timer); /* a reload: the new tick replaces the old */
-    if (idle_timeout_ms == 0)
+    if (tick == UINT64_MAX)
         return 0;
-    if (idle_timeout_ms < 4000)
-        tick = idle_timeout_ms / 4 ? idle_timeout_ms / 4 : 1;
     if (!set->has_idle_timer) {
         int rc = uv_timer_init(set->loop, &set->idle_timer);
         if (rc < 0)
@@ -678,6 +725,7 @@ int conn_accept(struct conn_set *set, uv_stream_t *listener, const struct conn_c
                 void *user)
 {
     struct conn *c = calloc(1, sizeof(*c));
+    char why[128];
 
     if (!c || uv_pipe_init(set->loop, &c->pipe, 0) < 0) {
         free(c);
@@ -688,7 +736,7 @@ int conn_accept(struct conn_set *set, uv_stream_t *listener, const struct conn_c
     c->user = user;
     c->refs = 1;
     c->id = ++set->next_id;
-    c->last_active_ms = uv_now(set->loop);
+    c->last_active_ms = c->idle_since_ms = uv_now(set->loop);
     msgpack_sbuffer_init(&c->out);
     list_init(&c->ready_link);
     list_insert_head(&set->all, &c->link);
@@ -700,8 +748,8 @@ int conn_accept(struct conn_set *set, uv_stream_t *listener, const struct conn_c
     /* Once accepted, a connection is served even while stopping (the
      * listener is closed then, so this is only a connection libuv had
      * pending): the shutdown promise covers every accepted connection. */
-    if (set->stats->connections >= set->max_connections) {
-        refuse(c, "too many connections (--max-connections)");
+    if (admit_take_slot(set, c, why, sizeof(why)) < 0) {
+        refuse(c, why);
         return 0;
     }
     c->is_served = 1;

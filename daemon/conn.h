@@ -73,12 +73,14 @@ struct conn_set {
     uv_loop_t *loop;                /* the one loop */
     size_t max_message;             /* --max-message */
     unsigned max_connections;       /* --max-connections */
+    unsigned max_per_uid;           /* --max-connections-per-uid, 0: a quarter of the above */
+    uid_t own_uid;                  /* the daemon's: not held to max_per_uid */
+    uint64_t message_timeout_ms;    /* --message-timeout, 0 off */
     struct stats *stats;            /* connections, connections_total, errors: counted here */
     struct list all;                /* every open connection (conn.link), newest first */
     struct list ready;              /* connections with deferred work (conn.ready_link) */
     uint64_t next_id;               /* ids for log lines */
     uint64_t activity;              /* bumped per read and per completion (the spin heuristic) */
-    int is_input_ended;             /* shutdown grace over: no connection reads again */
     struct log_limit refusals;      /* lines about refused requests and connections, all users */
     struct log_limit accept_errors; /* the server's lines about failed accepts */
     size_t unsent_all;              /* unsent response bytes of every connection */
@@ -101,6 +103,8 @@ struct conn {
     unsigned refs;                   /* handle + ready list + users (conn_ref) */
     uint64_t id;                     /* for log lines */
     uint64_t last_active_ms;         /* uv_now() when bytes last came in or went out */
+    uint64_t idle_since_ms;          /* uv_now() at accept, last message read, last write done */
+    uint64_t message_start_ms;       /* uv_now() when the unfinished message began, 0 none */
     pid_t pid;                       /* peer (SO_PEERCRED), -1 unknown */
     uid_t uid;                       /* peer uid */
     uint8_t *buf;                    /* received, not yet parsed */
@@ -133,15 +137,20 @@ void conn_set_init(struct conn_set *set, uv_loop_t *loop, size_t max_message,
 
 /* New limits (a reload): the next message read on any connection is held
  * to max_message (a larger one is answered `too_large`, as always), and
- * the next connection accepted to max_connections (those open stay). */
-void conn_set_limits(struct conn_set *set, size_t max_message, unsigned max_connections);
+ * the next connection accepted to max_connections and max_per_uid (0: a
+ * quarter of max_connections, at least 1); those open stay. */
+void conn_set_limits(struct conn_set *set, size_t max_message, unsigned max_connections,
+                     unsigned max_per_uid);
 
 /* Close connections that have owed nothing and moved no byte either way
  * for idle_timeout_ms (idle, stuck mid-message, or not reading what they
- * were sent), each with a log line; 0 turns it off.  Called again (a
- * reload), the new timeout replaces the old.  Returns 0 or a libuv error.
- * conn_set_close() stops it. */
-int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms);
+ * were sent), and connections whose message, once begun, is not complete
+ * within message_timeout_ms (while the daemon is reading it: a client
+ * sending a byte at a time), each with a log line; 0 turns either off.
+ * Called again (a reload), the new timeouts replace the old.  Returns 0 or
+ * a libuv error.  conn_set_close() stops it. */
+int conn_set_watch_idle(struct conn_set *set, uint64_t idle_timeout_ms,
+                        uint64_t message_timeout_ms);
 
 /* Close the set's own handles (the idle timer): at shutdown, with the rest. */
 void conn_set_close(struct conn_set *set);
@@ -149,8 +158,9 @@ void conn_set_close(struct conn_set *set);
 /* Take the connection libuv has accepted on listener (call once per
  * connection callback: libuv stops watching the listener until the fd is
  * taken) and serve it with cb and user, or refuse it politely (over
- * --max-connections) with an `overloaded` error notification and a log line
- * naming the peer.  Returns 0 (user now gets on_closed once, refused or
+ * --max-connections-per-uid, or over --max-connections with no connection
+ * to evict: see admit.h) with an `overloaded` error notification and a log
+ * line naming the peer.  Returns 0 (user now gets on_closed once, refused or
  * not), or -ENOMEM when nothing was taken: the connection stays pending in
  * libuv, user is not referenced, and the caller should try again later. */
 int conn_accept(struct conn_set *set, uv_stream_t *listener, const struct conn_callbacks *cb,
@@ -163,10 +173,6 @@ void conn_set_run_ready(struct conn_set *set);
 
 /* 1 when some connection still has deferred work. */
 int conn_set_has_ready(const struct conn_set *set);
-
-/* Shutdown grace over: no connection reads another byte, but each answers
- * the complete messages it has buffered. */
-void conn_set_end_input(struct conn_set *set);
 
 /* Close every connection now (queued output is lost). */
 void conn_set_close_all(struct conn_set *set);
@@ -213,7 +219,9 @@ int conn_is_idle(const struct conn *c);
 /* Stop reading, send what is queued, then close (shutdown; broken input). */
 void conn_drain_close(struct conn *c);
 
-/* Close now: output lost; the user hears of it through on_closed. */
+/* Close now: output lost; the user hears of it through on_closed.  The
+ * client reads what was already written, then end of stream, never a reset
+ * (what it sent and was not read is dropped first). */
 void conn_close(struct conn *c);
 
 #endif /* SUDOKUD_CONN_H */

@@ -108,6 +108,15 @@ static const struct opts_spec option_table[] = {
      OPTS_NUMBER_AT(struct options, cfg.max_message, 64, 64 << 20)},
     {"max-connections", 0, "N", "connections served at once (1000)",
      OPTS_NUMBER_AT(struct options, cfg.max_connections, 1, 1000000)},
+    {"max-connections-per-uid", 0, "N",
+     "connections one peer uid may hold (default: a\n"
+     "quarter of --max-connections, at least 1; the\n"
+     "daemon's own uid is not limited)",
+     OPTS_NUMBER_AT(struct options, cfg.max_per_uid, 1, 1000000)},
+    {"message-timeout", 0, "MS",
+     "a message begun must be complete within MS, or\n"
+     "its connection is closed (default 10000; 0: never)",
+     OPTS_NUMBER_AT(struct options, cfg.message_timeout_ms, 0, 86400000)},
     {"max-queue", 0, "N", "solves waiting for a worker, in total (8192)",
      OPTS_NUMBER_AT(struct options, cfg.max_queue, 1, 10000000)},
     {"grace-ms", 0, "MS", "on SIGTERM, running solves get this long (1500)",
@@ -158,6 +167,7 @@ static void set_defaults(struct options *o)
     o->cfg.spin_us = 50;
     o->cfg.inline_us = 30;
     o->cfg.idle_timeout_s = 300;
+    o->cfg.message_timeout_ms = 10000;
     o->cfg.socket_mode = 0660;
     o->cfg.listen_fd = -1;
 }

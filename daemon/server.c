@@ -20,11 +20,15 @@
  *      unsent or unread and has been quiet (no bytes either way) for
  *      QUIET_MS, counted from its last byte: an idle daemon stops at once,
  *      even with idle clients connected;
- *   2. grace over: reading stops, what is buffered is answered (a solve with
- *      `overloaded`), queued and running solves are cancelled and answered
- *      `overloaded`; each connection closes once it has sent everything;
+ *   2. grace over: no new work starts: queued and running solves are
+ *      cancelled and answered `overloaded`, and so is every request read
+ *      from now on (reading goes on, so nothing a client sent is left
+ *      unanswered in the socket); each connection closes once it owes
+ *      nothing, has sent everything and has nothing unread;
  *   3. FORCE_CLOSE_MS later the connections still open (a client that does
- *      not read) are cut;
+ *      not read, or never stops sending) are cut;
+ * Every close is orderly (conn_close): the client reads what was written,
+ * then end of stream, never ECONNRESET.
  *   4. with no connection and no solve left, the handles close, the loop
  *      ends, and uv_loop_close() proves nothing was left open: exit 0 (a
  *      handle left open is logged by type and makes it exit 1).
@@ -355,15 +359,16 @@ static void on_quiet(uv_timer_t *t)
     check_stop(t->data);
 }
 
-/* Grace over: read nothing more, answer what is buffered, cancel the rest. */
+/* Grace over: start nothing new and cancel what runs.  Connections go on
+ * reading, so that every request a client sent before its connection
+ * closes is answered (new work `overloaded`) and none is left unread. */
 static void end_grace(struct server *s)
 {
     s->stop_phase = 1;
     if (s->stats.in_flight > 0)
         log_msg(SDK_LOG_INFO, "grace period over: cancelling %llu solves",
                 (unsigned long long)s->stats.in_flight);
-    s->dispatch.is_stopping = 1; /* before the buffered solves are read */
-    conn_set_end_input(&s->conns);
+    s->dispatch.is_stopping = 1;
     dispatch_stop(&s->dispatch, 1);
 }
 
@@ -438,11 +443,15 @@ static void apply_config(struct server *s, const struct server_config *n)
     c->inline_us = changed("inline-us", c->inline_us, n->inline_us);
     c->spin_us = changed("spin-us", c->spin_us, n->spin_us);
     c->idle_timeout_s = changed("idle-timeout", c->idle_timeout_s, n->idle_timeout_s);
+    c->max_per_uid = changed("max-connections-per-uid", c->max_per_uid, n->max_per_uid);
+    c->message_timeout_ms =
+        changed("message-timeout", c->message_timeout_ms, n->message_timeout_ms);
     s->dispatch.timeout_ms = c->timeout_ms;
     s->dispatch.max_queue = c->max_queue;
     s->dispatch.inline_us = c->inline_us;
-    conn_set_limits(&s->conns, c->max_message, c->max_connections);
-    if (conn_set_watch_idle(&s->conns, (uint64_t)c->idle_timeout_s * 1000u) < 0)
+    conn_set_limits(&s->conns, c->max_message, c->max_connections, c->max_per_uid);
+    if (conn_set_watch_idle(&s->conns, (uint64_t)c->idle_timeout_s * 1000u, c->message_timeout_ms) <
+        0)
         log_msg(SDK_LOG_ERR, "idle-timeout: cannot start its timer");
     pool_set_limits(s->pool, c->max_queue, c->spin_us);
     needs_restart("socket", !s->is_activated && strcmp(c->socket_path, n->socket_path) != 0,
@@ -633,6 +642,7 @@ int server_run(const struct server_config *cfg, struct host *host)
         return 1;
     s.loop = &loop;
     conn_set_init(&s.conns, &loop, cfg->max_message, cfg->max_connections, &s.stats);
+    conn_set_limits(&s.conns, cfg->max_message, cfg->max_connections, cfg->max_per_uid);
     if (dispatch_init(&s.dispatch, &loop, host, NULL, &s.stats) < 0)
         return 1;
     s.dispatch.timeout_ms = cfg->timeout_ms;
@@ -642,7 +652,8 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (rc == 0)
         rc = init_handles(&s);
     if (rc == 0)
-        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u);
+        rc = conn_set_watch_idle(&s.conns, (uint64_t)cfg->idle_timeout_s * 1000u,
+                                 cfg->message_timeout_ms);
     if (rc == 0)
         rc = open_listener(&s);
     if (rc == 0) {

@@ -44,6 +44,8 @@ struct server_config {
     unsigned spin_us;                   /* an idle worker spins this long before sleeping */
     unsigned inline_us;                 /* budget of a solve tried on the loop thread, 0 none */
     unsigned idle_timeout_s;            /* close connections without traffic this long, 0 off */
+    unsigned max_per_uid;               /* connections per peer uid, 0: max_connections / 4 */
+    unsigned message_timeout_ms;        /* a message begun must end within it, 0 off */
     server_reload_fn *reload;           /* SIGHUP reads the settings again, or NULL */
     void *reload_ctx;                   /* handed to reload */
 };
@@ -91,9 +93,9 @@ struct server {
  * it does not return: it ends the process with _exit() and that status.
  * A second SIGTERM/SIGINT during shutdown ends it at once with _exit(1).
  * SIGHUP calls cfg->reload and applies the limits it returns (timeout-ms,
- * max-message, max-connections, max-queue, grace-ms, inline-us, spin-us,
- * idle-timeout), logging each change and each setting that needs a restart
- * (socket, socket-mode, threads). */
+ * max-message, max-connections, max-connections-per-uid, max-queue,
+ * grace-ms, inline-us, spin-us, idle-timeout, message-timeout), logging each change and each
+ * setting that needs a restart (socket, socket-mode, threads). */
 int server_run(const struct server_config *cfg, struct host *host);
 
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else

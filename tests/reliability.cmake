@@ -2,6 +2,8 @@
 #
 # test_load_fault: many clients, pipelined load and misbehaving peers against
 #   the real sudokud (small by default; SUDOKU_LOAD_FULL=1 for 64 x 2,000).
+# test_daemon_slots: connection slots (per-uid limit, message deadline,
+#   eviction) and an orderly SIGTERM (every request answered, then EOF).
 # test_load_access: socket mode, refused connections and their log line.
 # replay_<target>: each libFuzzer target of fuzz/ built with a plain main()
 #   that runs its seed corpus and every regression input (fuzz/regress/),
@@ -10,6 +12,9 @@ if(TARGET daemon_harness AND TARGET sudokud)
   sudoku_add_test(NAME test_load_fault SOURCES test_load_fault.c
     LIBS daemon_harness Threads::Threads LABELS load TIMEOUT 600)
   add_dependencies(test_load_fault sudokud)
+  sudoku_add_test(NAME test_daemon_slots SOURCES test_daemon_slots.c
+    LIBS daemon_harness LABELS reliability daemon TIMEOUT 300)
+  add_dependencies(test_daemon_slots sudokud)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_load_access.c)
     sudoku_add_test(NAME test_load_access SOURCES test_load_access.c
       LIBS daemon_harness LABELS reliability TIMEOUT 120)
