@@ -149,3 +149,7 @@ sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lo
   ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c LABELS core TIMEOUT 60)
 target_include_directories(test_logic_tech PRIVATE ${_lg})
 target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
+
+# core/marshal.c (jobs as flat bytes for the plugin workers) and core/sha256.c.
+sudoku_add_test(NAME test_marshal SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_marshal.c
+                LIBS sudoku_core LABELS core unit TIMEOUT 120)
