@@ -212,7 +212,9 @@ static void test_crashes(void **state)
     dh_reader_close(&b);
     expect_clean_stop();
     assert_true(dh_log_has(&sd, "plugin crash_segv crashed under a job"));
-    assert_true(dh_log_has(&sd, "signal 11"));
+    /* A sanitizer build's worker reports the bad store and exits instead */
+    assert_true(dh_log_has(&sd, "signal 11") || dh_log_has(&sd, "store to null pointer") ||
+                dh_log_has(&sd, "AddressSanitizer: SEGV"));
     assert_true(dh_log_has(&sd, "exit status 7"));
     assert_true(dh_log_has(&sd, "signal 6"));
 }
