@@ -150,6 +150,11 @@ sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lo
 target_include_directories(test_logic_tech PRIVATE ${_lg})
 target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
 
+# The variant rules (core/rules): built, validated, checked and counted
+# over the golden puzzles of tests/data/variants.txt.
+sudoku_add_test(NAME test_rules SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_rules.c
+  LIBS sudoku_core LABELS core TIMEOUT 120)
+
 # core/marshal.c (jobs as flat bytes for the plugin workers) and core/sha256.c.
 sudoku_add_test(NAME test_marshal SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_marshal.c
                 LIBS sudoku_core LABELS core unit TIMEOUT 120)
