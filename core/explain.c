@@ -34,7 +34,7 @@ static int explain_solution(const struct host_plugin *solver, const struct sdk_e
     int rc = host_solve(solver, &sj);
 
     if (rc < 0)
-        return rc == -ENOTSUP ? -ENOTSUP : -EIO;
+        return rc == -ENOTSUP || rc == -ECHILD || rc == -ENOTRECOVERABLE ? rc : -EIO;
     if (rc == SDK_CANCELLED || rc == SDK_TIMEDOUT)
         return rc == SDK_CANCELLED ? -ECANCELED : -ETIMEDOUT;
     if (sj.count == 0)
@@ -115,6 +115,8 @@ int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
     rc = host__explain_call(e, &pj);
     if (rc == 1)
         return job->cancel && atomic_load(job->cancel) ? -ECANCELED : -ETIMEDOUT;
+    if (e->runner && host_is_runner_errno(rc))
+        return rc == -ENOTRECOVERABLE || rc == -ECHILD ? rc : -EIO; /* the runner logged it */
     if (rc < 0) {
         host__logf(e->host, SDK_LOG_ERR, "%s: explain failed on a %ux%u puzzle: %d", p->desc->name,
                    job->n, job->n, rc);

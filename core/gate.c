@@ -94,6 +94,8 @@ static int entry_call(struct host_entry *e, struct sdk_job *pj)
     int serial = !(d->caps & SDK_CAP_REENTRANT);
     int status = sdk_job_should_stop(pj);
 
+    if (status == 0 && e->runner) /* its own process: nothing shared to serialise */
+        return e->runner->solve(e->runner_ctx, &e->pub, pj);
     if (status == 0 && serial)
         status = entry_lock(e, pj);
     if (status != 0)
@@ -142,6 +144,11 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
     check_late(e, job->deadline_ns);
     job->count = pj.count;
     job->guesses = pj.guesses;
+    if (e->runner && host_is_runner_errno(status)) {
+        memset(job->solution, 0, (size_t)job->n * job->n);
+        job->count = 0;
+        return status;
+    }
     if (check_answer(e, job, status) < 0) {
         memset(job->solution, 0, (size_t)job->n * job->n);
         job->count = 0;
@@ -156,10 +163,60 @@ int host__explain_call(struct host_entry *e, struct sdk_explain *pj)
     struct sdk_job lockjob = {.cancel = pj->cancel, .deadline_ns = pj->deadline_ns};
     int serial = !(d->caps & SDK_CAP_REENTRANT), rc;
 
+    if (e->runner)
+        return sdk_explain_should_stop(pj) ? 1 : e->runner->explain(e->runner_ctx, &e->pub, pj);
     if (serial && entry_lock(e, &lockjob) != 0)
         return 1; /* stopped while waiting */
     rc = d->explain(e->pub.state, &e->api, pj);
     if (serial)
         pthread_mutex_unlock(&e->lock);
     return rc;
+}
+
+int host_is_runner_errno(int rc)
+{
+    return rc == -ECHILD || rc == -ENOTRECOVERABLE || rc == -EAGAIN || rc == -ENOMEM;
+}
+
+/* ------------------------------------------------- runners and the worker */
+
+void host_set_runner(const struct host_plugin *p, const struct host_runner *runner, void *ctx)
+{
+    struct host_entry *e = (struct host_entry *)(uintptr_t)p;
+
+    e->runner = runner;
+    e->runner_ctx = ctx;
+}
+
+const uint8_t *host_plugin_sha256(const struct host_plugin *p)
+{
+    return ((const struct host_entry *)p)->sha256;
+}
+
+void host_deny_prompt(const struct host_plugin *p)
+{
+    ((struct host_entry *)(uintptr_t)p)->no_prompt = 1;
+}
+
+int host_plugin_may_prompt(const struct host_plugin *p)
+{
+    const struct host_entry *e = (const struct host_entry *)p;
+
+    return (p->desc->caps & SDK_CAP_PROMPT) && !e->runner && !e->no_prompt;
+}
+
+int host_plugin_call_solve(const struct host_plugin *p, struct sdk_job *job)
+{
+    struct host_entry *e = (struct host_entry *)(uintptr_t)p;
+
+    return p->desc->solve(p->state, &e->api, job);
+}
+
+int host_plugin_call_explain(const struct host_plugin *p, struct sdk_explain *job)
+{
+    struct host_entry *e = (struct host_entry *)(uintptr_t)p;
+
+    if (!host_plugin_has_explain(p))
+        return -ENOTSUP;
+    return p->desc->explain(p->state, &e->api, job);
 }

@@ -89,6 +89,59 @@ const struct host_plugin *host_default_for(const struct host *h, int side);
  * -ENOENT when no such plugin is loaded. */
 int host_set_default(struct host *h, const char *name);
 
+/* ------------------------------------------------- plugins run elsewhere */
+
+/* A plugin whose calls run outside this process (sudokud's worker
+ * processes, daemon/isolate.c).  The gate calls these instead of the
+ * plugin's own entries and checks what comes back exactly as it checks an
+ * in-process answer.  Both are called from any thread, at once. */
+struct host_runner {
+    /* Run p's solve() on job (a copy the gate owns: cells, limit, cancel,
+     * deadline_ns, rules; write solution, count, guesses).  Returns an
+     * sdk_status, or a negative errno: -ECHILD the plugin's process died
+     * under the job (logged), -ENOTRECOVERABLE the plugin is disabled after
+     * HOST_CRASH_LIMIT crashes, -EAGAIN or -ENOMEM no process could run
+     * it. */
+    int (*solve)(void *ctx, const struct host_plugin *p, struct sdk_job *job);
+    /* Run p's explain() on job (the gate's copy, output arrays and
+     * capacities set): fill the arrays and out fields as the plugin would,
+     * technique names pointing at strings that live as long as the host.
+     * Returns what explain() returned, or the errnos of solve. */
+    int (*explain)(void *ctx, const struct host_plugin *p, struct sdk_explain *job);
+};
+
+#define HOST_CRASH_LIMIT    5  /* crashes of one plugin ... */
+#define HOST_CRASH_WINDOW_S 60 /* ... within this many seconds disable it */
+
+/* 1 when rc is one of the runner's own errnos (-ECHILD, -ENOTRECOVERABLE,
+ * -EAGAIN, -ENOMEM): not the plugin's answer, passed on as it is. */
+int host_is_runner_errno(int rc);
+
+/* Send every call into p to runner (ctx passed back), from now on; NULL
+ * runs p in this process again.  A plugin with a runner never runs on the
+ * caller's thread, so host_plugin_may_prompt() says no.  Call before
+ * solving starts (not thread-safe with calls into p). */
+void host_set_runner(const struct host_plugin *p, const struct host_runner *runner, void *ctx);
+
+/* The SHA-256 of the file p was loaded from (read through the descriptor
+ * that was checked and loaded), SHA256_SIZE (32) bytes owned by the host. */
+const uint8_t *host_plugin_sha256(const struct host_plugin *p);
+
+/* Ignore p's SDK_CAP_PROMPT from now on (sudokud: a plugin not built with
+ * it never runs on the event loop).  Call before solving starts. */
+void host_deny_prompt(const struct host_plugin *p);
+
+/* May p run on a thread that must not block (an event loop): it declares
+ * SDK_CAP_PROMPT, runs in this process and was not denied. */
+int host_plugin_may_prompt(const struct host_plugin *p);
+
+/* Run p's solve() or explain() in this process with no copy and no check:
+ * for the worker process that serves a runner (the host it answers checks
+ * everything).  Returns what the plugin returned; -ENOTSUP when p has no
+ * explain(). */
+int host_plugin_call_solve(const struct host_plugin *p, struct sdk_job *job);
+int host_plugin_call_explain(const struct host_plugin *p, struct sdk_explain *job);
+
 /* Run plugin p on job and check its answer.  job->size, n, cells, limit,
  * cancel, deadline_ns and solution must be set by the caller; n must be
  * supported by p (else -ENOTSUP, nothing run) and the givens must already
@@ -97,7 +150,10 @@ int host_set_default(struct host *h, const char *name);
  *   -ENOTSUP  p does not take this size;
  *   -EIO      the plugin failed, returned a bad status or count, or gave a
  *             solution that breaks the rules or the givens (logged with the
- *             plugin name; the wrong answer never leaves this function).
+ *             plugin name; the wrong answer never leaves this function);
+ *   -ECHILD, -ENOTRECOVERABLE, -EAGAIN, -ENOMEM  from p's runner (see
+ *             struct host_runner): its process crashed, it is disabled, or
+ *             no process could run it.
  * Thread-safe. */
 int host_solve(const struct host_plugin *p, struct sdk_job *job);
 
@@ -137,7 +193,9 @@ const struct host_plugin *host_explainer_for(const struct host *h, unsigned n);
  *   -ECANCELED, -ETIMEDOUT  stopped before the plugin ran (a stop while it
  *               runs is job->status SDK_EXPLAIN_CANCELLED or _TIMEDOUT);
  *   -EIO        the solver or p failed, or a step was unsound (logged with
- *               the plugin's name; nothing of the answer is to be used).
+ *               the plugin's name; nothing of the answer is to be used);
+ *   -ECHILD, -ENOTRECOVERABLE  the solver's or p's process crashed under
+ *               the job, or that plugin is disabled (struct host_runner).
  * Thread-safe. */
 int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
                  struct sdk_explain *job, uint8_t *solution);

@@ -8,6 +8,9 @@
  *   desc.c         what a plugin's descriptor must say before any call;
  *   load.c         dlopen through a checked descriptor, start, unload;
  *   plugin_path.c  where the plugins are by default;
+ *   sha256.c       the digest a plugin file is known by;
+ *   marshal.c      a job and its answer as flat bytes, for a plugin that
+ *                  runs in another process (host_set_runner);
  *   gate.c         every call into a plugin: serialised when it is not
  *                  reentrant, a solve's answer checked (the hot path);
  *   explain.c      host_explain: the unique solution, then the plugin;
@@ -40,11 +43,15 @@
  * sdk_host table's ctx points back at the entry, so a plugin's log lines
  * come out prefixed with its name. */
 struct host_entry {
-    struct host_plugin pub; /* what callers see; must stay the first member */
-    struct sdk_host api;    /* table handed to this plugin, ctx = this entry */
-    struct host *host;      /* owner, for logging */
-    pthread_mutex_t lock;   /* one call at a time, unless SDK_CAP_REENTRANT */
-    atomic_int late_logged; /* 1 once a late return past a deadline was logged */
+    struct host_plugin pub;           /* what callers see; must stay the first member */
+    struct sdk_host api;              /* table handed to this plugin, ctx = this entry */
+    struct host *host;                /* owner, for logging */
+    pthread_mutex_t lock;             /* one call at a time, unless SDK_CAP_REENTRANT */
+    atomic_int late_logged;           /* 1 once a late return past a deadline was logged */
+    uint8_t sha256[32];               /* SHA-256 of the file loaded (the descriptor checked) */
+    int no_prompt;                    /* host_deny_prompt: never on the caller's loop */
+    const struct host_runner *runner; /* host_set_runner: calls go there, or NULL */
+    void *runner_ctx;                 /* passed back to runner */
 };
 
 struct host {

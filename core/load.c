@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/host_impl.h"
+#include "core/sha256.h"
 #include "core/trust.h"
 
 #define HOST_FD_NAME_MAX 256 /* host_fd_name(): 14 + 6 * 32 + 11 bytes and a NUL */
@@ -219,6 +220,8 @@ int host_load_file(struct host *h, const char *path)
     rc = host_grow(h);
     if (rc == 0)
         rc = entry_new(h, path, &e);
+    if (rc == 0)
+        rc = sha256_fd(fd, e->sha256); /* the bytes checked are the bytes known */
     if (rc == 0)
         rc = entry_dlopen(h, e, path, fd);
     if (rc == 0)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/host.h"
+#include "daemon/isolate.h"
 #include "daemon/log.h"
 #include "daemon/sdnotify.h"
 #include "daemon/server.h"
@@ -41,6 +42,7 @@ struct options {
     const char *config;                     /* --config FILE (already read) */
     char **config_args;                     /* its lines as "--key=value", owned */
     int config_len;                         /* how many */
+    enum isolate_mode isolate;              /* --isolate: which plugins run in workers */
     int verbose;                            /* -v */
     int is_default_socket;                  /* no -s and no SUDOKUD_SOCKET */
 };
@@ -51,6 +53,7 @@ struct reload_ctx {
     int argc;                   /* main()'s */
     char **argv;                /* main()'s */
     const struct options *live; /* the options the daemon started with */
+    struct isolate *iso;        /* the plugin workers, to re-enable plugins */
 };
 
 /* Parse a socket path into the config; returns 0 or -EINVAL. */
@@ -81,6 +84,17 @@ static int on_plugin(void *cfg, const char *arg, char *err, size_t err_size)
     return 0;
 }
 
+static int on_isolate(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct options *o = cfg;
+
+    if (isolate_parse_mode(arg, &o->isolate) < 0) {
+        snprintf(err, err_size, "want all, third-party or none");
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The command line, in --help order; sudokud(8) describes each. */
 static const struct opts_spec option_table[] = {
     {"socket", 's', "PATH",
@@ -100,6 +114,11 @@ static const struct opts_spec option_table[] = {
      "solver for requests that name none, every size\n"
      "(default: sat for 25x25 when loaded, else bitmask)",
      OPTS_STRING_AT(struct options, default_solver)},
+    {"isolate", 0, "WHICH",
+     "run plugins in supervised worker processes:\n"
+     "all, third-party (default: those not built\n"
+     "with sudokud) or none",
+     OPTS_CALL_TO(on_isolate)},
     {"threads", 'j', "N", "solver worker threads (default: CPU count)",
      OPTS_NUMBER_AT(struct options, cfg.threads, 1, 1024)},
     {"timeout-ms", 0, "MS", "default per-request timeout and its ceiling (30000)",
@@ -170,6 +189,7 @@ static void set_defaults(struct options *o)
     o->cfg.message_timeout_ms = 10000;
     o->cfg.socket_mode = 0660;
     o->cfg.listen_fd = -1;
+    o->isolate = ISOLATE_THIRD_PARTY;
 }
 
 /* The configuration file: --config FILE (or --config=FILE) on the command
@@ -377,7 +397,10 @@ static int reload_options(void *ctx, struct server_config *cfg)
         log_msg(LOG_LVL_NOTICE, "verbose: %s", n.verbose ? "on" : "off");
     }
     log_msg(LOG_LVL_NOTICE, "plugins: restart to reload%s",
-            same_plugins(r->live, &n) ? "" : " (their settings changed)");
+            same_plugins(r->live, &n) && n.isolate == r->live->isolate
+                ? ""
+                : " (their settings changed)");
+    isolate_reenable(r->iso); /* plugins disabled after crashes serve again */
     if (n.cfg.max_connections != r->live->cfg.max_connections)
         raise_fd_limit(n.cfg.max_connections);
     *cfg = n.cfg;
@@ -391,9 +414,13 @@ static int reload_options(void *ctx, struct server_config *cfg)
 int main(int argc, char **argv)
 {
     struct options o;
-    struct reload_ctx reload = {argc, argv, &o};
+    struct reload_ctx reload = {argc, argv, &o, NULL};
     struct host *h;
-    int rc = parse_args(argc, argv, &o);
+    int rc;
+
+    if (argc > 1 && strcmp(argv[1], "--plugin-worker") == 0)
+        return isolate_worker_main(argc, argv); /* a plugin's process (isolate.h) */
+    rc = parse_args(argc, argv, &o);
 
     if (rc != 0) {
         options_close(&o);
@@ -413,12 +440,17 @@ int main(int argc, char **argv)
         return 1;
     }
     rc = load_plugins(&o, h);
+    if (rc == 0 && isolate_new(h, o.isolate, o.cfg.threads, &reload.iso) < 0) {
+        log_msg(SDK_LOG_ERR, "out of memory");
+        rc = -ENOMEM;
+    }
     o.cfg.reload = reload_options;
     o.cfg.reload_ctx = &reload;
     if (rc == 0)
         rc = server_run(&o.cfg, h);
     else
         rc = 1;
+    isolate_free(reload.iso);
     host_free(h);
     options_close(&o);
     return rc;

@@ -302,7 +302,10 @@ static enum rpc_code explain_error(const struct method_call *call, const struct 
                                    char *msg, size_t msg_size)
 {
     const char *name = call->plugin->desc->name;
+    enum rpc_code crash = method_crash_error(w->rc, name, msg, msg_size);
 
+    if (crash != RPC_OK)
+        return crash;
     switch (w->rc) {
     case -EBADMSG: /* progress disagrees with the solution: the mistake step */
         return RPC_OK;

@@ -6,6 +6,7 @@
  */
 #include "method/method.h"
 
+#include <errno.h>
 #include <stdio.h>
 
 #include "method/explain.h"
@@ -93,5 +94,19 @@ enum rpc_code method_find_solver(const struct host *h, const char *name, unsigne
         return RPC_UNSUPPORTED;
     }
     *out = p;
+    return RPC_OK;
+}
+
+enum rpc_code method_crash_error(int rc, const char *name, char *msg, size_t msg_size)
+{
+    if (rc == -ECHILD) {
+        snprintf(msg, msg_size, "plugin %s crashed", name);
+        return RPC_INTERNAL;
+    }
+    if (rc == -ENOTRECOVERABLE) {
+        snprintf(msg, msg_size, "plugin %s disabled after %d crashes; reload to retry", name,
+                 HOST_CRASH_LIMIT);
+        return RPC_UNSUPPORTED;
+    }
     return RPC_OK;
 }

@@ -135,6 +135,13 @@ void method_end(struct method_call *call);
 enum rpc_code method_find_solver(const struct host *h, const char *name, unsigned n,
                                  const struct host_plugin **out, char *msg, size_t msg_size);
 
+/* A host result that says a plugin's worker process crashed (-ECHILD:
+ * RPC_INTERNAL "plugin NAME crashed") or that the plugin is disabled after
+ * repeated crashes (-ENOTRECOVERABLE: RPC_UNSUPPORTED "plugin NAME disabled
+ * after 5 crashes; reload to retry"), with its message in msg; RPC_OK for
+ * any other rc. */
+enum rpc_code method_crash_error(int rc, const char *name, char *msg, size_t msg_size);
+
 /* The work of a call, as the method's own struct. */
 #define METHOD_WORK(call, type)  ((type *)(void *)(call)->work)
 #define METHOD_CWORK(call, type) ((const type *)(const void *)(call)->work)

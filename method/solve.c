@@ -66,8 +66,7 @@ static enum rpc_code solve_validate(struct method_call *call, const struct rpc_r
 
 static int solve_is_prompt(const struct method_call *call)
 {
-    return METHOD_CWORK(call, struct solve_work)->n <= 9 &&
-           (call->plugin->desc->caps & SDK_CAP_PROMPT);
+    return METHOD_CWORK(call, struct solve_work)->n <= 9 && host_plugin_may_prompt(call->plugin);
 }
 
 static void solve_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
@@ -104,7 +103,10 @@ static enum rpc_code solve_outcome(const struct method_call *call, char *msg, si
 {
     const struct solve_work *w = METHOD_CWORK(call, struct solve_work);
     const char *name = call->plugin->desc->name;
+    enum rpc_code crash = method_crash_error(w->rc, name, msg, msg_size);
 
+    if (crash != RPC_OK)
+        return crash;
     switch (w->rc) {
     case SDK_SOLVED:
     case SDK_UNSOLVABLE:

@@ -157,3 +157,7 @@ target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOUR
 # over the golden puzzles of tests/data/variants.txt.
 sudoku_add_test(NAME test_rules SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_rules.c
   LIBS sudoku_core LABELS core TIMEOUT 120)
+
+# core/marshal.c (jobs as flat bytes for the plugin workers) and core/sha256.c.
+sudoku_add_test(NAME test_marshal SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_marshal.c
+                LIBS sudoku_core LABELS core unit TIMEOUT 120)

@@ -1,7 +1,8 @@
 /* test_daemon_stuck.c -- sudokud with a plugin that never returns.
  *
  * spin9 (tests/plugins/spin9.c) ignores its cancel flag and its deadline and
- * spins.  Each test starts its own daemon with it (--plugin) and checks that
+ * spins.  Each test starts its own daemon with it in process (--plugin,
+ * --isolate none) and checks that
  * the daemon keeps every promise all the same:
  *
  *   timeout    a solve with timeout_ms is answered `timeout` (the plugin
@@ -64,11 +65,14 @@ static int stop_daemon(void **state)
     return 0;
 }
 
-/* Start a daemon with spin9 and the extra arguments (at most 8). */
+/* Start a daemon with spin9 and the extra arguments (at most 8).  spin9
+ * runs in the daemon's own process (--isolate none), on a worker thread
+ * it never gives back: what this file tests.  In a worker process it is
+ * killed at its deadline instead (test_daemon_isolate). */
 static void start(struct dh *d, const char *const *extra)
 {
-    const char *argv[16] = {"--plugin", SPIN_PLUGIN};
-    size_t n = 2;
+    const char *argv[16] = {"--plugin", SPIN_PLUGIN, "--isolate", "none"};
+    size_t n = 4;
 
     for (size_t i = 0; extra && extra[i] && n < 15; i++)
         argv[n++] = extra[i];
