@@ -46,8 +46,12 @@
  * with an explicit choice stack (one entry per level, at most n*n levels)
  * and branches on the item with the fewest live options.  No mutable
  * globals: solve() is reentrant.  job->guesses counts options tried.
+ *
+ * A job with variant rules (every kind but killer cages, DLX_RULES) goes to
+ * the general matrix of rules.c instead: houses as primary items, pair
+ * rules as secondary ones.
  */
-#include <sudoku/plugin.h>
+#include "dlx_rules.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -420,6 +424,8 @@ static int dlx_solve(void *state, const struct sdk_host *host, struct sdk_job *j
         return SDK_FAILED;
     job->count = 0;
     job->guesses = 0;
+    if (job->size >= offsetof(struct sdk_job, rules) + sizeof(job->rules) && job->rules)
+        return dlx_rules_solve(job, job->rules);
     return job->n == 9 ? dlx_run9(job) : dlx_run_any(job);
 }
 
@@ -428,13 +434,18 @@ static const struct sdk_plugin dlx_plugin = {
     .abi_minor = SDK_ABI_MINOR,
     .struct_size = sizeof(struct sdk_plugin),
     .name = "dlx",
-    .version = "1.0.0",
-    .description = "Knuth's Algorithm X with dancing links, smallest item first",
+    .version = "1.1.0",
+    .description = "Knuth's Algorithm X with dancing links, smallest item first; houses and "
+                   "pair rules",
     .sizes = SDK_SIZE_ALL,
     .caps = SDK_CAP_COUNT | SDK_CAP_REENTRANT | SDK_CAP_CANCEL | SDK_CAP_PROMPT,
     .init = NULL,
     .fini = NULL,
     .solve = dlx_solve,
+    .explain = NULL,
+    .explain_sizes = 0,
+    .rules = DLX_RULES,
+    .explain_rules = 0,
 };
 
 SDK_PLUGIN_EXPORT const struct sdk_plugin *sudoku_plugin_entry(void);
