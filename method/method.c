@@ -93,16 +93,7 @@ enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rule
 {
     struct rules_desc_cage cages[SDK_MAX_CELLS];
     uint64_t cells[SDK_MAX_CELLS];
-    struct rules_desc d = {
-        .n = n,
-        .flags = wire->kinds & RULES_FLAGS_BOOL,
-        .regions = (wire->kinds & SDK_RULE_REGIONS) ? wire->regions : NULL,
-        .regions_len = wire->regions_len,
-        .cages = cages,
-        .cages_len = wire->cages_len,
-        .cage_cells = cells,
-        .cage_cells_len = wire->cells_len,
-    };
+    struct rules_desc d;
     uint32_t off = 0;
     int rc;
 
@@ -112,6 +103,16 @@ enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rule
     }
     for (uint32_t i = 0; i < wire->cells_len; i++)
         cells[i] = wire->cells[i];
+    d = (struct rules_desc){
+        .n = n,
+        .flags = wire->kinds & RULES_FLAGS_BOOL,
+        .regions = (wire->kinds & SDK_RULE_REGIONS) ? wire->regions : NULL,
+        .regions_len = wire->regions_len,
+        .cages = cages,
+        .cages_len = wire->cages_len,
+        .cage_cells = cells,
+        .cage_cells_len = wire->cells_len,
+    };
     rc = rules_new(&d, out, msg, msg_size);
     if (rc == -ENOMEM) {
         snprintf(msg, msg_size, "out of memory building the rules");
@@ -157,10 +158,10 @@ enum rpc_code method_find_rules_solver(const struct host *h, const char *name, u
                                        char *msg, size_t msg_size)
 {
     const struct host_plugin *p;
-    enum rpc_code code;
 
     if (kinds == 0 || name[0]) {
-        code = method_find_solver(h, name, n, out, msg, msg_size);
+        enum rpc_code code = method_find_solver(h, name, n, out, msg, msg_size);
+
         if (code != RPC_OK || takes(*out, n, kinds, 0))
             return code;
         snprintf(msg, msg_size, "solver %s does not take the rule %s", (*out)->desc->name,
