@@ -5,7 +5,7 @@
  * of static functions the compiler can see whole: a copy of the job and of
  * the givens for the plugin, one lock when the plugin needs it, the call,
  * the check.  A plugin never holds a pointer to the caller's givens; its
- * answer is checked against them and the rules (grid_check_solution), and
+ * answer is checked against them and every rule (rules_check_solution), and
  * a wrong one is wiped and becomes -EIO, so it never leaves this file.
  *
  * Thread-safe: only each entry's lock and its logged-once flag change.
@@ -16,15 +16,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/grid.h"
 #include "core/host_impl.h"
+#include "core/rules.h"
 
 #define HOST_LOCK_POLL_NS 10000000u  /* serialised calls look at cancel this often */
 #define HOST_LATE_NS      100000000u /* SDK_CAP_CANCEL broken: this late past a deadline */
 
 /* Check what the plugin returned against the caller's job, which the plugin
- * never saw (it worked on a copy).  Returns 0 or -EIO after logging why. */
-static int check_answer(const struct host_entry *e, const struct sdk_job *job, int status)
+ * never saw (it worked on a copy), and against every rule of rules (NULL:
+ * classic).  Returns 0 or -EIO after logging why. */
+static int check_answer(const struct host_entry *e, const struct sdk_job *job,
+                        const struct sdk_rules *rules, int status)
 {
     const char *name = e->pub.desc->name;
     char err[256];
@@ -50,7 +52,7 @@ static int check_answer(const struct host_entry *e, const struct sdk_job *job, i
         return -EIO;
     }
     if (status == SDK_SOLVED &&
-        grid_check_solution(job->n, job->cells, job->solution, err, sizeof(err)) != 0) {
+        rules_check_solution(rules, job->n, job->cells, job->solution, err, sizeof(err)) != 0) {
         host__logf(e->host, SDK_LOG_ERR, "%s: wrong solution: %s", name, err);
         return -EIO;
     }
@@ -124,12 +126,20 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
     /* The entry is the host's own heap object; only callers see it const. */
     struct host_entry *e = (struct host_entry *)(uintptr_t)p;
     uint8_t givens[SDK_MAX_CELLS];
+    const struct sdk_rules *rules;
     struct sdk_job pj;
     int status;
 
     if (!p || !job || !job->cells || !job->solution || job->limit == 0)
         return -EINVAL;
     if (!(sdk_size_bit(job->n) & p->desc->sizes))
+        return -ENOTSUP;
+    /* Rules only for a plugin that declares every kind (never one built
+     * before minor 4: sdk_plugin_rules() says 0 for it). */
+    rules = job->size >= offsetof(struct sdk_job, rules) + sizeof(job->rules) ? job->rules : NULL;
+    if (rules && (rules->n != job->n || rules->kinds == 0))
+        return -EINVAL;
+    if (rules && (sdk_plugin_rules(p->desc, 0) & rules->kinds) != rules->kinds)
         return -ENOTSUP;
     /* The plugin gets a copy of the job and of the givens: whatever it
      * writes into them (cells is const only by declaration), the answer is
@@ -140,6 +150,8 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
     pj.cells = givens;
     pj.count = 0;
     pj.guesses = 0;
+    pj.size = sizeof(pj);
+    pj.rules = rules;
     status = entry_call(e, &pj);
     check_late(e, job->deadline_ns);
     job->count = pj.count;
@@ -149,7 +161,7 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
         job->count = 0;
         return status;
     }
-    if (check_answer(e, job, status) < 0) {
+    if (check_answer(e, job, rules, status) < 0) {
         memset(job->solution, 0, (size_t)job->n * job->n);
         job->count = 0;
         return -EIO;

@@ -71,6 +71,7 @@
 #include <string.h>
 
 #include "core/host.h"
+#include "core/rules.h"
 #include "daemon/conn.h"
 #include "daemon/job.h"
 #include "daemon/log.h"
@@ -667,11 +668,25 @@ static int is_default_for(const struct host *h, const struct host_plugin *p, uns
     return host_default_for(h, (int)side) == p;
 }
 
+/* The names of the rule kinds of a plugin's solve() (is_explain 0) or
+ * explain() (1), as an array of wire keys. */
+static int pack_rule_names(msgpack_packer *pk, const struct host_plugin *p, int is_explain)
+{
+    uint32_t kinds = sdk_plugin_rules(p->desc, is_explain) & SDK_RULE_ALL;
+
+    if (msgpack_pack_array(pk, (size_t)__builtin_popcount(kinds)) < 0)
+        return -ENOMEM;
+    for (uint32_t k = 1; k & SDK_RULE_ALL; k <<= 1)
+        if ((kinds & k) && rpc_pack_cstr(pk, rules_kind_name(k)) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
 /* One entry of the solvers list: {name, version, description, sizes,
- * default, default_sizes, explain}. */
+ * default, default_sizes, explain, rules, explain_rules}. */
 static int pack_solver(msgpack_packer *pk, const struct host *h, const struct host_plugin *p)
 {
-    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_NAME) < 0 ||
+    if (msgpack_pack_map(pk, 9) < 0 || proto_pack_key(pk, PROTO_K_NAME) < 0 ||
         rpc_pack_cstr(pk, p->desc->name) < 0 || proto_pack_key(pk, PROTO_K_VERSION) < 0 ||
         rpc_pack_cstr(pk, p->desc->version ? p->desc->version : "") < 0 ||
         proto_pack_key(pk, PROTO_K_DESCRIPTION) < 0 ||
@@ -681,7 +696,9 @@ static int pack_solver(msgpack_packer *pk, const struct host *h, const struct ho
         (p == host_default(h) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
         proto_pack_key(pk, PROTO_K_DEFAULT_SIZES) < 0 || pack_sides(pk, h, p, is_default_for) < 0 ||
         proto_pack_key(pk, PROTO_K_EXPLAIN) < 0 ||
-        (host_plugin_has_explain(p) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0)
+        (host_plugin_has_explain(p) ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
+        proto_pack_key(pk, PROTO_K_RULES) < 0 || pack_rule_names(pk, p, 0) < 0 ||
+        proto_pack_key(pk, PROTO_K_EXPLAIN_RULES) < 0 || pack_rule_names(pk, p, 1) < 0)
         return -ENOMEM;
     return 0;
 }

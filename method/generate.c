@@ -18,6 +18,7 @@
 #include <sys/random.h>
 
 #include "core/rater.h"
+#include "core/rules.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
 #include "util/clock.h"
@@ -174,9 +175,17 @@ static void genreq_free(struct genreq *r)
 static enum rpc_code generate_validate(struct method_call *call, const struct rpc_request *req,
                                        char *msg, size_t msg_size)
 {
+    const struct rpc_rules *rules = &req->generate.rules;
+    uint32_t kinds = rules->kinds | rules->draw;
     struct genreq *r = NULL;
-    enum rpc_code code = genreq_new(call->env->host, &req->generate, &r, msg, msg_size);
+    enum rpc_code code;
 
+    if (kinds) { /* variants are not generated yet: say which rule */
+        snprintf(msg, msg_size, "no loaded generator takes the rule %s",
+                 rules_kind_name(kinds & -kinds));
+        return RPC_UNSUPPORTED;
+    }
+    code = genreq_new(call->env->host, &req->generate, &r, msg, msg_size);
     if (code != RPC_OK)
         return code;
     memcpy(call->work, &r, sizeof(r));

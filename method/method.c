@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "core/rules.h"
 #include "method/explain.h"
 #include "method/generate.h"
 #include "method/rate.h"
@@ -109,4 +110,96 @@ enum rpc_code method_crash_error(int rc, const char *name, char *msg, size_t msg
         return RPC_UNSUPPORTED;
     }
     return RPC_OK;
+}
+
+enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rules **out, char *msg,
+                           size_t msg_size)
+{
+    struct rules_desc_cage cages[SDK_MAX_CELLS];
+    uint64_t cells[SDK_MAX_CELLS];
+    struct rules_desc d;
+    uint32_t off = 0;
+    int rc;
+
+    for (uint32_t i = 0; i < wire->cages_len; i++) {
+        cages[i] = (struct rules_desc_cage){wire->sum[i], off, wire->len[i]};
+        off += wire->len[i];
+    }
+    for (uint32_t i = 0; i < wire->cells_len; i++)
+        cells[i] = wire->cells[i];
+    d = (struct rules_desc){
+        .n = n,
+        .flags = wire->kinds & RULES_FLAGS_BOOL,
+        .regions = (wire->kinds & SDK_RULE_REGIONS) ? wire->regions : NULL,
+        .regions_len = wire->regions_len,
+        .cages = cages,
+        .cages_len = wire->cages_len,
+        .cage_cells = cells,
+        .cage_cells_len = wire->cells_len,
+    };
+    rc = rules_new(&d, out, msg, msg_size);
+    if (rc == -ENOMEM) {
+        snprintf(msg, msg_size, "out of memory building the rules");
+        return RPC_INTERNAL;
+    }
+    return rc < 0 ? RPC_BAD_REQUEST : RPC_OK;
+}
+
+/* Does p take side n, every rule of kinds, and count when asked? */
+static int takes(const struct host_plugin *p, unsigned n, uint32_t kinds, int counts)
+{
+    return (p->desc->sizes & sdk_size_bit(n)) && (sdk_plugin_rules(p->desc, 0) & kinds) == kinds &&
+           (!counts || (p->desc->caps & SDK_CAP_COUNT));
+}
+
+/* The name of the first rule of kinds that p does not take. */
+static const char *first_missing(const struct host_plugin *p, uint32_t kinds)
+{
+    uint32_t missing = kinds & ~sdk_plugin_rules(p->desc, 0);
+
+    return rules_kind_name(missing & -missing);
+}
+
+/* The first rule of kinds no loaded plugin of side n takes, or the first
+ * of kinds when each is taken by some plugin (only not all by one). */
+static const char *rule_nobody_takes(const struct host *h, unsigned n, uint32_t kinds)
+{
+    for (uint32_t k = 1; k & SDK_RULE_ALL; k <<= 1) {
+        int taken = 0;
+
+        if (!(kinds & k))
+            continue;
+        for (size_t i = 0; i < host_count(h) && !taken; i++)
+            taken = takes(host_plugin_at(h, i), n, k, 0);
+        if (!taken)
+            return rules_kind_name(k);
+    }
+    return rules_kind_name(kinds & -kinds);
+}
+
+enum rpc_code method_find_rules_solver(const struct host *h, const char *name, unsigned n,
+                                       uint32_t kinds, int counts, const struct host_plugin **out,
+                                       char *msg, size_t msg_size)
+{
+    const struct host_plugin *p;
+
+    if (kinds == 0 || name[0]) {
+        enum rpc_code code = method_find_solver(h, name, n, out, msg, msg_size);
+
+        if (code != RPC_OK || takes(*out, n, kinds, 0))
+            return code;
+        snprintf(msg, msg_size, "solver %s does not take the rule %s", (*out)->desc->name,
+                 first_missing(*out, kinds));
+        return RPC_UNSUPPORTED;
+    }
+    p = host_default_for(h, (int)n);
+    for (size_t i = 0; (!p || !takes(p, n, kinds, counts)) && i < host_count(h); i++)
+        p = host_plugin_at(h, i);
+    if (p && takes(p, n, kinds, counts)) {
+        *out = p;
+        return RPC_OK;
+    }
+    snprintf(msg, msg_size, "no loaded solver takes the rule %s for %ux%u puzzles%s",
+             rule_nobody_takes(h, n, kinds), n, n, counts ? " and counts solutions" : "");
+    return RPC_UNSUPPORTED;
 }

@@ -36,7 +36,7 @@
 
 /* Bytes of a method's state kept in the call itself: room for solve's
  * puzzle and solution.  A method that needs more allocates it. */
-#define METHOD_WORK_SIZE (2 * SDK_MAX_CELLS + 48)
+#define METHOD_WORK_SIZE (2 * SDK_MAX_CELLS + 64)
 
 /* What a driver lends every call it makes; lives as long as its calls. */
 struct method_env {
@@ -141,6 +141,23 @@ enum rpc_code method_find_solver(const struct host *h, const char *name, unsigne
  * after 5 crashes; reload to retry"), with its message in msg; RPC_OK for
  * any other rc. */
 enum rpc_code method_crash_error(int rc, const char *name, char *msg, size_t msg_size);
+struct rules;
+
+/* For the methods' validate: the rules of a request (s->rules) built for
+ * side n into *out (NULL: classic).  Returns RPC_OK, or RPC_BAD_REQUEST
+ * with core/rules.h's message naming the rule and the cell, or
+ * RPC_INTERNAL (out of memory).  The caller frees *out with rules_free(). */
+enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rules **out, char *msg,
+                           size_t msg_size);
+
+/* For solve's validate: as method_find_solver, for a puzzle under rules of
+ * the given SDK_RULE_* kinds (0: classic), by a plugin that counts when
+ * counts is set.  A named plugin must take every kind; else the default
+ * for side n when it does, or the first loaded plugin that takes the side
+ * and every kind.  RPC_UNSUPPORTED names the first rule no plugin takes. */
+enum rpc_code method_find_rules_solver(const struct host *h, const char *name, unsigned n,
+                                       uint32_t kinds, int counts, const struct host_plugin **out,
+                                       char *msg, size_t msg_size);
 
 /* The work of a call, as the method's own struct. */
 #define METHOD_WORK(call, type)  ((type *)(void *)(call)->work)

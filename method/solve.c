@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/grid.h"
+#include "core/rules.h"
 
 /* One solve's work, in the call itself. */
 struct solve_work {
@@ -17,18 +18,21 @@ struct solve_work {
     int rc;                          /* host_solve's result (run writes) */
     uint64_t count;                  /* solutions found (run writes) */
     uint64_t guesses;                /* the plugin's work, every run added (run writes) */
+    struct rules *rules;             /* the puzzle's rules, or NULL: classic (owned) */
     uint8_t cells[SDK_MAX_CELLS];    /* puzzle */
     uint8_t solution[SDK_MAX_CELLS]; /* solution (run writes) */
 };
 
 static_assert(sizeof(struct solve_work) <= METHOD_WORK_SIZE, "solve's work fits in the call");
 
-/* The solver (the named one, or the default for the size), which must
- * count when limit > 1. */
+/* The solver (the named one, or the default for the size, or the first
+ * that takes the rules), which must count when limit > 1. */
 static enum rpc_code find_solver(const struct host *h, const struct rpc_solve_params *s,
-                                 const struct host_plugin **out, char *msg, size_t msg_size)
+                                 uint32_t kinds, const struct host_plugin **out, char *msg,
+                                 size_t msg_size)
 {
-    enum rpc_code code = method_find_solver(h, s->solver, s->n, out, msg, msg_size);
+    enum rpc_code code =
+        method_find_rules_solver(h, s->solver, s->n, kinds, s->limit > 1, out, msg, msg_size);
 
     if (code == RPC_OK && s->limit > 1 && !((*out)->desc->caps & SDK_CAP_COUNT)) {
         snprintf(msg, msg_size, "solver %s cannot count solutions (limit > 1)", (*out)->desc->name);
@@ -45,13 +49,22 @@ static enum rpc_code solve_validate(struct method_call *call, const struct rpc_r
     const struct rpc_solve_params *s = &req->solve;
     struct solve_work *w = METHOD_WORK(call, struct solve_work);
     const struct host_plugin *plugin = NULL;
+    struct rules *rules = NULL;
+    const struct sdk_rules *r;
     enum rpc_code code;
 
-    if (grid_check_givens(s->n, s->cells, msg, msg_size) < 0)
-        return RPC_BAD_PUZZLE;
-    code = find_solver(call->env->host, s, &plugin, msg, msg_size);
+    code = method_rules(&s->rules, s->n, &rules, msg, msg_size);
     if (code != RPC_OK)
         return code;
+    r = rules_sdk(rules);
+    if (rules_check_givens(r, s->n, s->cells, msg, msg_size) < 0) {
+        code = RPC_BAD_PUZZLE;
+        goto fail;
+    }
+    code = find_solver(call->env->host, s, r ? r->kinds : 0, &plugin, msg, msg_size);
+    if (code != RPC_OK)
+        goto fail;
+    w->rules = rules;
     call->plugin = plugin;
     call->timeout_ms = s->timeout_ms;
     w->n = s->n;
@@ -62,6 +75,17 @@ static enum rpc_code solve_validate(struct method_call *call, const struct rpc_r
     w->guesses = 0;
     memcpy(w->cells, s->cells, (size_t)s->n * s->n);
     return RPC_OK;
+fail:
+    rules_free(rules);
+    return code;
+}
+
+static void solve_destroy(struct method_call *call)
+{
+    struct solve_work *w = METHOD_WORK(call, struct solve_work);
+
+    rules_free(w->rules);
+    w->rules = NULL;
 }
 
 static int solve_is_prompt(const struct method_call *call)
@@ -80,6 +104,7 @@ static void solve_run(struct method_call *call, const atomic_int *cancel, uint64
         .cancel = cancel,
         .deadline_ns = deadline_ns,
         .solution = w->solution,
+        .rules = rules_sdk(w->rules),
     };
 
     w->rc = host_solve(call->plugin, &sj);
@@ -175,4 +200,5 @@ const struct method_ops solve_ops = {
     .is_unsolvable = solve_is_unsolvable,
     .pack = solve_pack,
     .answer_size = solve_answer_size,
+    .destroy = solve_destroy,
 };

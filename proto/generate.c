@@ -152,6 +152,7 @@ enum rpc_code rpc_decode_generate(const msgpack_object_array *params, struct rpc
         code = generate_band(o, g, lo, hi, err, err_size);
     memcpy(g->solver, common.solver, sizeof(g->solver));
     g->timeout_ms = common.timeout_ms;
+    g->rules = common.rules;
     return code;
 }
 

@@ -37,6 +37,7 @@ struct rpc_generate_params {
     double min_rating, max_rating; /* the band, inclusive */
     char solver[RPC_SOLVER_SIZE];  /* counting plugin, "" = the default */
     uint64_t timeout_ms;           /* 0 = the daemon's default */
+    struct rpc_rules rules;        /* the rules option (regions, cages may be drawn) */
 };
 
 /* ------------------------------------------------------ the daemon's end */

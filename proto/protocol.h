@@ -116,6 +116,16 @@ enum rpc_method {
     X(MAX_RATING, "max_rating")                                                                    \
     X(PUZZLE, "puzzle")                                                                            \
     X(GIVENS, "givens")                                                                            \
+    /* variant rules (the rules option, and solvers' lists) */                                     \
+    X(RULES, "rules")                                                                              \
+    X(DIAGONALS, "diagonals")                                                                      \
+    X(WINDOWS, "windows")                                                                          \
+    X(REGIONS, "regions")                                                                          \
+    X(ANTI_KNIGHT, "anti_knight")                                                                  \
+    X(ANTI_KING, "anti_king")                                                                      \
+    X(NON_CONSECUTIVE, "non_consecutive")                                                          \
+    X(CAGES, "cages")                                                                              \
+    X(EXPLAIN_RULES, "explain_rules")                                                              \
     /* version's result */                                                                         \
     X(DAEMON, "daemon")                                                                            \
     X(PROTOCOL, "protocol")                                                                        \

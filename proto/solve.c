@@ -190,6 +190,9 @@ enum rpc_code rpc_decode_options(const msgpack_object *o, const char *method, in
         case PROTO_K_TIMEOUT_MS:
             code = decode_timeout(v, s, err, err_size);
             break;
+        case PROTO_K_RULES:
+            code = rpc_decode_rules(v, strcmp(method, "generate") == 0, &s->rules, err, err_size);
+            break;
         default: /* unknown keys are ignored: the protocol may grow */
             break;
         }

@@ -19,6 +19,7 @@
 
 #include "proto/protocol.h"
 #include "proto/rpc.h"
+#include "proto/rules.h"
 #include "util/cbuf.h"
 
 #define RPC_SOLVER_SIZE 32 /* a solver name is at most 31 bytes */
@@ -38,6 +39,7 @@ struct rpc_solve_params {
     char solver[RPC_SOLVER_SIZE]; /* requested solver, "" = default */
     uint64_t limit;               /* >= 1 */
     uint64_t timeout_ms;          /* 0 = the daemon's default */
+    struct rpc_rules rules;       /* the rules option; all zero: classic */
 };
 
 /* What a finished solve sends back. */
@@ -66,8 +68,9 @@ enum rpc_code rpc_decode_puzzle(const msgpack_object *o, struct rpc_solve_params
                                 size_t err_size);
 
 /* Decode the options solve shares with the later methods (solver,
- * timeout_ms, and limit when takes_limit) from map or nil o into s; other
- * keys are left alone.  method names the request in messages. */
+ * timeout_ms, rules, and limit when takes_limit) from map or nil o into s;
+ * other keys are left alone (method "generate" lets rules draw regions
+ * and cages: proto/rules.h).  method names the request in messages. */
 enum rpc_code rpc_decode_options(const msgpack_object *o, const char *method, int takes_limit,
                                  struct rpc_solve_params *s, char *err, size_t err_size);
 

@@ -128,7 +128,43 @@ static void bad_symmetry(struct rpc_request *r)
     snprintf(r->generate.symmetry, sizeof(r->generate.symmetry), "spiral");
 }
 
+static void rules_anti_knight(struct rpc_request *r)
+{
+    r->solve.rules.kinds = SDK_RULE_ANTI_KNIGHT;
+    memset(r->solve.cells, 0, sizeof(r->solve.cells)); /* no given to break it */
+}
+
+static void rules_bad_cage(struct rpc_request *r)
+{
+    r->solve.rules.kinds = SDK_RULE_CAGES;
+    r->solve.rules.cages_len = 1;
+    r->solve.rules.cells_len = 2;
+    r->solve.rules.sum[0] = 30; /* impossible for two cells */
+    r->solve.rules.len[0] = 2;
+    r->solve.rules.cells[0] = 3;
+    r->solve.rules.cells[1] = 4;
+}
+
+static void rules_for_dfs(struct rpc_request *r)
+{
+    rules_anti_knight(r);
+    snprintf(r->solve.solver, sizeof(r->solve.solver), "dfs");
+}
+
+static void generate_killer(struct rpc_request *r)
+{
+    r->generate.rules.draw = SDK_RULE_CAGES;
+}
+
 static const struct refusal refusals[] = {
+    /* malformed rules are bad requests, whatever the method */
+    {"solve with an impossible cage", RPC_M_SOLVE, rules_bad_cage, RPC_BAD_REQUEST},
+    {"explain with an impossible cage", RPC_M_EXPLAIN, rules_bad_cage, RPC_BAD_REQUEST},
+    {"rate with an impossible cage", RPC_M_RATE, rules_bad_cage, RPC_BAD_REQUEST},
+    /* a named plugin must take every rule */
+    {"solve by a classic-only plugin with rules", RPC_M_SOLVE, rules_for_dfs, RPC_UNSUPPORTED},
+    {"explain with rules no explainer takes", RPC_M_EXPLAIN, rules_anti_knight, RPC_UNSUPPORTED},
+    {"generate with rules no generator takes", RPC_M_GENERATE, generate_killer, RPC_UNSUPPORTED},
     /* the rules come before any plugin */
     {"solve with clashing givens", RPC_M_SOLVE, clash, RPC_BAD_PUZZLE},
     {"solve by an unknown solver", RPC_M_SOLVE, no_such_solver, RPC_UNKNOWN_SOLVER},
@@ -163,6 +199,29 @@ static void test_validate_refuses(void **state)
         assert_null(call.ops);       /* and keeps nothing */
         method_end(&call);           /* which ending does not mind */
     }
+}
+
+/* With only a classic plugin loaded, a rule is unsupported, named; an
+ * empty puzzle under no rules still goes to it. */
+static void test_rules_nobody_takes(void **state)
+{
+    struct host *only = host_new(NULL, NULL);
+    struct method_env e = {.host = only, .log_hint = "the test"};
+    struct method_call call;
+    struct rpc_request req;
+    char msg[RPC_ERR_SIZE];
+
+    (void)state;
+    assert_int_equal(host_load_file(only, SUDOKU_BUILD_PLUGIN_DIR "/dfs.so"), 0);
+    request(&req, RPC_M_SOLVE, EASY);
+    rules_anti_knight(&req);
+    req.solve.rules.kinds |= SDK_RULE_DIAGONALS;
+    assert_int_equal(method_start(&call, &e, &req, msg, sizeof(msg)), RPC_UNSUPPORTED);
+    assert_string_equal(msg, "no loaded solver takes the rule diagonals for 9x9 puzzles");
+    req.solve.rules.kinds = 0;
+    assert_int_equal(method_start(&call, &e, &req, msg, sizeof(msg)), RPC_OK);
+    method_end(&call);
+    host_free(only);
 }
 
 /* Each of the four answers an easy request through the same steps. */
@@ -230,6 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_validate_refuses),
+        cmocka_unit_test(test_rules_nobody_takes),
         cmocka_unit_test(test_every_method_answers),
         cmocka_unit_test(test_prompt_rearm),
     };

@@ -1,0 +1,45 @@
+/* rules.h -- the `rules` option of solve, explain, rate and generate.
+ *
+ * The daemon (rpc_*) decodes the map into a plain, fixed-size struct
+ * rpc_rules: the boolean rules as SDK_RULE_* bits, a jigsaw's layout
+ * string, a killer's cages as sums and cell numbers, each checked for its
+ * type and bounded by the largest grid.  Whether the regions and cages fit
+ * the puzzle (n cells a region, connected; cells in range, in one cage; a
+ * possible sum) is judged later by core/rules.h, which knows the side.
+ * Nothing points into the msgpack object afterwards.  docs/protocol.md is
+ * the contract; the key names are protocol.h's.
+ */
+#ifndef SUDOKU_PROTO_RULES_H
+#define SUDOKU_PROTO_RULES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <msgpack.h>
+#include <sudoku/plugin.h>
+
+#include "proto/rpc.h"
+
+/* A decoded `rules` map; all zero is classic (no rules, or an empty map). */
+struct rpc_rules {
+    uint32_t kinds;                /* SDK_RULE_* given: the booleans set true, REGIONS when
+                                    * regions is a string, CAGES when cages has a cage */
+    uint32_t draw;                 /* generate only: REGIONS and CAGES given as true */
+    uint32_t regions_len;          /* symbols in regions */
+    uint32_t cages_len;            /* cages */
+    uint32_t cells_len;            /* entries in cells, every cage's */
+    char regions[SDK_MAX_CELLS];   /* the layout string, as sent (not NUL-ended) */
+    uint32_t sum[SDK_MAX_CELLS];   /* each cage's sum (larger ones saturate) */
+    uint16_t len[SDK_MAX_CELLS];   /* each cage's cells in cells */
+    uint32_t cells[SDK_MAX_CELLS]; /* the cages' cells in order (larger ones saturate) */
+};
+
+/* Decode o (a map, or nil: classic) into *r.  is_generate allows `regions`
+ * and `cages` to be `true` (drawn from the seed: r->draw).  An unknown key,
+ * a value of the wrong type or a bound passed is RPC_BAD_REQUEST with a
+ * message naming the key (e.g. "rules: anti_knight must be true or false",
+ * "cages: cage 3 must be [sum, [cell, ...]]"). */
+enum rpc_code rpc_decode_rules(const msgpack_object *o, int is_generate, struct rpc_rules *r,
+                               char *err, size_t err_size);
+
+#endif /* SUDOKU_PROTO_RULES_H */
