@@ -149,3 +149,8 @@ sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_lo
   ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/marks.c LABELS core TIMEOUT 60)
 target_include_directories(test_logic_tech PRIVATE ${_lg})
 target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
+
+# The variant rules (core/rules): built, validated, checked and counted
+# over the golden puzzles of tests/data/variants.txt.
+sudoku_add_test(NAME test_rules SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_rules.c
+  LIBS sudoku_core LABELS core TIMEOUT 120)
