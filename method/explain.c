@@ -591,7 +591,9 @@ static size_t explain_answer_size(const struct rpc_request *req)
     size_t steps =
         req->explain.max_steps && req->explain.max_steps < cube ? req->explain.max_steps : cube;
 
-    return 256 + (steps + 1) * EXPLAIN_STEP_MAP + (cells + cube) * EXPLAIN_PAIR_MAX +
+    /* A mistake in the pencil marks is the only step: its restore pairs
+     * (one a cell at most) come on top of the arrays, with their key. */
+    return 256 + (steps + 1) * EXPLAIN_STEP_MAP + (2 * cells + cube) * EXPLAIN_PAIR_MAX + 16 +
            (cube * HOST_CELLS_PER_STEP + cells) * 3 + cube * HOST_TEXT_PER_STEP +
            sizeof(((struct explain_work *)0)->extra_text);
 }
