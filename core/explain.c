@@ -92,6 +92,7 @@ static void plugin_job(const struct sdk_explain *job, const uint8_t *solution,
     pj->solution = in->solution; /* minor 3: lets the plugin skip sources that cannot break */
     pj->grid = NULL;
     pj->size = sizeof(*pj);
+    pj->ep = pj->ed = 0.0; /* a plugin before minor 4 leaves them alone */
 }
 
 int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
