@@ -110,6 +110,7 @@ static void plugin_job(const struct sdk_explain *job, const uint8_t *solution,
     pj->candidates = job->candidates ? in->candidates : NULL; /* minor 4 */
     pj->grid = NULL;
     pj->size = sizeof(*pj);
+    pj->ep = pj->ed = 0.0; /* a plugin before minor 4 leaves them alone */
 }
 
 int host_explain(const struct host_plugin *p, const struct host_plugin *solver,

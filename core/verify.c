@@ -224,6 +224,14 @@ static int ending_ok(const struct replay *r, const struct sdk_explain *job,
                    pj->rating, r->rating);
         return -EIO;
     }
+    /* EP and ED (0: not rated) are ratings of steps on the path: the
+     * diamond no harder than the pearl, neither above the rating. */
+    if (!(pj->ed >= 0.0 && pj->ep >= 0.0 && pj->ed <= pj->rating && pj->ep <= pj->rating &&
+          (pj->ep == 0.0 || pj->ed <= pj->ep))) {
+        host__logf(r->e->host, SDK_LOG_ERR, "%s: explain EP %.2f, ED %.2f, rating %.2f", name,
+                   pj->ep, pj->ed, pj->rating);
+        return -EIO;
+    }
     if (pj->status == SDK_EXPLAIN_SOLVED && memcmp(r->val, solution, (size_t)job->n * job->n)) {
         host__logf(r->e->host, SDK_LOG_ERR, "%s: explain said solved, steps stop short", name);
         return -EIO;
@@ -245,6 +253,8 @@ static void copy_out(struct sdk_explain *job, const struct sdk_explain *pj, cons
     job->cells_out_len = pj->cells_out_len;
     job->text_len = pj->text_len;
     job->rating = pj->rating;
+    job->ep = pj->ep;
+    job->ed = pj->ed;
     job->hardest = r->hardest; /* checked by replay_shape, not the plugin's word */
     if (job->grid)
         memcpy(job->grid, r->val, (size_t)job->n * job->n);

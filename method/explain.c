@@ -478,6 +478,8 @@ void explain_result(const struct method_call *call, struct explanation *out)
         .status = w->is_mistake ? SDK_EXPLAIN_PARTIAL : x->status,
         .n = x->n,
         .rating = w->is_mistake ? 0.0 : x->rating,
+        .ep = w->is_mistake ? 0.0 : x->ep,
+        .ed = w->is_mistake ? 0.0 : x->ed,
         .difficulty = proto_difficulty_of(w->is_mistake ? 0.0 : x->rating),
         .hardest = w->is_mistake ? "mistake"
                    : x->hardest  ? x->hardest
@@ -564,6 +566,14 @@ int explain_pack_grade(msgpack_packer *pk, double rating, const char *difficulty
     return 0;
 }
 
+int explain_pack_pearl(msgpack_packer *pk, double ep, double ed)
+{
+    if (proto_pack_key(pk, PROTO_K_EP) < 0 || msgpack_pack_double(pk, ep) < 0 ||
+        proto_pack_key(pk, PROTO_K_ED) < 0 || msgpack_pack_double(pk, ed) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
 int explain_pack_by(msgpack_packer *pk, const char *solver, uint64_t elapsed_us)
 {
     if (proto_pack_key(pk, PROTO_K_SOLVER) < 0 || rpc_pack_cstr(pk, solver) < 0 ||
@@ -579,8 +589,8 @@ static enum proto_key status_key(uint32_t status)
                                            : PROTO_K_STUCK;
 }
 
-/* {steps, status, rating, difficulty, hardest, solver, elapsed_us}; arg is
- * the call. */
+/* {steps, status, rating, difficulty, hardest, ep, ed, solver, elapsed_us};
+ * arg is the call. */
 static int explain_pack(msgpack_packer *pk, const void *arg)
 {
     const struct method_call *call = arg;
@@ -588,7 +598,7 @@ static int explain_pack(msgpack_packer *pk, const void *arg)
     struct explain_step st;
 
     explain_result(call, &e);
-    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_STEPS) < 0 ||
+    if (msgpack_pack_map(pk, 9) < 0 || proto_pack_key(pk, PROTO_K_STEPS) < 0 ||
         msgpack_pack_array(pk, e.steps_len) < 0)
         return -ENOMEM;
     for (uint32_t i = 0; i < e.steps_len; i++) {
@@ -598,7 +608,7 @@ static int explain_pack(msgpack_packer *pk, const void *arg)
     }
     if (proto_pack_key(pk, PROTO_K_STATUS) < 0 || proto_pack_key(pk, status_key(e.status)) < 0 ||
         explain_pack_grade(pk, e.rating, e.difficulty, e.hardest) < 0 ||
-        explain_pack_by(pk, e.solver, e.elapsed_us) < 0)
+        explain_pack_pearl(pk, e.ep, e.ed) < 0 || explain_pack_by(pk, e.solver, e.elapsed_us) < 0)
         return -ENOMEM;
     return 0;
 }

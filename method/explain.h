@@ -43,6 +43,7 @@ struct explanation {
     uint32_t status;        /* SDK_EXPLAIN_SOLVED, _PARTIAL (a mistake too) or _STUCK */
     unsigned n;             /* side of the puzzle */
     double rating;          /* the hardest step's */
+    double ep, ed;          /* Sudoku Explainer's pearl and diamond, 0 when not rated */
     const char *difficulty; /* its band's name */
     const char *hardest;    /* its technique, "" when none */
     const char *solver;     /* the explaining plugin's name */
@@ -56,6 +57,10 @@ struct explanation {
  * of their map: rating, difficulty, hardest.  Returns 0 or -ENOMEM. */
 int explain_pack_grade(msgpack_packer *pk, double rating, const char *difficulty,
                        const char *hardest);
+
+/* Pack Sudoku Explainer's pearl and diamond ratings, as two pairs of the
+ * answer's map: ep, ed.  Returns 0 or -ENOMEM. */
+int explain_pack_pearl(msgpack_packer *pk, double ep, double ed);
 
 /* Pack the two pairs that close explain's and rate's answers: solver and
  * elapsed_us.  Returns 0 or -ENOMEM. */

@@ -13,6 +13,8 @@ void rate_result(const struct method_call *call, struct rating *out)
 
     *out = (struct rating){
         .rating = x->rating,
+        .ep = x->ep,
+        .ed = x->ed,
         .difficulty = proto_difficulty_of(x->rating),
         .hardest = x->hardest ? x->hardest : "",
         .steps = x->steps_len,
@@ -22,17 +24,17 @@ void rate_result(const struct method_call *call, struct rating *out)
     };
 }
 
-/* {rating, difficulty, hardest, steps, logic, solver, elapsed_us}; arg is
- * the call. */
+/* {rating, difficulty, hardest, ep, ed, steps, logic, solver, elapsed_us};
+ * arg is the call. */
 static int rate_pack(msgpack_packer *pk, const void *arg)
 {
     struct rating r;
 
     rate_result(arg, &r);
-    if (msgpack_pack_map(pk, 7) < 0 ||
+    if (msgpack_pack_map(pk, 9) < 0 ||
         explain_pack_grade(pk, r.rating, r.difficulty, r.hardest) < 0 ||
-        proto_pack_key(pk, PROTO_K_STEPS) < 0 || msgpack_pack_uint32(pk, r.steps) < 0 ||
-        proto_pack_key(pk, PROTO_K_LOGIC) < 0 ||
+        explain_pack_pearl(pk, r.ep, r.ed) < 0 || proto_pack_key(pk, PROTO_K_STEPS) < 0 ||
+        msgpack_pack_uint32(pk, r.steps) < 0 || proto_pack_key(pk, PROTO_K_LOGIC) < 0 ||
         (r.is_logic ? msgpack_pack_true(pk) : msgpack_pack_false(pk)) < 0 ||
         explain_pack_by(pk, r.solver, r.elapsed_us) < 0)
         return -ENOMEM;

@@ -16,6 +16,7 @@ extern const struct method_ops rate_ops;
 /* What a rate call found, borrowed from it until method_end. */
 struct rating {
     double rating;          /* the hardest step's */
+    double ep, ed;          /* Sudoku Explainer's pearl and diamond, 0 when not rated */
     const char *difficulty; /* its band's name */
     const char *hardest;    /* the hardest step's technique, "" when none */
     uint32_t steps;         /* steps on the path */

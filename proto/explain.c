@@ -266,6 +266,13 @@ static int get_rating(const msgpack_object *m, enum proto_key key, double *out)
     return isfinite(*out) && *out >= 0 ? 0 : -EPROTO;
 }
 
+/* A rating the answer may leave out (an older daemon): 0 then. */
+static int get_rating_opt(const msgpack_object *m, enum proto_key key, double *out)
+{
+    *out = 0;
+    return proto_map_get(m, key) ? get_rating(m, key, out) : 0;
+}
+
 static int get_bool(const msgpack_object *m, enum proto_key key, int *out)
 {
     const msgpack_object *v = proto_map_get(m, key);
@@ -284,6 +291,8 @@ static int decode_rating_map(const msgpack_object *r, struct sudoku_client_ratin
     if (get_rating(r, PROTO_K_RATING, &res->rating) < 0 ||
         get_str(r, PROTO_K_DIFFICULTY, 0, res->difficulty, sizeof(res->difficulty)) < 0 ||
         get_str(r, PROTO_K_HARDEST, 0, res->hardest, sizeof(res->hardest)) < 0 ||
+        get_rating_opt(r, PROTO_K_EP, &res->ep) < 0 ||
+        get_rating_opt(r, PROTO_K_ED, &res->ed) < 0 ||
         wire_get_u64(r, PROTO_K_STEPS, 0, &res->steps) < 0 ||
         get_bool(r, PROTO_K_LOGIC, &res->is_logic) < 0 ||
         get_str(r, PROTO_K_SOLVER, 1, res->solver, sizeof(res->solver)) < 0 ||
@@ -395,6 +404,7 @@ static int check_summary(const msgpack_object *r, struct sudoku_client_explanati
         get_rating(r, PROTO_K_RATING, &e->rating) < 0 ||
         get_str(r, PROTO_K_DIFFICULTY, 0, e->difficulty, sizeof(e->difficulty)) < 0 ||
         get_str(r, PROTO_K_HARDEST, 1, e->hardest, sizeof(e->hardest)) < 0 ||
+        get_rating_opt(r, PROTO_K_EP, &e->ep) < 0 || get_rating_opt(r, PROTO_K_ED, &e->ed) < 0 ||
         get_str(r, PROTO_K_SOLVER, 1, e->solver, sizeof(e->solver)) < 0 ||
         wire_get_u64(r, PROTO_K_ELAPSED_US, 1, &e->elapsed_us) < 0)
         return -EPROTO;

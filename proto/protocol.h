@@ -105,6 +105,8 @@ enum rpc_method {
     X(TEXT, "text")                                                                                \
     X(DIFFICULTY, "difficulty")                                                                    \
     X(HARDEST, "hardest")                                                                          \
+    X(EP, "ep")                                                                                    \
+    X(ED, "ed")                                                                                    \
     X(LOGIC, "logic")                                                                              \
     X(PARTIAL, "partial")                                                                          \
     X(STUCK, "stuck")                                                                              \

@@ -424,6 +424,11 @@ static double rate_one(struct dh_reader *r, const char *puzzle, int *logic)
         assert_true(get_uint(res, "steps") > 0);
     assert_non_null(dh_map_get(res, "hardest"));
     assert_non_null(dh_map_get(res, "difficulty"));
+    /* Sudoku Explainer's diamond (the first step) <= pearl <= the rating */
+    if (*logic) {
+        double ep = get_float(res, "ep"), ed = get_float(res, "ed");
+        assert_true(ed > 0.0 && ed <= ep && ep <= rating);
+    }
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&sb);
     return rating;

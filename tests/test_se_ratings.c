@@ -4,7 +4,7 @@
  * Explainer 1.2.1.3 gave it (the header says how they were made).  The
  * logic plugin explains each one through the real dlopen path and
  * host_explain(), which replays every step against the unique solution;
- * the rating must be SE's ER exactly.  A second test checks that the
+ * the ratings must be SE's ER, EP and ED exactly.  A second test checks that the
  * techniques SE rates below the naked single (hidden singles by where they
  * are found, the direct techniques) occur on this path, each as SE makes
  * it: one placement, no elimination.  (Direct claiming, 1.9, never comes
@@ -89,20 +89,22 @@ static void each_line(void (*fn)(const char *line, const struct se_line *l,
     assert_true(lines >= 300);
 }
 
-/* ER: the rating of the hardest step, as SE rates it. */
+/* ER, the rating of the hardest step, EP, the hardest up to the first
+ * placement, and ED, the first step's, as SE rates them. */
 static void check_er(const char *line, const struct se_line *l, const struct sdk_explain *x,
                      void *arg)
 {
     uint32_t *bad = arg;
 
-    if (x->status == SDK_EXPLAIN_SOLVED && fabs(x->rating - l->er) < 1e-9)
+    if (x->status == SDK_EXPLAIN_SOLVED && fabs(x->rating - l->er) < 1e-9 &&
+        fabs(x->ep - l->ep) < 1e-9 && fabs(x->ed - l->ed) < 1e-9)
         return;
-    print_message("ER %.1f (%s), SE %.1f: %s", x->rating, x->hardest ? x->hardest : "-", l->er,
-                  line);
+    print_message("ER/EP/ED %.1f/%.1f/%.1f (%s), SE %.1f/%.1f/%.1f: %s", x->rating, x->ep, x->ed,
+                  x->hardest ? x->hardest : "-", l->er, l->ep, l->ed, line);
     (*bad)++;
 }
 
-static void test_er(void **state)
+static void test_er_ep_ed(void **state)
 {
     uint32_t bad = 0;
 
@@ -176,7 +178,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_er),
+        cmocka_unit_test(test_er_ep_ed),
         cmocka_unit_test(test_direct_steps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

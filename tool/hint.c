@@ -146,6 +146,18 @@ static void json_step(const struct sudoku_client_step *s)
     putchar('}');
 }
 
+/* Sudoku Explainer's pearl and diamond, when the daemon rated them (a
+ * daemon before them, or a plugin that does not rate them, leaves 0). */
+static void json_pearl(double ep, double ed)
+{
+    if (ep <= 0.0 && ed <= 0.0)
+        return;
+    fputs(",\"ep\":", stdout);
+    json_number(ep);
+    fputs(",\"ed\":", stdout);
+    json_number(ed);
+}
+
 static void json_explanation(uint64_t line, const char *file,
                              const struct sudoku_client_explanation *e)
 {
@@ -156,6 +168,7 @@ static void json_explanation(uint64_t line, const char *file,
     json_put_string(stdout, e->difficulty);
     fputs(",\"hardest\":", stdout);
     json_put_string(stdout, e->hardest);
+    json_pearl(e->ep, e->ed);
     fputs(",\"solver\":", stdout);
     json_put_string(stdout, e->solver);
     printf(",\"elapsed_us\":%llu,\"steps\":[", (unsigned long long)e->elapsed_us);
@@ -428,6 +441,7 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
     json_put_string(stdout, res->difficulty);
     fputs(",\"hardest\":", stdout);
     json_put_string(stdout, res->hardest);
+    json_pearl(res->ep, res->ed);
     printf(",\"steps\":%llu,\"logic\":%s,\"solver\":", (unsigned long long)res->steps,
            res->is_logic ? "true" : "false");
     json_put_string(stdout, res->solver);

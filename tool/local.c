@@ -253,6 +253,8 @@ static void rating_of(const struct method_call *call, struct sudoku_client_ratin
     rate_result(call, &r);
     res->status = SUDOKU_CLIENT_SOLVED;
     res->rating = r.rating;
+    res->ep = r.ep;
+    res->ed = r.ed;
     snprintf(res->difficulty, sizeof(res->difficulty), "%s", r.difficulty);
     snprintf(res->hardest, sizeof(res->hardest), "%s", r.hardest);
     res->steps = r.steps;
@@ -414,6 +416,8 @@ static int explanation_of(const struct method_call *call, struct sudoku_client_e
     b->e.status = status_of(e.status);
     b->e.n = e.n;
     b->e.rating = e.rating;
+    b->e.ep = e.ep;
+    b->e.ed = e.ed;
     snprintf(b->e.difficulty, sizeof(b->e.difficulty), "%s", e.difficulty);
     snprintf(b->e.hardest, sizeof(b->e.hardest), "%s", e.hardest);
     snprintf(b->e.solver, sizeof(b->e.solver), "%s", e.solver);

@@ -332,6 +332,8 @@ struct sudoku_client_explanation {
     uint64_t elapsed_us;                        /* reported by the daemon */
     size_t steps_len;                           /* entries in steps */
     const struct sudoku_client_step *steps;     /* in order, first step first */
+    double ep; /* Sudoku Explainer's pearl: the hardest step up to the first placement (0: none) */
+    double ed; /* Sudoku Explainer's diamond: the first step's rating (0: none) */
 };
 
 /* The answer to one rate.  Self-contained: no pointers, nothing to free. */
@@ -345,6 +347,8 @@ struct sudoku_client_rating {
     char solver[SUDOKU_CLIENT_NAME_SIZE];       /* plugin that rated */
     uint64_t elapsed_us;                        /* reported by the daemon */
     struct sudoku_client_error error;           /* set unless status == SUDOKU_CLIENT_SOLVED */
+    double ep; /* Sudoku Explainer's pearl: the hardest step up to the first placement (0: none) */
+    double ed; /* Sudoku Explainer's diamond: the first step's rating (0: none) */
 };
 
 /* Explain one line-form puzzle (len bytes): the steps a person would take,

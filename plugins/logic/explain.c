@@ -179,6 +179,25 @@ static void record_step(struct sdk_explain *job, const struct lg_step *s)
     }
 }
 
+/* Has the host room for EP and ED (ABI minor 4)? */
+static bool job_has_pearl(const struct sdk_explain *job)
+{
+    return job->size >= offsetof(struct sdk_explain, ed) + sizeof(job->ed);
+}
+
+/* After recording step s: Sudoku Explainer's diamond (ED) is the rating of
+ * the first step, its pearl (EP) the hardest step up to the first that
+ * places a value.  (job->rating is the hardest step so far.) */
+static void record_pearl(struct sdk_explain *job, const struct lg_step *s)
+{
+    if (!job_has_pearl(job) || job->ep > 0.0)
+        return;
+    if (job->ed == 0.0)
+        job->ed = job->rating;
+    if (s->place_len)
+        job->ep = job->rating;
+}
+
 /* Check the job and load its start position into r.  Returns 0, -EINVAL or
  * -ENOTSUP; *broken is set when the position has no solution. */
 static int explain_load(const void *state, struct lg_run *r, const struct sdk_explain *job,
@@ -218,6 +237,8 @@ static void explain_reset(struct sdk_explain *job)
     job->text_len = 0;
     job->rating = 0.0;
     job->hardest = NULL;
+    if (job_has_pearl(job))
+        job->ep = job->ed = 0.0;
 }
 
 /* Take steps until solved, stuck, out of steps, out of room or stopped. */
@@ -265,6 +286,7 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
         if (!lg_step_apply(&r->step, &r->g, r->geo))
             return SDK_EXPLAIN_INVALID; /* a technique repeated itself: never loop */
         record_step(job, &r->step);
+        record_pearl(job, &r->step);
     }
     return SDK_EXPLAIN_SOLVED;
 }

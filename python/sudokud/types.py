@@ -230,6 +230,8 @@ class Explanation:
     solver: str
     elapsed_us: int
     raw: dict = field(default_factory=dict, repr=False, compare=False)
+    ep: float = 0.0  # Sudoku Explainer's pearl (0.0: not rated)
+    ed: float = 0.0  # Sudoku Explainer's diamond (0.0: not rated)
 
     @classmethod
     def from_wire(cls, obj):
@@ -244,6 +246,8 @@ class Explanation:
             solver=_get(m, "solver", (str,), "", what=w),
             elapsed_us=_get(m, "elapsed_us", (int,), 0, what=w),
             raw=m,
+            ep=float(_get(m, "ep", _NUM, 0.0, what=w)),
+            ed=float(_get(m, "ed", _NUM, 0.0, what=w)),
         )
 
 
@@ -260,6 +264,8 @@ class Rating:
     solver: str
     elapsed_us: int
     raw: dict = field(default_factory=dict, repr=False, compare=False)
+    ep: float = 0.0  # Sudoku Explainer's pearl (0.0: not rated)
+    ed: float = 0.0  # Sudoku Explainer's diamond (0.0: not rated)
 
     @classmethod
     def from_wire(cls, obj):
@@ -274,6 +280,8 @@ class Rating:
             solver=_get(m, "solver", (str,), "", what=w),
             elapsed_us=_get(m, "elapsed_us", (int,), 0, what=w),
             raw=m,
+            ep=float(_get(m, "ep", _NUM, 0.0, what=w)),
+            ed=float(_get(m, "ed", _NUM, 0.0, what=w)),
         )
 
 

@@ -245,6 +245,7 @@ def test_rate(client):
     assert isinstance(r, sudokud.Rating)
     assert r.difficulty == "hard" == g.difficulty and r.rating == g.rating
     assert r.logic is True and r.steps > 0 and r.hardest and r.solver
+    assert 0.0 < r.ed <= r.ep <= r.rating  # Sudoku Explainer's diamond, pearl
     assert r.steps == len(client.explain(g.puzzle).steps)
 
 
