@@ -12,7 +12,9 @@
  *     search of the test's own over the rules' tables and the position's
  *     candidates.
  * Bad rules (a kind the plugin does not take, tables that do not fit the
- * job) are refused, never explained.
+ * job) are refused, never explained.  And the host's replay (core/verify.c)
+ * knows the variants: it takes every explanation of the file, and refuses
+ * a step that changes nothing under the rules though it would classically.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "core/host_impl.h"
 #include "core/rules.h"
 #include "lg.h"
 
@@ -57,7 +60,7 @@ static int parse_cages(struct vline *v, const char *p)
 {
     uint32_t nc = 0, off = 0;
 
-    while (*p && *p != ' ' && nc < MAX_CAGES) {
+    while (*p > ' ' && nc < MAX_CAGES) {
         char *end;
         v->cages[nc].sum = strtoull(p, &end, 10);
         if (*end != ':')
@@ -339,8 +342,33 @@ static void replay_step(const struct expl *x, uint32_t i, struct pos *p, const s
         fail_msg("step %u (%s) changes nothing: %s", i + 1, s->technique, x->text + s->text_off);
 }
 
-/* Counts of variant techniques seen over the file. */
-static uint32_t seen_nc, seen_lines;
+/* host__explain_verify on x, the plugin's answer: 0 or -EIO. */
+static int verify_answer(struct expl *x, const uint8_t *solution)
+{
+    struct host *h = host_new(NULL, NULL);
+    struct host_entry e = {.pub = {.desc = plugin}};
+    struct sdk_explain pj = x->job;
+
+    assert_non_null(h);
+    e.host = h;
+    x->job.grid = NULL;
+    int rc = host__explain_verify(&e, &x->job, &pj, solution);
+    x->job.grid = x->grid;
+    host_free(h);
+    return rc;
+}
+
+/* Steps of each variant rung seen over the file (lg_var_ladder order). */
+static uint32_t seen_var[16], seen_lines;
+
+static void count_var(const char *technique)
+{
+    size_t len = 0;
+    const struct lg_rung *rung = lg_var_ladder(&len);
+
+    for (size_t i = 0; i < len && i < 16; i++)
+        seen_var[i] += strcmp(rung[i].name, technique) == 0;
+}
 
 /* One line: unique, explained to the end, every step sound. */
 static void check_line(const struct vline *v)
@@ -367,11 +395,12 @@ static void check_line(const struct vline *v)
     pos_load(&p, &l, v->cells);
     for (uint32_t i = 0; i < x.job.steps_len; i++) {
         replay_step(&x, i, &p, &l, solution);
-        seen_nc += strcmp(x.steps[i].technique, "non_consecutive") == 0;
+        count_var(x.steps[i].technique);
     }
     assert_memory_equal(p.val, solution, (size_t)v->n * v->n);
     assert_memory_equal(x.grid, solution, (size_t)v->n * v->n);
     assert_int_equal(rules_check_solution(sr, v->n, v->cells, x.grid, err, sizeof(err)), 0);
+    assert_int_equal(verify_answer(&x, solution), 0);
     seen_lines++;
     rules_free(r);
 }
@@ -382,6 +411,8 @@ static void test_file(void **state)
     char line[LINE_MAX_B];
     static struct vline v;
     uint32_t kinds = 0;
+    size_t len = 0;
+    const struct lg_rung *rung = lg_var_ladder(&len);
 
     (void)state;
     assert_non_null(f);
@@ -392,10 +423,13 @@ static void test_file(void **state)
         kinds |= v.flags;
     }
     fclose(f);
-    print_message("%u puzzles, %u non_consecutive steps\n", seen_lines, seen_nc);
-    /* Every rule the plugin takes has puzzles, and its own steps are used. */
+    print_message("%u puzzles\n", seen_lines);
+    /* Every rule the plugin takes has puzzles, and every variant rung is used. */
     assert_int_equal(kinds & LG_RULES, LG_RULES);
-    assert_true(seen_nc > 0);
+    for (size_t i = 0; i < len && i < 16; i++) {
+        print_message("%s: %u steps\n", rung[i].name, seen_var[i]);
+        assert_true(seen_var[i] > 0);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -414,16 +448,24 @@ struct hand {
     struct links l;
 };
 
-static void hand_init(struct hand *h, uint32_t flags, const uint8_t *cells)
+static void hand_init(struct hand *h, uint32_t flags, const char *cages)
 {
+    static struct vline v; /* the cages' storage */
     struct rules_desc d = {.n = 9, .flags = flags};
     char err[256];
     static const uint8_t blank[81];
 
+    if (cages) {
+        assert_int_equal(parse_cages(&v, cages), 0);
+        d.cages = v.desc.cages;
+        d.cages_len = v.desc.cages_len;
+        d.cage_cells = v.desc.cage_cells;
+        d.cage_cells_len = v.desc.cage_cells_len;
+    }
     assert_int_equal(rules_new(&d, &h->r, err, sizeof(err)), 0);
     h->sr = rules_sdk(h->r);
     assert_int_equal(lg_geom_rules(&h->geo, h->sr), 0);
-    assert_int_equal(lg_grid_load(&h->g, &h->geo, cells ? cells : blank), 0);
+    assert_int_equal(lg_grid_load(&h->g, &h->geo, blank), 0);
     h->pos.valid = false;
     h->c = (struct lg_ctx){.geo = &h->geo, .g = &h->g, .want_text = true, .pos = &h->pos};
     links_build(&h->l, h->sr);
@@ -535,6 +577,109 @@ static void test_claiming_knight(void **state)
     rules_free(h.r);
 }
 
+/* cage_combination: the cage r1c1,r1c2 adds up to 3, so both hold 1 or 2. */
+static void test_cage_combination(void **state)
+{
+    static struct hand h;
+
+    (void)state;
+    hand_init(&h, 0, "3:0,1");
+    hand_check(&h, lg_cage_combination, "cage_combination", 1.8);
+    assert_int_equal(h.s.elim_len, 14);
+    for (uint32_t k = 0; k < h.s.elim_len; k++)
+        assert_true(h.s.elim_cell[k] <= 1 && h.s.elim_val[k] >= 3);
+    rules_free(h.r);
+}
+
+/* cage_locked_candidates: the cage r1c1,r1c2,r2c1 adds up to 6, so it holds
+ * 1 (and 2 and 3); 1 leaves the rest of box 1, which sees all its cells. */
+static void test_cage_locked(void **state)
+{
+    static struct hand h;
+
+    (void)state;
+    hand_init(&h, 0, "6:0,1,9");
+    hand_keep(&h, 0, 0, "123"); /* as cage_combination leaves them */
+    hand_keep(&h, 0, 1, "123");
+    hand_keep(&h, 1, 0, "123");
+    hand_check(&h, lg_cage_locked, "cage_locked_candidates", 2.7);
+    for (uint32_t k = 0; k < h.s.elim_len; k++) {
+        assert_int_equal(h.geo.bx[h.s.elim_cell[k]], 0);
+        assert_int_equal(h.s.elim_val[k], 1);
+    }
+    rules_free(h.r);
+}
+
+/* rule_of_45, innies: in row 1 the cages r1c1-r1c8 add up to 36, so r1c9
+ * is 9. */
+static void test_rule_of_45_innies(void **state)
+{
+    static struct hand h;
+
+    (void)state;
+    hand_init(&h, 0, "3:0,1;7:2,3;11:4,5;15:6,7");
+    hand_check(&h, lg_rule_of_45, "rule_of_45", 2.9);
+    assert_int_equal(h.s.elim_len, 8);
+    for (uint32_t k = 0; k < h.s.elim_len; k++)
+        assert_int_equal(h.s.elim_cell[k], 8);
+    rules_free(h.r);
+}
+
+/* rule_of_45, outies: row 1's cages inside add up to 21, so r1c7-r1c9 add
+ * up to 24 (already {7,8,9}); the cages crossing the row add up to 30, so
+ * the cells they put in row 2, r2c7 and r2c9, add up to 6: neither is 3 or
+ * above 5. */
+static void test_rule_of_45_outies(void **state)
+{
+    static struct hand h;
+
+    (void)state;
+    hand_init(&h, 0, "3:0,1;7:2,3;11:4,5;18:6,7,15;12:8,17");
+    for (uint32_t c = 6; c < 9; c++)
+        hand_keep(&h, 0, c, "789");
+    hand_check(&h, lg_rule_of_45, "rule_of_45", 2.9);
+    assert_true(strstr(h.s.text, "outside") != NULL);
+    for (uint32_t k = 0; k < h.s.elim_len; k++)
+        assert_true(h.s.elim_cell[k] == 15 || h.s.elim_cell[k] == 17);
+    rules_free(h.r);
+}
+
+/* The host's replay places under the rules: on X-sudoku, r1c1's given 2
+ * takes 2 from r8c8 (the main diagonal), so a step removing it there
+ * changes nothing and is refused; classically it would be a change. */
+static void test_verify_knows_rules(void **state)
+{
+    static struct vline v;
+    static struct expl x;
+    struct rules *r = NULL;
+    uint8_t solution[SDK_MAX_CELLS];
+    uint64_t count = 0;
+    char err[256];
+
+    (void)state;
+    assert_int_equal(parse_line(&v, "diagonals "
+                                    "23..5..8....18........6.1..1..94..6......24.9....."
+                                    "1.....4...8.............5......"),
+                     0);
+    assert_int_equal(rules_new(&v.desc, &r, err, sizeof(err)), 0);
+    assert_int_equal(rules_count(rules_sdk(r), 9, v.cells, 2, 0, solution, &count), 0);
+    assert_int_equal(count, 1);
+    assert_int_equal(v.cells[0], 2);
+    assert_int_not_equal(solution[70], 2);
+    expl_init(&x, 9, v.cells, rules_sdk(r));
+    x.job.steps_len = 1;
+    x.job.eliminations_len = 1;
+    x.steps[0] = (struct sdk_step){.technique = "hidden_single", .rating = 1.5, .elim_len = 1};
+    x.elim[0] = (struct sdk_cell_value){.cell = 70, .value = 2};
+    x.job.status = SDK_EXPLAIN_PARTIAL;
+    x.job.max_steps = 1;
+    x.job.rating = 1.5;
+    assert_int_equal(verify_answer(&x, solution), -EIO);
+    x.job.rules = NULL; /* the same step on classic rules is a change */
+    assert_int_equal(verify_answer(&x, solution), 0);
+    rules_free(r);
+}
+
 /* ------------------------------------------------------------------ */
 /* Bad rules                                                           */
 /* ------------------------------------------------------------------ */
@@ -602,6 +747,11 @@ int main(void)
         cmocka_unit_test(test_nc_places),
         cmocka_unit_test(test_pointing_diagonal),
         cmocka_unit_test(test_claiming_knight),
+        cmocka_unit_test(test_cage_combination),
+        cmocka_unit_test(test_cage_locked),
+        cmocka_unit_test(test_rule_of_45_innies),
+        cmocka_unit_test(test_rule_of_45_outies),
+        cmocka_unit_test(test_verify_knows_rules),
         cmocka_unit_test(test_bad_rules),
         cmocka_unit_test(test_var_ladder_documented),
     };

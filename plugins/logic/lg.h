@@ -23,10 +23,8 @@
 
 #include <sudoku/plugin.h>
 
-#define LG_MAX_N 16 /* the plugin takes 4, 9 and 16 (25: unsupported) */
-#define LG_RULES                                                                                   \
-    (SDK_RULE_DIAGONALS | SDK_RULE_WINDOWS | SDK_RULE_REGIONS | SDK_RULE_ANTI_KNIGHT |             \
-     SDK_RULE_ANTI_KING | SDK_RULE_NON_CONSECUTIVE) /* the variants explain() takes */
+#define LG_MAX_N         16           /* the plugin takes 4, 9 and 16 (25: unsupported) */
+#define LG_RULES         SDK_RULE_ALL /* the variants explain() takes: all */
 #define LG_MAX_CELLS     (LG_MAX_N * LG_MAX_N)
 #define LG_EXPLAIN_MAX_N LG_MAX_N
 #define LG_MAX_EXTRA     11 /* extra houses: 2 diagonals, up to 9 windows (16x16) */
@@ -257,6 +255,11 @@ bool lg_var_pointing(const struct lg_ctx *c, struct lg_step *s);
 bool lg_var_claiming(const struct lg_ctx *c, struct lg_step *s);
 const char *lg_var_unit_name(const struct lg_geom *geo, uint32_t unit, char *buf, size_t size);
 bool lg_non_consecutive(const struct lg_ctx *c, struct lg_step *s);
+
+/* killer.c: the cage sums' rungs (none apply without cages). */
+bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s);
+bool lg_cage_locked(const struct lg_ctx *c, struct lg_step *s);
+bool lg_rule_of_45(const struct lg_ctx *c, struct lg_step *s);
 
 /* plugin.c: the shared shapes (built once by init, read-only afterwards). */
 const struct lg_geom *lg_state_geom(const void *state, uint32_t n);

@@ -30,7 +30,10 @@
 
 /* The rungs only variants feed, easiest first (docs/techniques.md). */
 static const struct lg_rung var_ladder[] = {
+    {"cage_combination", 1.8, lg_cage_combination},
     {"non_consecutive", 2.0, lg_non_consecutive},
+    {"cage_locked_candidates", 2.7, lg_cage_locked},
+    {"rule_of_45", 2.9, lg_rule_of_45},
 };
 
 /* The variant rungs, for explain.c's ladder and the tests. */
