@@ -1,11 +1,15 @@
 /* server.c -- listen, accept, signals, watchdog and an orderly shutdown.
  *
  * Socket hygiene: a path longer than sun_path is refused (libuv would cut it
- * silently); an existing socket file is replaced only when nothing answers on
- * it; a live one means another daemon and we refuse to start.  The socket is
- * created under a umask that already gives it --socket-mode, then chmod'ed to
- * be sure.  An inherited (socket-activated) listener is never unlinked: only
- * a path we bound ourselves is, by libuv when the listener closes.
+ * silently); PATH.lock is taken first, so a second daemon on the path refuses
+ * even when the socket file is gone; an existing socket file is replaced only
+ * when nothing answers on it.  The socket is created under a umask that
+ * already gives it --socket-mode, then chmod'ed to be sure (sockpath.c).
+ * Every PATH_CHECK_MS the path is checked: deleted or replaced by a dead
+ * socket, the socket is made again and the listener swapped (logged).  An
+ * inherited (socket-activated) listener has no path of ours: no lock, no
+ * check, never unlinked; a path we bound is unlinked when the listener
+ * closes, and only while it is still the file we made.
  *
  * Shutdown (SIGTERM/SIGINT) keeps one promise: a connection that was
  * accepted gets its requests read and answered.  New clients are not ours:
@@ -49,6 +53,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -60,12 +65,14 @@
 #include "daemon/log.h"
 #include "daemon/pool.h"
 #include "daemon/sdnotify.h"
+#include "daemon/sockpath.h"
 #include "util/clock.h"
 
 #define FORCE_CLOSE_MS  2000 /* after the grace: how long clients get to read */
 #define QUIET_MS        200  /* shutdown: an idle connection is closed after this */
 #define QUIET_TICK_MS   25   /* shutdown: how often idle connections are looked for */
 #define ACCEPT_RETRY_MS 50   /* out of memory accepting: try again after this */
+#define PATH_CHECK_MS   1000 /* how often the socket file is checked (deleted, replaced) */
 
 int server_default_socket(char *out, size_t out_size)
 {
@@ -83,76 +90,12 @@ int server_default_socket(char *out, size_t out_size)
 
 /* ---------------------------------------------------------------- socket */
 
-/* 1 when something accepts connections on path, 0 when not, <0 unknown. */
-static int socket_is_live(const char *path)
-{
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int rc;
-
-    if (fd < 0)
-        return -errno;
-    memcpy(sa.sun_path, path, strlen(path) + 1);
-    rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 ? 1 : -errno;
-    close(fd);
-    if (rc == -ECONNREFUSED || rc == -ENOENT)
-        return 0;
-    return rc;
-}
-
-static int clear_stale(const char *path)
-{
-    struct stat st;
-    int live;
-
-    if (lstat(path, &st) < 0)
-        return errno == ENOENT ? 0 : -errno;
-    if (!S_ISSOCK(st.st_mode)) {
-        log_msg(SDK_LOG_ERR, "%s exists and is not a socket: refusing to replace it", path);
-        return -EEXIST;
-    }
-    live = socket_is_live(path);
-    if (live != 0) {
-        if (live > 0)
-            log_msg(SDK_LOG_ERR, "another sudokud is listening on %s", path);
-        else
-            log_msg(SDK_LOG_ERR, "cannot tell whether %s is in use: %s", path, strerror(-live));
-        return -EADDRINUSE;
-    }
-    if (unlink(path) < 0 && errno != ENOENT)
-        return -errno;
-    log_msg(LOG_LVL_NOTICE, "replaced stale socket %s", path);
-    return 0;
-}
-
-/* Say why binding path failed.  libuv reports a missing directory as
- * EACCES, so look at the directory first: an admin acts on "does not exist"
- * differently from "permission denied". */
-static void bind_failed(const char *path, int rc)
-{
-    char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
-    char *slash;
-    struct stat st;
-
-    snprintf(dir, sizeof(dir), "%s", path);
-    slash = strrchr(dir, '/');
-    if (slash && slash != dir)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof(dir), "%s", slash ? "/" : ".");
-    if (stat(dir, &st) < 0 && errno == ENOENT)
-        log_msg(SDK_LOG_ERR, "cannot bind %s: directory %s does not exist", path, dir);
-    else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-        log_msg(SDK_LOG_ERR, "cannot bind %s: %s is not a directory", path, dir);
-    else
-        log_msg(SDK_LOG_ERR, "cannot bind %s: %s", path, uv_strerror(rc));
-}
-
+/* Take the lock beside the socket, then bind it (sockpath.c). */
 static int bind_path(struct server *s)
 {
     const char *path = s->cfg.socket_path;
     size_t max = sizeof(((struct sockaddr_un *)0)->sun_path) - 1;
-    mode_t old;
+    char err[SERVER_ERR_SIZE];
     int rc;
 
     if (strlen(path) > max) {
@@ -161,26 +104,17 @@ static int bind_path(struct server *s)
                 strlen(path), max, path);
         return -ENAMETOOLONG;
     }
-    rc = clear_stale(path);
+    rc = sockpath_lock(&s->sockpath, path, err, sizeof(err));
+    if (rc == 0)
+        rc = sockpath_bind(&s->sockpath, path, s->cfg.socket_mode, SOMAXCONN, err, sizeof(err));
     if (rc < 0)
-        return rc;
-    old = umask(0777 & ~s->cfg.socket_mode);
-    rc = uv_pipe_bind(&s->listener, path);
-    umask(old);
-    if (rc < 0) {
-        bind_failed(path, rc);
-        return rc;
-    }
-    if (chmod(path, s->cfg.socket_mode) < 0) {
-        log_msg(SDK_LOG_ERR, "cannot chmod %s: %s", path, strerror(errno));
-        return -errno;
-    }
-    return 0;
+        log_msg(SDK_LOG_ERR, "%s", err);
+    return rc;
 }
 
 static int accept_one(struct server *s)
 {
-    return dispatch_accept(&s->dispatch, &s->conns, (uv_stream_t *)&s->listener);
+    return dispatch_accept(&s->dispatch, &s->conns, (uv_stream_t *)s->listener);
 }
 
 /* libuv stops watching the listener while the fd it accepted is not taken
@@ -216,27 +150,106 @@ static void on_connection(uv_stream_t *listener, int status)
     }
 }
 
+static void free_handle(uv_handle_t *h)
+{
+    free(h);
+}
+
+/* Serve the listening socket fd (taken: closed on failure too).  Returns 0
+ * or a libuv error. */
+static int start_listener(struct server *s, int fd)
+{
+    uv_pipe_t *p = malloc(sizeof(*p));
+    int rc;
+
+    if (!p) {
+        close(fd);
+        return UV_ENOMEM;
+    }
+    rc = uv_pipe_init(s->loop, p, 0);
+    if (rc < 0) {
+        free(p);
+        close(fd);
+        return rc;
+    }
+    p->data = s;
+    rc = uv_pipe_open(p, fd);
+    if (rc < 0)
+        close(fd); /* not taken: uv_close below closes no descriptor */
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)p, SOMAXCONN, on_connection);
+    if (rc < 0) {
+        uv_close((uv_handle_t *)p, free_handle);
+        return rc;
+    }
+    s->listener = p;
+    s->is_listening = 1;
+    return 0;
+}
+
+/* Swap the listener for one on fd, bound at the path just now.  Clients
+ * already accepted are not touched; connections still in the old socket's
+ * backlog are cut (nobody could reach that socket by its path any more). */
+static void replace_listener(struct server *s, int fd, const char *what)
+{
+    uv_pipe_t *old = s->listener;
+    int rc = start_listener(s, fd);
+
+    if (rc < 0) {
+        /* Retried at the next check: the file is not ours without a listener. */
+        sockpath_unlink(&s->sockpath, s->cfg.socket_path);
+        log_msg(SDK_LOG_ERR, "socket %s was %s: cannot listen again: %s", s->cfg.socket_path, what,
+                uv_strerror(rc));
+        return;
+    }
+    uv_close((uv_handle_t *)old, free_handle);
+    log_msg(LOG_LVL_NOTICE, "socket %s was %s: re-created it", s->cfg.socket_path, what);
+}
+
+/* Every PATH_CHECK_MS: is the socket file still ours?  Deleted, or replaced
+ * by a socket nobody listens on, it is made again; anything else there is
+ * left alone, and each new reason is logged once. */
+static void on_path_check(uv_timer_t *t)
+{
+    struct server *s = t->data;
+    char err[SERVER_ERR_SIZE];
+    int rc, fd;
+
+    if (!s->is_listening || s->is_accept_pending)
+        return; /* an accepted fd pending on the old listener would be lost */
+    rc = sockpath_check(&s->sockpath, s->cfg.socket_path);
+    if (rc == 1) {
+        s->path_err[0] = '\0';
+        return;
+    }
+    fd = sockpath_bind(&s->sockpath, s->cfg.socket_path, s->cfg.socket_mode, SOMAXCONN, err,
+                       sizeof(err));
+    if (fd >= 0) {
+        s->path_err[0] = '\0';
+        replace_listener(s, fd, rc == 0 ? "deleted" : "replaced");
+        return;
+    }
+    if (strncmp(err, s->path_err, sizeof(s->path_err) - 1) != 0) {
+        log_msg(SDK_LOG_ERR, "socket %s is gone or not ours: %s", s->cfg.socket_path, err);
+        snprintf(s->path_err, sizeof(s->path_err), "%.511s", err);
+    }
+}
+
 static int open_listener(struct server *s)
 {
     int fd = s->cfg.listen_fd;
     int rc;
 
-    rc = uv_pipe_init(s->loop, &s->listener, 0);
-    if (rc < 0)
-        return rc;
-    s->listener.data = s;
-    s->is_listening = 1;
-    if (fd >= 0) {
-        rc = uv_pipe_open(&s->listener, fd);
-    } else {
-        rc = bind_path(s); /* logs its own failures */
-        if (rc < 0)
-            return rc;
+    if (fd < 0) {
+        fd = bind_path(s); /* logs its own failures */
+        if (fd < 0)
+            return fd;
     }
-    if (rc == 0)
-        rc = uv_listen((uv_stream_t *)&s->listener, SOMAXCONN, on_connection);
+    rc = start_listener(s, fd);
     if (rc < 0)
         log_msg(SDK_LOG_ERR, "cannot listen: %s", uv_strerror(rc));
+    else if (!s->is_activated)
+        uv_timer_start(&s->path_check, on_path_check, PATH_CHECK_MS, PATH_CHECK_MS);
     return rc;
 }
 
@@ -247,12 +260,17 @@ static void close_listener(struct server *s)
     if (!s->is_listening)
         return;
     s->is_listening = 0;
+    uv_timer_stop(&s->path_check);
     /* uv_close() closes the fd at once: from now on the kernel queues new
      * connections for whoever else holds the socket (systemd, the next
-     * daemon) instead of us.  libuv unlinks a path it bound before closing
-     * the fd (no race with a successor binding the same path); an inherited
-     * socket has no path. */
-    uv_close((uv_handle_t *)&s->listener, NULL);
+     * daemon) instead of us.  The path is removed first, and only when it
+     * is still our socket file; then the lock goes, so that a successor may
+     * start while we finish the answers we owe.  An inherited socket has
+     * neither. */
+    sockpath_unlink(&s->sockpath, s->cfg.socket_path);
+    sockpath_unlock(&s->sockpath);
+    uv_close((uv_handle_t *)s->listener, free_handle);
+    s->listener = NULL;
 }
 
 static void close_handle(uv_handle_t *h)
@@ -272,6 +290,7 @@ static void close_all(struct server *s)
     close_handle((uv_handle_t *)&s->grace);
     close_handle((uv_handle_t *)&s->quiet);
     close_handle((uv_handle_t *)&s->accept_retry);
+    close_handle((uv_handle_t *)&s->path_check);
     close_handle((uv_handle_t *)&s->flusher);
     close_handle((uv_handle_t *)&s->spinner);
     conn_set_close(&s->conns);
@@ -544,13 +563,14 @@ static int init_handles(struct server *s)
     uint64_t wd = sdn_watchdog_usec();
 
     s->sig_term.data = s->sig_int.data = s->sig_hup.data = s->flusher.data = s->grace.data = s;
-    s->watchdog.data = s->quiet.data = s->accept_retry.data = s;
+    s->watchdog.data = s->quiet.data = s->accept_retry.data = s->path_check.data = s;
     if (uv_signal_init(s->loop, &s->sig_term) < 0 || uv_signal_init(s->loop, &s->sig_int) < 0 ||
         uv_signal_init(s->loop, &s->sig_hup) < 0 || uv_check_init(s->loop, &s->flusher) < 0 ||
         uv_timer_init(s->loop, &s->grace) < 0 || uv_timer_init(s->loop, &s->watchdog) < 0 ||
         uv_timer_init(s->loop, &s->quiet) < 0 || uv_timer_init(s->loop, &s->accept_retry) < 0 ||
-        uv_idle_init(s->loop, &s->spinner) < 0)
+        uv_timer_init(s->loop, &s->path_check) < 0 || uv_idle_init(s->loop, &s->spinner) < 0)
         return -ENOMEM;
+    uv_unref((uv_handle_t *)&s->path_check);
     uv_unref((uv_handle_t *)&s->spinner);
     uv_signal_start(&s->sig_term, on_signal, SIGTERM);
     uv_signal_start(&s->sig_int, on_signal, SIGINT);
@@ -602,7 +622,10 @@ static int close_loop(uv_loop_t *loop)
 
 int server_run(const struct server_config *cfg, struct host *host)
 {
-    struct server s = {.cfg = *cfg, .host = host, .is_activated = cfg->listen_fd >= 0};
+    struct server s = {.cfg = *cfg,
+                       .host = host,
+                       .is_activated = cfg->listen_fd >= 0,
+                       .sockpath = {.lock_fd = -1}};
     uv_loop_t loop;
     int rc;
 
@@ -639,6 +662,8 @@ int server_run(const struct server_config *cfg, struct host *host)
     if (close_loop(&loop) < 0)
         rc = -EBUSY;
     stats_close(&s.stats);
+    sockpath_unlink(&s.sockpath, s.cfg.socket_path); /* when the listener never opened */
+    sockpath_unlock(&s.sockpath);
     if (s.has_stuck) {
         /* Returning would unload plugins that a written-off thread is
          * still running. */

@@ -16,9 +16,11 @@
 
 #include "daemon/conn.h"
 #include "daemon/dispatch.h"
+#include "daemon/sockpath.h"
 #include "daemon/stats.h"
 
 #define SERVER_PATH_SIZE 4096 /* room for a socket path before checking sun_path */
+#define SERVER_ERR_SIZE  (SERVER_PATH_SIZE + 256) /* room for a message naming a path */
 
 struct server_config;
 
@@ -55,7 +57,10 @@ struct server {
     struct host *host;             /* loaded plugins, owned by main */
     struct pool *pool;             /* solve workers */
     struct stats stats;            /* counters for the stats method */
-    uv_pipe_t listener;            /* listening socket */
+    uv_pipe_t *listener;           /* listening socket (freed in its close callback) */
+    struct sockpath sockpath;      /* the lock and the socket file we bound */
+    uv_timer_t path_check;         /* re-creates the socket file when it goes */
+    char path_err[512];            /* the last re-create failure logged (cut), "" none */
     uv_signal_t sig_term, sig_int; /* shutdown triggers (twice: exit at once) */
     uv_signal_t sig_hup;           /* reload the settings */
     uv_timer_t watchdog;           /* WATCHDOG=1 pings (when asked for) */

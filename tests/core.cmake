@@ -156,3 +156,8 @@ sudoku_add_test(NAME test_logic_variants SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tes
   ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/variant.c ${_lg}/killer.c LIBS sudoku_core LABELS core TIMEOUT 120)
 target_include_directories(test_logic_variants PRIVATE ${_lg})
 target_compile_definitions(test_logic_variants PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
+
+# The variant rules (core/rules): built, validated, checked and counted
+# over the golden puzzles of tests/data/variants.txt.
+sudoku_add_test(NAME test_rules SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_rules.c
+  LIBS sudoku_core LABELS core TIMEOUT 120)

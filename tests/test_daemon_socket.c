@@ -2,7 +2,9 @@
  *
  * Stale sockets are replaced, live ones refused, over-long paths refused,
  * the mode applied, the socket removed on exit, extra connections refused
- * politely with the peer logged; socket activation, also with no socket path
+ * politely with the peer logged; the lock beside the socket (a second daemon
+ * refused with the socket file deleted) and the socket file made again when
+ * deleted or replaced; socket activation, also with no socket path
  * at all (a DynamicUser= service); the configuration file, and its reload on
  * SIGHUP.
  */
@@ -351,6 +353,113 @@ static void test_long_path_refused(void **state)
     unlink(log);
 }
 
+/* The socket file deleted under a running daemon: a second daemon on the
+ * same path refuses (the lock beside the socket), naming the first. */
+static void test_second_daemon_refused_socket_deleted(void **state)
+{
+    struct dh d;
+    char log[300], lockpath[300], holder[64];
+    (void)state;
+
+    assert_int_equal(dh_start(&d, NULL), 0);
+    snprintf(log, sizeof(log), "%s/second.log", d.dir);
+    snprintf(lockpath, sizeof(lockpath), "%s.lock", d.sock);
+    assert_int_equal(unlink(d.sock), 0);
+    {
+        const char *const args[] = {"-s", d.sock, "-P", SUDOKU_BUILD_PLUGIN_DIR, NULL};
+        assert_int_equal(run_sudokud(args, log), 1);
+    }
+    snprintf(holder, sizeof(holder), "(pid %ld holds", (long)d.pid);
+    assert_true(file_has(log, holder));
+    assert_true(file_has(log, lockpath));
+    /* The first daemon still runs, and is reached again (next test). */
+    assert_int_equal(kill(d.pid, 0), 0);
+    assert_int_equal(dh_stop(&d), 0);
+    /* Gone with it: the socket and the lock file. */
+    assert_int_equal(access(d.sock, F_OK), -1);
+    assert_int_equal(access(lockpath, F_OK), -1);
+    dh_cleanup(&d);
+}
+
+/* Wait until ping answers on path (the daemon's check runs every second). */
+static int ping_within(const char *path, int ms)
+{
+    for (int i = 0; i < ms / 20; i++) {
+        if (dh_ping(path, 1000) == 0)
+            return 0;
+        usleep(20000);
+    }
+    return -ETIMEDOUT;
+}
+
+/* The socket file deleted, then replaced by a dead socket: each time the
+ * daemon makes it again, logs it, and a new client connects; a connection
+ * made before stays served. */
+static void test_socket_recreated(void **state)
+{
+    struct dh d;
+    struct dh_reader r;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    msgpack_sbuffer sb;
+    msgpack_unpacked u;
+    struct stat st;
+    int fd;
+    (void)state;
+
+    assert_int_equal(dh_start(&d, NULL), 0);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_int_equal(unlink(d.sock), 0);
+    assert_int_equal(dh_connect(d.sock), -ENOENT);
+    assert_int_equal(ping_within(d.sock, 10000), 0);
+    assert_true(dh_log_has(&d, "was deleted: re-created it"));
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0660);
+
+    /* A dead socket in its place (bound, closed: nobody accepts). */
+    assert_int_equal(unlink(d.sock), 0);
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    strcpy(sa.sun_path, d.sock);
+    assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    close(fd);
+    assert_int_equal(dh_connect(d.sock), -ECONNREFUSED);
+    assert_int_equal(ping_within(d.sock, 10000), 0);
+    assert_true(dh_log_has(&d, "was replaced: re-created it"));
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_unpacked_init(&u);
+    dh_pack_call(&sb, 7, "ping");
+    assert_int_equal(dh_call(&r, &sb, 7, &u), 0);
+    assert_true(dh_str_eq(dh_result(&u.data), "pong"));
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+    assert_int_equal(stat(d.sock, &st), -1);
+    dh_cleanup(&d);
+}
+
+/* A file that is not a socket put in its place is never removed: the
+ * daemon says so once and keeps serving its connections. */
+static void test_foreign_file_left_alone(void **state)
+{
+    struct dh d;
+    struct stat st;
+    FILE *f;
+    (void)state;
+
+    assert_int_equal(dh_start(&d, NULL), 0);
+    assert_int_equal(unlink(d.sock), 0);
+    f = fopen(d.sock, "w");
+    assert_non_null(f);
+    fputs("precious", f);
+    fclose(f);
+    assert_true(dh_log_has(&d, "exists and is not a socket"));
+    assert_int_equal(dh_stop(&d), 0);
+    assert_int_equal(stat(d.sock, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    dh_cleanup(&d);
+}
+
 /* --max-connections 2: the third gets an `overloaded` note and is closed;
  * the refusal is logged with our pid; the first two still work. */
 static void test_max_connections(void **state)
@@ -694,6 +803,9 @@ int main(void)
         cmocka_unit_test(test_live_socket_refused),
         cmocka_unit_test(test_not_a_socket_refused),
         cmocka_unit_test(test_long_path_refused),
+        cmocka_unit_test(test_second_daemon_refused_socket_deleted),
+        cmocka_unit_test(test_socket_recreated),
+        cmocka_unit_test(test_foreign_file_left_alone),
         cmocka_unit_test(test_max_connections),
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_env_socket),
