@@ -153,7 +153,7 @@ target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOUR
 # (linked with the plugin's sources; core/rules builds the tables and counts independently).
 sudoku_add_test(NAME test_logic_variants SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic_variants.c
   ${_lg}/grid.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/branch9.c ${_lg}/text.c
-  ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/variant.c ${_lg}/killer.c LIBS sudoku_core LABELS core TIMEOUT 120)
+  ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/variant.c ${_lg}/killer.c LIBS sudoku_core LABELS core TIMEOUT 300)
 target_include_directories(test_logic_variants PRIVATE ${_lg})
 target_compile_definitions(test_logic_variants PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
 
