@@ -25,6 +25,7 @@
 #define MAX_EXP  32
 
 static struct lg_geom geo9;
+static double last_rating; /* the rating of run_row's step */
 
 /* Keep only the candidates in digits (a string such as "12") at (r, c). */
 static void keep(struct lg_grid *g, uint32_t r, uint32_t c, const char *digits)
@@ -51,6 +52,69 @@ static void pos_hidden_single(struct lg_grid *g)
         for (uint32_t c = 3; c < 6; c++)
             if (!(r == 2 && c == 4))
                 drop(g, r, c, 7);
+}
+
+/* 7 only at r3c5 in row 3; box 2 keeps 7 in rows 1 and 2. */
+static void pos_line_single(struct lg_grid *g)
+{
+    for (uint32_t c = 0; c < 9; c++)
+        if (c != 4)
+            drop(g, 2, c, 7);
+}
+
+/* Row 1 solved but for r1c9, which must be 9. */
+static void pos_full_house(struct lg_grid *g)
+{
+    for (uint32_t c = 0; c < 8; c++) {
+        g->val[RC(0, c)] = (uint8_t)(c + 1);
+        g->cand[RC(0, c)] = 0;
+    }
+    keep(g, 0, 8, "9");
+}
+
+/* Box 1 holds 5 only in column 1; box 4 then only in column 1 and r5c2. */
+static void pos_direct_pointing(struct lg_grid *g)
+{
+    for (uint32_t r = 0; r < 3; r++)
+        for (uint32_t c = 1; c < 3; c++)
+            drop(g, r, c, 5);
+    drop(g, 3, 1, 5);
+    drop(g, 3, 2, 5);
+    drop(g, 4, 2, 5);
+    drop(g, 5, 1, 5);
+    drop(g, 5, 2, 5);
+}
+
+/* Row 1 holds 5 only in box 1; row 2 only at r2c1 and r2c5. */
+static void pos_direct_claiming(struct lg_grid *g)
+{
+    for (uint32_t c = 3; c < 9; c++)
+        drop(g, 0, c, 5);
+    for (uint32_t c = 1; c < 9; c++)
+        if (c != 4)
+            drop(g, 1, c, 5);
+}
+
+/* Row 1: 1 and 2 only in r1c1, r1c2; 3 only there and at r1c6. */
+static void pos_direct_pair(struct lg_grid *g)
+{
+    for (uint32_t c = 2; c < 9; c++) {
+        drop(g, 0, c, 1);
+        drop(g, 0, c, 2);
+        if (c != 5)
+            drop(g, 0, c, 3);
+    }
+}
+
+/* Row 1: 1, 2 and 3 only in r1c1..r1c3; 4 only there and at r1c8. */
+static void pos_direct_triple(struct lg_grid *g)
+{
+    for (uint32_t c = 3; c < 9; c++) {
+        for (uint32_t v = 1; v <= 3; v++)
+            drop(g, 0, c, v);
+        if (c != 7)
+            drop(g, 0, c, 4);
+    }
 }
 
 static void pos_naked_single(struct lg_grid *g)
@@ -245,16 +309,40 @@ static void run_row(const char *name, lg_technique_fn *fn, void (*setup)(struct 
             found |= s.elim_cell[k] == elim[i].cell && s.elim_val[k] == elim[i].value;
         assert_true(found);
     }
+    last_rating = s.rating;
     assert_true(lg_step_apply(&s, &g, &geo9));
 }
 
 static void test_singles(void **state)
 {
-    const struct cv hs = {RC(2, 4), 7}, ns = {RC(4, 4), 4};
+    const struct cv hs = {RC(2, 4), 7}, ns = {RC(4, 4), 4}, fh = {RC(0, 8), 9};
 
     (void)state;
     run_row("hidden_single", lg_hidden_single, pos_hidden_single, &hs, 1, NULL, 0);
+    assert_true(last_rating == 1.2); /* in a box */
+    run_row("hidden_single", lg_hidden_single, pos_line_single, &hs, 1, NULL, 0);
+    assert_true(last_rating == 1.5); /* in a row only */
+    run_row("hidden_single", lg_hidden_single, pos_full_house, &fh, 1, NULL, 0);
+    assert_true(last_rating == 1.0); /* the last open cell of row 1 */
     run_row("naked_single", lg_naked_single, pos_naked_single, &ns, 1, NULL, 0);
+}
+
+/* Each direct technique places its single and eliminates nothing, at
+ * Sudoku Explainer's rating. */
+static void test_direct(void **state)
+{
+    static const struct cv dp = {RC(4, 1), 5}, dc = {RC(1, 4), 5}, d2 = {RC(0, 5), 3},
+                           d3 = {RC(0, 7), 4};
+
+    (void)state;
+    run_row("direct_pointing", lg_direct_pointing, pos_direct_pointing, &dp, 1, NULL, 0);
+    assert_true(last_rating == 1.7);
+    run_row("direct_claiming", lg_direct_claiming, pos_direct_claiming, &dc, 1, NULL, 0);
+    assert_true(last_rating == 1.9);
+    run_row("direct_hidden_pair", lg_direct_hidden_pair, pos_direct_pair, &d2, 1, NULL, 0);
+    assert_true(last_rating == 2.0);
+    run_row("direct_hidden_triple", lg_direct_hidden_triple, pos_direct_triple, &d3, 1, NULL, 0);
+    assert_true(last_rating == 2.5);
 }
 
 static void test_locked(void **state)
@@ -384,8 +472,20 @@ static void test_nothing_on_empty(void **state)
     }
 }
 
-/* Bring g to the closure of the four easiest rungs (singles, locked
- * candidates), as the ladder leaves a position before forcing chains. */
+/* Singles and locked candidates: the rungs close_easy() uses. */
+static bool is_easy_rung(const char *name)
+{
+    static const char *const easy[] = {"hidden_single", "naked_single",
+                                       "locked_candidates_pointing", "locked_candidates_claiming"};
+
+    for (size_t i = 0; i < sizeof(easy) / sizeof(easy[0]); i++)
+        if (!strcmp(name, easy[i]))
+            return true;
+    return false;
+}
+
+/* Bring g to the closure of the singles and locked candidates, as the
+ * ladder leaves a position before forcing chains. */
 static void close_easy(struct lg_grid *g)
 {
     size_t len = 0;
@@ -397,7 +497,9 @@ static void close_easy(struct lg_grid *g)
         struct lg_pos pos = {.valid = false};
         const struct lg_ctx c = {.geo = &geo9, .g = g, .pos = &pos};
         again = false;
-        for (size_t i = 0; i < 4 && !again; i++) {
+        for (size_t i = 0; i < len && !again; i++) {
+            if (!is_easy_rung(ladder[i].name))
+                continue;
             lg_step_reset(&s, ladder[i].name, ladder[i].rating);
             again = ladder[i].fn(&c, &s) && lg_step_apply(&s, g, &geo9);
         }
@@ -551,7 +653,8 @@ static void test_forcing_keep(void **state)
 }
 
 /* The ladder: ratings rise, names are snake_case, and docs/techniques.md
- * lists every name with its rating (the names are a wire contract). */
+ * lists every name with its rating, the least its steps rate first (the
+ * names are a wire contract). */
 static void test_ladder_documented(void **state)
 {
     char *doc = NULL;
@@ -576,7 +679,7 @@ static void test_ladder_documented(void **state)
             assert_true(ladder[i].rating > ladder[i - 1].rating);
         for (const char *p = ladder[i].name; *p; p++)
             assert_true((*p >= 'a' && *p <= 'z') || *p == '_');
-        snprintf(row, sizeof(row), "| `%s` | %.1f |", ladder[i].name, ladder[i].rating);
+        snprintf(row, sizeof(row), "| `%s` | %.1f", ladder[i].name, ladder[i].rating);
         print_message("%s\n", row);
         assert_non_null(strstr(doc, row));
     }
@@ -588,6 +691,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_singles),
+        cmocka_unit_test(test_direct),
         cmocka_unit_test(test_locked),
         cmocka_unit_test(test_naked_subsets),
         cmocka_unit_test(test_hidden_subsets),

@@ -1,4 +1,4 @@
-/* basic.c -- singles, locked candidates, naked and hidden subsets.
+/* basic.c -- the naked single, locked candidates, naked and hidden subsets.
  *
  * Every technique here works on units, so it holds for any n.  Each looks
  * at the position, never changes it, and reports the first step it finds
@@ -23,55 +23,6 @@ static uint32_t scan_unit(const struct lg_geom *geo, uint32_t i)
 /* ------------------------------------------------------------------------ */
 /* Singles                                                                   */
 /* ------------------------------------------------------------------------ */
-
-static bool hidden_in_unit(const struct lg_ctx *c, struct lg_step *s, uint32_t u)
-{
-    const struct lg_geom *geo = c->geo;
-    uint32_t once = 0, twice = 0;
-
-    for (uint32_t k = 0; k < geo->n; k++) {
-        uint32_t m = c->g->cand[geo->unit[u][k]];
-        twice |= once & m;
-        once |= m;
-    }
-    uint32_t single = once & ~twice;
-    if (!single)
-        return false;
-    uint32_t v = lg_lowest(single) + 1;
-    for (uint32_t k = 0; k < geo->n; k++) {
-        uint32_t cell = geo->unit[u][k];
-        if (!(c->g->cand[cell] & single & -single))
-            continue;
-        lg_step_place(s, cell, v);
-        lg_step_cell(s, cell);
-        if (c->want_text) {
-            char a[16], b[16];
-            lg_text(c, s, "hidden single: %u can go only in %s within %s", v,
-                    lg_cell_name(geo, cell, a, sizeof(a)), lg_unit_name(geo, u, b, sizeof(b)));
-        }
-        return true;
-    }
-    return false;
-}
-
-/* A value with one place left in a unit.  Every hidden single is as easy
- * as any other, so the scan may start where the last one was found (the
- * ladder keeps *hs_next): the next one is usually near, and the rating and
- * the number of steps are the same whichever is taken first. */
-bool lg_hidden_single(const struct lg_ctx *c, struct lg_step *s)
-{
-    const uint32_t len = c->geo->nunits, start = c->hs_next ? *c->hs_next : 0;
-
-    for (uint32_t k = 0; k < len; k++) {
-        uint32_t i = (start + k) % len;
-        if (hidden_in_unit(c, s, scan_unit(c->geo, i))) {
-            if (c->hs_next)
-                *c->hs_next = i;
-            return true;
-        }
-    }
-    return false;
-}
 
 /* A cell with one candidate left. */
 bool lg_naked_single(const struct lg_ctx *c, struct lg_step *s)

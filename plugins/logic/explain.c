@@ -21,10 +21,16 @@
 
 #include "lg.h"
 
-/* The ladder, easiest first.  Ratings follow Sudoku Explainer's scale. */
+/* The ladder, in Sudoku Explainer's order of preference (which is the
+ * order of its ratings); a rung's rating is the least its steps rate (a
+ * hidden single rates 1.0, 1.2 or 1.5 by where it is found). */
 static const struct lg_rung ladder[] = {
-    {"hidden_single", 1.5, lg_hidden_single},
+    {"hidden_single", 1.0, lg_hidden_single},
+    {"direct_pointing", 1.7, lg_direct_pointing},
+    {"direct_claiming", 1.9, lg_direct_claiming},
+    {"direct_hidden_pair", 2.0, lg_direct_hidden_pair},
     {"naked_single", 2.3, lg_naked_single},
+    {"direct_hidden_triple", 2.5, lg_direct_hidden_triple},
     {"locked_candidates_pointing", 2.6, lg_pointing},
     {"locked_candidates_claiming", 2.8, lg_claiming},
     {"naked_pair", 3.0, lg_naked_pair},
@@ -65,8 +71,9 @@ struct lg_run {
 
 /* Find the easiest step of the position into s, asking only the rungs rated
  * up to ceiling (0: all).  Returns LADDER_FOUND, LADDER_NONE (no rung
- * applies: stuck) or LADDER_ABOVE (none up to the ceiling does; *above is
- * then the next rung's rating, the least a step here can rate). */
+ * applies: stuck) or LADDER_ABOVE (none up to the ceiling does, or the step
+ * found rates above it; *above is then the next rung's rating or that
+ * step's, the least a step here can rate). */
 enum ladder_result { LADDER_FOUND, LADDER_NONE, LADDER_ABOVE };
 
 static enum ladder_result ladder_next(const struct lg_ctx *c, struct lg_step *s, double ceiling,
@@ -85,8 +92,13 @@ static enum ladder_result ladder_next(const struct lg_ctx *c, struct lg_step *s,
             return LADDER_ABOVE;
         }
         lg_step_reset(s, r->name, r->rating);
-        if (r->fn(c, s))
-            return LADDER_FOUND;
+        if (!r->fn(c, s))
+            continue;
+        if (ceiling > 0.0 && s->rating > ceiling) {
+            *above = s->rating; /* the step rates more than its rung's least */
+            return LADDER_ABOVE;
+        }
+        return LADDER_FOUND;
     }
     return LADDER_NONE;
 }
@@ -239,6 +251,8 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
         r->pos.valid = false; /* g changed with the last step */
         r->keep.len = 0;      /* its branches were of the last position */
         c.solution = job_solution(job, &r->g, r->geo->ncells);
+        c.full_house_first = job->steps_len == 0; /* its rating is ED */
+        c.rated = job->steps_len ? job->rating : 0.0;
         enum ladder_result found = ladder_next(&c, &r->step, ceiling, &above);
         if (found == LADDER_ABOVE) {
             job->rating = above;

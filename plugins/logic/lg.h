@@ -126,6 +126,8 @@ struct lg_ctx {
     const struct sdk_explain *job; /* its cancel flag and deadline, or NULL */
     struct lg_forcing_keep *keep;  /* forcing rungs' shared branches, or NULL */
     const uint8_t *solution;       /* the unique solution, g agreeing with it, or NULL */
+    bool full_house_first;         /* a full house before a box single (the first step) */
+    double rated;                  /* the hardest step taken so far (0: none) */
 };
 
 /* Should a long search give up now (cancel flag or deadline of c->job)?
@@ -170,8 +172,14 @@ bool lg_step_apply(struct lg_step *s, struct lg_grid *g, const struct lg_geom *g
 bool lg_sees(const struct lg_geom *geo, uint32_t a, uint32_t b);
 const struct lg_pos *lg_positions(const struct lg_ctx *c);
 
-/* basic.c: singles, locked candidates, naked and hidden subsets. */
+/* direct.c: hidden singles (1.0, 1.2, 1.5) and SE's direct techniques. */
 bool lg_hidden_single(const struct lg_ctx *c, struct lg_step *s);
+bool lg_direct_pointing(const struct lg_ctx *c, struct lg_step *s);
+bool lg_direct_claiming(const struct lg_ctx *c, struct lg_step *s);
+bool lg_direct_hidden_pair(const struct lg_ctx *c, struct lg_step *s);
+bool lg_direct_hidden_triple(const struct lg_ctx *c, struct lg_step *s);
+
+/* basic.c: the naked single, locked candidates, naked and hidden subsets. */
 bool lg_naked_single(const struct lg_ctx *c, struct lg_step *s);
 bool lg_pointing(const struct lg_ctx *c, struct lg_step *s);
 bool lg_claiming(const struct lg_ctx *c, struct lg_step *s);
