@@ -120,6 +120,14 @@ static void packed(struct dispatch *d, struct conn *c, uint32_t msgid, int rc)
     conn_mark_dirty(c);
 }
 
+/* The room job reserved for its answer goes back to its connection (the
+ * answer is about to be packed, and counts as unsent from then on). */
+static void release_room(struct job *job)
+{
+    conn_release(job->c, job->reserved);
+    job->reserved = 0;
+}
+
 /* The job's answer: why it was stopped, or what its work says. */
 static void answer_job(struct job *job)
 {
@@ -268,6 +276,7 @@ static void finish(struct job *job)
     if (job->ss)
         list_remove(&job->link);
     d->stats->in_flight--;
+    release_room(job);
     /* Closing or draining, its session not told yet: dropped all the same. */
     if (!conn_can_send(c))
         job->is_orphan = 1;
@@ -379,6 +388,7 @@ static void launch(struct session *ss, struct conn *c, struct job *job, int is_d
         char msg[RPC_ERR_SIZE];
         snprintf(msg, sizeof(msg), "%s queue is full (%zu waiting)", job->call.ops->name,
                  d->max_queue);
+        release_room(job);
         answer_error(d, c, job->msgid, job->call.ops->name, RPC_OVERLOADED, msg);
         job_free(job);
         return;
@@ -396,10 +406,12 @@ static void answer_no_memory(struct dispatch *d, struct conn *c, uint32_t msgid,
     answer_error(d, c, msgid, method, RPC_OVERLOADED, "out of memory: try again later");
 }
 
-/* A request whose method does work: its method validates it on the loop
- * thread; the deadline counts from here, capped by the daemon's
- * --timeout-ms, and the method's grace is added to when it falls due. */
-static void start_call(struct session *ss, struct conn *c, const struct rpc_request *req)
+/* A request whose method does work, with room reserved on c for its
+ * answer: its method validates it on the loop thread; the deadline counts
+ * from here, capped by the daemon's --timeout-ms, and the method's grace is
+ * added to when it falls due. */
+static void start_call(struct session *ss, struct conn *c, const struct rpc_request *req,
+                       size_t reserved)
 {
     struct dispatch *d = ss->d;
     char msg[RPC_ERR_SIZE];
@@ -408,11 +420,14 @@ static void start_call(struct session *ss, struct conn *c, const struct rpc_requ
     enum rpc_code code;
 
     if (!job) {
+        conn_release(c, reserved);
         answer_no_memory(d, c, req->msgid, req->method_name);
         return;
     }
+    job->reserved = reserved;
     code = method_start(&job->call, &d->env, req, msg, sizeof(msg));
     if (code != RPC_OK) {
+        release_room(job);
         answer_error(d, c, req->msgid, req->method_name, code, msg);
         job_release(d, job); /* the method kept nothing */
         return;
@@ -454,6 +469,7 @@ static void answer_early(struct job *job, enum rpc_code reason)
         list_remove(&job->link);
     job->ss = NULL;
     d->stats->in_flight--;
+    release_room(job);
     if (!conn_can_send(c))
         job->is_orphan = 1;
     job->is_answered = 1; /* before count_job: the worker owns elapsed_us */
@@ -718,15 +734,29 @@ static void handle_notification(struct session *ss, struct conn *c, const struct
     cancel_request(ss, c, req->cancel_msgid);
 }
 
+/* Work is accepted only with room for its answer on c (conn_reserve):
+ * else the request is held, and comes again once c owes less.  Returns
+ * the bytes reserved, or 0 when the request is held. */
+static size_t reserve_answer(struct conn *c, const struct rpc_request *req)
+{
+    size_t size = method_answer_size(req);
+
+    return conn_reserve(c, size) == 0 ? size : 0;
+}
+
 static void on_message(void *user, struct conn *c, const struct rpc_request *req, const char *err)
 {
     struct session *ss = user;
     struct dispatch *d = ss->d;
+    size_t reserved = 0;
 
     if (req->type == RPC_MSG_NOTIFY) {
         handle_notification(ss, c, req, err);
         return;
     }
+    if (req->code == RPC_OK && method_of(req->method) && !d->is_stopping &&
+        (reserved = reserve_answer(c, req)) == 0)
+        return; /* held: not counted until it is read again */
     d->stats->requests++;
     if (req->code != RPC_OK) {
         answer_error(d, c, req->msgid, req->method_name[0] ? req->method_name : "-", req->code,
@@ -741,7 +771,7 @@ static void on_message(void *user, struct conn *c, const struct rpc_request *req
         answer_error(d, c, req->msgid, req->method_name, RPC_OVERLOADED,
                      "sudokud is shutting down");
     else
-        start_call(ss, c, req);
+        start_call(ss, c, req, reserved);
 }
 
 /* The workers start on what this pass queued. */
