@@ -12,6 +12,11 @@
  * plugin's.  A step that fails is logged with the plugin's name and its
  * number, and the whole answer becomes -EIO.
  *
+ * A variant's replay (job->rules) takes a placed value from every cell that
+ * shares a house, a differ pair or a cage with it, and the value's
+ * neighbours from its non-consecutive partners: what a placement means
+ * under those rules, and no more.
+ *
  * No state; the replay lives on the caller's stack (about 3 KiB).
  */
 #include <errno.h>
@@ -26,6 +31,7 @@ struct replay {
     uint8_t val[SDK_MAX_CELLS];    /* 0 = unsolved */
     uint32_t cand[SDK_MAX_CELLS];  /* candidates of unsolved cells */
     const uint8_t *solution;       /* the unique solution */
+    const struct sdk_rules *rules; /* the job's variant rules, or NULL (classic) */
     const struct host_entry *e;    /* for logging */
     const struct sdk_explain *job; /* the plugin's answer: view below */
     struct sdk_explain view;       /* the caller's arrays, the plugin's lengths */
@@ -33,7 +39,49 @@ struct replay {
     double rating;                 /* its rating */
 };
 
-/* Solve cell with v in r and take v from its peers. */
+/* Pair (a, c) of a rules table: when one of them is cell, the other loses
+ * mask. */
+static void replay_pair(struct replay *r, uint32_t cell, uint32_t a, uint32_t c, uint32_t mask)
+{
+    if (a == cell && c < r->n * r->n)
+        r->cand[c] &= ~mask;
+    else if (c == cell && a < r->n * r->n)
+        r->cand[a] &= ~mask;
+}
+
+/* A variant's placement: v leaves every cell sharing a house, a differ
+ * pair or a cage with cell, and v's neighbours leave its non-consecutive
+ * partners; no more (a plugin's steps must remove the rest).  The tables
+ * were built by the host (core/rules), so they are in range. */
+static void replay_place_rules(struct replay *r, const struct sdk_rules *ru, uint32_t cell,
+                               uint32_t bit)
+{
+    const uint32_t n = r->n;
+
+    for (uint32_t h = 0; h < ru->houses_len; h++) {
+        const uint16_t *house = ru->houses + (size_t)h * n;
+        uint32_t k = 0;
+        while (k < n && house[k] != cell)
+            k++;
+        for (uint32_t j = 0; k < n && j < n; j++)
+            r->cand[house[j]] &= ~bit;
+    }
+    for (uint32_t i = 0; i < ru->differ_len; i++)
+        replay_pair(r, cell, ru->differ[2 * i], ru->differ[2 * i + 1], bit);
+    for (uint32_t i = 0; i < ru->nonconsec_len; i++)
+        replay_pair(r, cell, ru->nonconsec[2 * i], ru->nonconsec[2 * i + 1], bit << 1 | bit >> 1);
+    for (uint32_t c = 0; c < ru->cages_len; c++) {
+        const uint16_t *cg = ru->cage_cells + ru->cages[c].off;
+        uint32_t k = 0;
+        while (k < ru->cages[c].len && cg[k] != cell)
+            k++;
+        for (uint32_t j = 0; k < ru->cages[c].len && j < ru->cages[c].len; j++)
+            r->cand[cg[j]] &= ~bit;
+    }
+}
+
+/* Solve cell with v in r and take v from its peers (a variant's: see
+ * replay_place_rules). */
 static void replay_place(struct replay *r, uint32_t cell, uint32_t v)
 {
     const uint32_t n = r->n, b = sdk_box_side(n), row = cell / n, col = cell % n;
@@ -41,6 +89,11 @@ static void replay_place(struct replay *r, uint32_t cell, uint32_t v)
 
     r->val[cell] = (uint8_t)v;
     r->cand[cell] = 0;
+    if (r->rules) {
+        replay_place_rules(r, r->rules, cell, bit);
+        r->cand[cell] = 0;
+        return;
+    }
     for (uint32_t k = 0; k < n; k++) {
         r->cand[row * n + k] &= ~bit;
         r->cand[k * n + col] &= ~bit;
@@ -194,6 +247,8 @@ static int replay_all(struct replay *r, const struct host_entry *e, const struct
     r->e = e;
     r->job = &r->view;
     r->solution = solution;
+    r->rules =
+        job->size >= offsetof(struct sdk_explain, rules) + sizeof(job->rules) ? job->rules : NULL;
     replay_init(r, job->n, job->progress ? job->progress : job->cells, job->candidates);
     r->hardest = NULL;
     r->rating = 0.0;

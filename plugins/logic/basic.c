@@ -9,11 +9,14 @@
  */
 #include "lg.h"
 
-/* Units in scanning order: boxes, rows, columns. */
+/* Units in scanning order: boxes, rows, columns, then a variant's extra
+ * houses. */
 static uint32_t scan_unit(const struct lg_geom *geo, uint32_t i)
 {
     const uint32_t n = geo->n;
 
+    if (i >= 3 * n)
+        return i;
     return i < n ? 2 * n + i : i - n;
 }
 
@@ -106,6 +109,8 @@ bool lg_pointing(const struct lg_ctx *c, struct lg_step *s)
 {
     const uint32_t n = c->geo->n;
 
+    if (c->geo->rules)
+        return lg_var_pointing(c, s);
     for (uint32_t b = 0; b < n; b++) {
         uint32_t u = 2 * n + b, todo = unit_open(c, u);
         for (; todo; todo &= todo - 1) {
@@ -125,6 +130,8 @@ bool lg_claiming(const struct lg_ctx *c, struct lg_step *s)
 {
     const uint32_t n = c->geo->n;
 
+    if (c->geo->rules)
+        return lg_var_claiming(c, s);
     for (uint32_t u = 0; u < 2 * n; u++) {
         uint32_t todo = unit_open(c, u);
         for (; todo; todo &= todo - 1) {

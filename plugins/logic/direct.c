@@ -75,11 +75,14 @@ static uint32_t unit_cell_with(const struct lg_ctx *c, uint32_t u, uint32_t bit)
     return c->geo->unit[u][0]; /* not reached: bit is a single of u */
 }
 
-/* Units in SE's order: boxes, columns, rows. */
+/* Units in SE's order: boxes, columns, rows, then a variant's extra
+ * houses. */
 static uint32_t se_unit(const struct lg_geom *geo, uint32_t i)
 {
     const uint32_t n = geo->n;
 
+    if (i >= 3 * n)
+        return i;
     return i < n ? 2 * n + i : i < 2 * n ? i : i - 2 * n;
 }
 
@@ -156,7 +159,8 @@ bool lg_hidden_single(const struct lg_ctx *c, struct lg_step *s)
         return true;
     return singles_in(c, s, 0, n, start, RATE_SINGLE_BOX) ||
            (!c->full_house_first && full_house(c, s)) ||
-           singles_in(c, s, n, 2 * n, 0, RATE_SINGLE_LINE);
+           singles_in(c, s, n, 2 * n, 0, RATE_SINGLE_LINE) ||
+           singles_in(c, s, 3 * n, c->geo->nunits - 3 * n, 0, RATE_SINGLE_LINE); /* variants */
 }
 
 /* ------------------------------------------------------------------------ */
@@ -294,6 +298,13 @@ static bool direct_lock(const struct lg_ctx *c, struct lg_step *s, uint32_t kind
     return false;
 }
 
+/* Are geo's units 2n..3n-1 square boxes?  Not a jigsaw's regions, which
+ * confined_to's and crossing's box arithmetic does not fit. */
+static bool square_boxes(const struct lg_geom *geo)
+{
+    return !geo->rules || !(geo->rules->kinds & SDK_RULE_REGIONS);
+}
+
 /* Direct pointing (1.7): in a box, v lies in one line, which leaves v a
  * single place in another box. */
 bool lg_direct_pointing(const struct lg_ctx *c, struct lg_step *s)
@@ -301,7 +312,7 @@ bool lg_direct_pointing(const struct lg_ctx *c, struct lg_step *s)
     const uint32_t n = c->geo->n, lines[2] = {n, 0};
 
     s->rating = RATE_DIRECT_POINTING;
-    if (c->rated >= RATE_POINTING)
+    if (c->rated >= RATE_POINTING || !square_boxes(c->geo))
         return false;
     return direct_lock(c, s, 2 * n, lines, 2);
 }
@@ -313,7 +324,7 @@ bool lg_direct_claiming(const struct lg_ctx *c, struct lg_step *s)
     const uint32_t n = c->geo->n, box[1] = {2 * n};
 
     s->rating = RATE_DIRECT_CLAIMING;
-    if (c->rated >= RATE_CLAIMING)
+    if (c->rated >= RATE_CLAIMING || !square_boxes(c->geo))
         return false;
     return direct_lock(c, s, n, box, 1) || direct_lock(c, s, 0, box, 1);
 }

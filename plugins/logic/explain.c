@@ -79,13 +79,20 @@ enum ladder_result { LADDER_FOUND, LADDER_NONE, LADDER_ABOVE };
 static enum ladder_result ladder_next(const struct lg_ctx *c, struct lg_step *s, double ceiling,
                                       double *above)
 {
-    for (size_t i = 0; i < LADDER_LEN; i++) {
-        if (ceiling > 0.0 && ladder[i].rating > ceiling) {
-            *above = ladder[i].rating;
+    size_t var_len = 0, j = 0;
+    const struct lg_rung *var = c->geo->rules ? lg_var_ladder(&var_len) : NULL;
+
+    /* A variant's rungs (variant.c) join the ladder by rating. */
+    for (size_t i = 0; i < LADDER_LEN || j < var_len;) {
+        const struct lg_rung *r =
+            j < var_len && (i == LADDER_LEN || var[j].rating < ladder[i].rating) ? &var[j++]
+                                                                                 : &ladder[i++];
+        if (ceiling > 0.0 && r->rating > ceiling) {
+            *above = r->rating;
             return LADDER_ABOVE;
         }
-        lg_step_reset(s, ladder[i].name, ladder[i].rating);
-        if (!ladder[i].fn(c, s))
+        lg_step_reset(s, r->name, r->rating);
+        if (!r->fn(c, s))
             continue;
         if (ceiling > 0.0 && s->rating > ceiling) {
             *above = s->rating; /* the step rates more than its rung's least */
@@ -201,7 +208,7 @@ static void record_pearl(struct sdk_explain *job, const struct lg_step *s)
 /* Check the job and load its start position into r.  Returns 0, -EINVAL or
  * -ENOTSUP; *broken is set when the position has no solution. */
 static int explain_load(const void *state, struct lg_run *r, const struct sdk_explain *job,
-                        bool *broken)
+                        const struct lg_geom *vgeo, bool *broken)
 {
     const uint8_t *start;
 
@@ -213,7 +220,7 @@ static int explain_load(const void *state, struct lg_run *r, const struct sdk_ex
     for (uint32_t i = 0; job->progress && i < job->n * job->n; i++)
         if (job->cells[i] && job->progress[i] != job->cells[i])
             return -EINVAL;
-    r->geo = lg_state_geom(state, job->n);
+    r->geo = vgeo ? vgeo : lg_state_geom(state, job->n); /* vgeo: a variant's shape */
     if (!r->geo)
         return -EINVAL;
     int rc = job->progress ? lg_grid_load(&r->g, r->geo, job->cells) : 0;
@@ -296,16 +303,22 @@ int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job
 {
     struct lg_run r;
     bool broken = false;
+    struct lg_geom *vgeo = NULL;
     (void)host;
 
     if (!job)
         return -EINVAL;
-    int rc = explain_load(state, &r, job, &broken);
+    int rc = lg_var_geom_new(job, &vgeo);
     if (rc != 0)
         return rc;
+    rc = explain_load(state, &r, job, vgeo, &broken);
+    if (rc != 0)
+        goto done;
     explain_reset(job);
     job->status = broken ? SDK_EXPLAIN_INVALID : explain_run(&r, job);
     if (job->grid)
         memcpy(job->grid, r.g.val, (size_t)job->n * job->n);
-    return 0;
+done:
+    lg_var_geom_free(vgeo);
+    return rc;
 }

@@ -80,7 +80,7 @@ struct forcing {
 static uint64_t units_of(const struct lg_geom *geo, uint32_t cell)
 {
     return (uint64_t)1 << geo->row[cell] | (uint64_t)1 << (geo->n + geo->col[cell]) |
-           (uint64_t)1 << (2 * geo->n + geo->bx[cell]);
+           (uint64_t)1 << (2 * geo->n + geo->bx[cell]) | (uint64_t)geo->extra[cell] << (3 * geo->n);
 }
 
 /* Take mask from unsolved cell p of b.  Returns -1 when p is left empty. */
@@ -110,8 +110,11 @@ static int branch_place(struct branch *b, const struct lg_geom *geo, uint32_t ce
     b->done[cell] = 1;
     b->unsolved--;
     b->dirty |= units_of(geo, cell);
-    for (uint32_t k = 0; k < geo->npeers; k++)
+    for (uint32_t k = 0; k < geo->npeer[cell]; k++)
         if (branch_remove(b, geo, peer[k], bit) != 0)
+            return -1;
+    for (uint32_t k = 0; k < geo->nnc[cell]; k++) /* non-consecutive: the neighbours go */
+        if (branch_remove(b, geo, geo->nc[cell][k], bit << 1 | bit >> 1) != 0)
             return -1;
     return 0;
 }
@@ -268,8 +271,8 @@ static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, boo
     for (;;) {
         if (branch_singles(b, geo, all) != 0)
             return -1;
-        if (!dynamic || !b->unsolved)
-            return 0;
+        if (!dynamic || !b->unsolved || (geo->rules && (geo->rules->kinds & SDK_RULE_REGIONS)))
+            return 0; /* lock_lines knows square boxes only, not a jigsaw's regions */
         if (lock_lines(b, geo, true) != 0 || lock_lines(b, geo, false) != 0)
             return -1;
         if (!b->sp && !b->dirty)
@@ -412,7 +415,7 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
 
     f->dynamic = dynamic;
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
-    f->fast = fast && c->geo->n == 9;
+    f->fast = fast && c->geo->n == 9 && !c->geo->rules; /* bitboards: classic rules only */
     f->memo_len = 0;
     f->keep = f->fast ? c->keep : NULL;
     if (f->keep && !dynamic)

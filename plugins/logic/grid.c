@@ -23,8 +23,12 @@ int lg_geom_init(struct lg_geom *geo, uint32_t n, bool with_peers)
     geo->box = b;
     geo->ncells = n * n;
     geo->nunits = 3 * n;
+    geo->rules = NULL;
     for (uint32_t i = 0; i < n * n; i++) {
         uint32_t r = i / n, c = i % n, x = r / b * b + c / b;
+        geo->extra[i] = 0;
+        geo->nnc[i] = 0;
+        geo->cage_of[i] = -1;
         geo->row[i] = (uint8_t)r;
         geo->col[i] = (uint8_t)c;
         geo->bx[i] = (uint8_t)x;
@@ -43,14 +47,18 @@ int lg_geom_init(struct lg_geom *geo, uint32_t n, bool with_peers)
             lg_set_add(&geo->peers[i], j);
             geo->peer_list[i][len++] = (uint8_t)j;
         }
+        geo->npeer[i] = (uint8_t)len;
         geo->npeers = (uint8_t)len; /* the same for every cell */
     }
     return 0;
 }
 
-/* Do cells a and b share a unit?  (A cell sees itself.) */
+/* Do cells a and b share a unit, or (variants) must they differ?  (A cell
+ * sees itself.) */
 bool lg_sees(const struct lg_geom *geo, uint32_t a, uint32_t b)
 {
+    if (geo->rules)
+        return a == b || lg_set_has(&geo->peers[a], b);
     return geo->row[a] == geo->row[b] || geo->col[a] == geo->col[b] || geo->bx[a] == geo->bx[b];
 }
 
@@ -63,6 +71,10 @@ const struct lg_pos *lg_positions(const struct lg_ctx *c)
 
     if (p->valid)
         return p;
+    if (geo->rules) {
+        lg_var_positions(c, p); /* regions and extra houses: no box arithmetic */
+        return p;
+    }
     const uint32_t n = geo->n, b = geo->box;
 
     memset(p->m, 0, sizeof(p->m[0]) * geo->nunits);
@@ -90,6 +102,10 @@ void lg_grid_place(struct lg_grid *g, const struct lg_geom *geo, uint32_t cell, 
     const uint16_t *u[3] = {geo->unit[geo->row[cell]], geo->unit[n + geo->col[cell]],
                             geo->unit[2 * n + geo->bx[cell]]};
 
+    if (geo->rules) {
+        lg_var_place(g, geo, cell, v); /* every peer, and the non-consecutive partners */
+        return;
+    }
     g->val[cell] = (uint8_t)v;
     g->cand[cell] = 0;
     g->unsolved--;

@@ -2,13 +2,17 @@
  *
  * The engine keeps one position (struct lg_grid): a value per solved cell
  * and, per unsolved cell, a bitmask of candidates (bit v-1 for value v;
- * solved cells have mask 0).  The geometry (struct lg_geom) lists the 3n
- * units (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1) and each cell's row,
- * column and box.  A technique looks at the position and, when it applies,
- * fills one struct lg_step (what it places, what it eliminates, the cells
- * that prove it, one sentence) without changing the grid; lg_step_apply()
- * then changes it.  Everything lives in caller-owned structs: no globals, no
- * malloc.  Explanations take n <= LG_EXPLAIN_MAX_N (cells fit a 256-bit set).
+ * solved cells have mask 0).  The geometry (struct lg_geom) lists the
+ * units (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1, then a variant's
+ * extra houses) and each cell's row, column and box, and its peers (the
+ * cells that cannot share its value).  A variant (variant.c) builds its
+ * own geometry from the host's struct sdk_rules: jigsaw regions take the
+ * boxes' place, diagonals and windows are extra units, and the pairs that
+ * must differ (anti-knight, anti-king, a killer cage's cells) are peers.  A technique looks at the
+ * position and, when it applies, fills one struct lg_step (what it places, what it eliminates, the
+ * cells that prove it, one sentence) without changing the grid; lg_step_apply() then changes it.
+ * Everything lives in caller-owned structs: no globals, no malloc.  Explanations take n <=
+ * LG_EXPLAIN_MAX_N (cells fit a 256-bit set).
  */
 #ifndef LG_H
 #define LG_H
@@ -19,36 +23,47 @@
 
 #include <sudoku/plugin.h>
 
-#define LG_MAX_N         16 /* the plugin takes 4, 9 and 16 (25: unsupported) */
+#define LG_MAX_N         16           /* the plugin takes 4, 9 and 16 (25: unsupported) */
+#define LG_RULES         SDK_RULE_ALL /* the variants explain() takes: all */
 #define LG_MAX_CELLS     (LG_MAX_N * LG_MAX_N)
 #define LG_EXPLAIN_MAX_N LG_MAX_N
-#define LG_MAX_UNITS     (3 * LG_MAX_N)
-#define LG_STEP_ELIMS    256            /* eliminations one step records at most */
-#define LG_STEP_PLACES   8              /* placements one step records at most */
-#define LG_STEP_CELLS    64             /* pattern cells one step records at most */
-#define LG_TEXT_MAX      512            /* bytes of one step's sentence, NUL included */
-#define LG_SET_WORDS     4              /* 64-bit words in a cell set (n <= 16) */
-#define LG_STUCK_RATING  10.0           /* rating of a stuck explanation: above all */
-#define LG_MAX_PEERS     (3 * LG_MAX_N) /* peers of one cell: 3n - 2b - 1 < 3n */
+#define LG_MAX_EXTRA     11 /* extra houses: 2 diagonals, up to 9 windows (16x16) */
+#define LG_MAX_UNITS     (3 * LG_MAX_N + LG_MAX_EXTRA)
+#define LG_STEP_ELIMS    256  /* eliminations one step records at most */
+#define LG_STEP_PLACES   8    /* placements one step records at most */
+#define LG_STEP_CELLS    64   /* pattern cells one step records at most */
+#define LG_TEXT_MAX      512  /* bytes of one step's sentence, NUL included */
+#define LG_SET_WORDS     4    /* 64-bit words in a cell set (n <= 16) */
+#define LG_STUCK_RATING  10.0 /* rating of a stuck explanation: above all */
+#define LG_MAX_PEERS     128  /* peers of one cell: 3n - 2b - 1 classic, < 128 with variants */
+#define LG_MAX_NC        4    /* non-consecutive partners of one cell (orthogonal) */
 
 /* A set of cells, bit i = cell i (n <= 16 only). */
 struct lg_set {
     uint64_t w[LG_SET_WORDS]; /* 256 bits */
 };
 
-/* The shape of an n x n grid. */
+/* The shape of an n x n grid: classic (rules NULL, shared by every call)
+ * or a variant's (rules set, built for one explain call by variant.c). */
 struct lg_geom {
     uint32_t n;                            /* side */
     uint32_t box;                          /* box side */
     uint32_t ncells;                       /* n * n */
-    uint32_t nunits;                       /* 3 * n */
+    uint32_t nunits;                       /* 3 * n, plus a variant's extra houses */
     uint16_t unit[LG_MAX_UNITS][LG_MAX_N]; /* cells of each unit, in order */
     uint8_t row[LG_MAX_CELLS];             /* row of each cell */
     uint8_t col[LG_MAX_CELLS];             /* column of each cell */
-    uint8_t bx[LG_MAX_CELLS];              /* box of each cell */
+    uint8_t bx[LG_MAX_CELLS];              /* box (jigsaw: region) of each cell */
     struct lg_set peers[256];              /* peers of each cell (n <= 16 only) */
-    uint8_t npeers;                        /* peers of every cell (with_peers) */
+    uint8_t npeers;                        /* classic: peers of every cell (with_peers) */
     uint8_t peer_list[256][LG_MAX_PEERS];  /* the peers of each cell, in order */
+    uint8_t npeer[256];                    /* entries of peer_list[cell] (with_peers) */
+    /* Variants only (zero, NULL in a classic shape). */
+    const struct sdk_rules *rules;        /* the host's rules, valid for the call */
+    uint16_t extra[LG_MAX_CELLS];         /* bit k: the cell is in unit 3n + k */
+    uint8_t nnc[LG_MAX_CELLS];            /* entries of nc[cell] */
+    uint16_t nc[LG_MAX_CELLS][LG_MAX_NC]; /* non-consecutive partners */
+    int16_t cage_of[LG_MAX_CELLS];        /* the cell's cage, or -1 */
 };
 
 /* One position. */
@@ -237,6 +252,23 @@ const char *lg_values_name(uint32_t mask, char *buf, size_t size);
 const char *lg_cells_name(const struct lg_geom *geo, const uint16_t *cells, uint32_t len, char *buf,
                           size_t size);
 
+/* variant.c: a variant's shape and its techniques (none apply to a
+ * classic shape: each returns false at once). */
+int lg_geom_rules(struct lg_geom *geo, const struct sdk_rules *rules);
+int lg_var_geom_new(const struct sdk_explain *job, struct lg_geom **out);
+void lg_var_geom_free(struct lg_geom *geo);
+void lg_var_place(struct lg_grid *g, const struct lg_geom *geo, uint32_t cell, uint32_t v);
+void lg_var_positions(const struct lg_ctx *c, struct lg_pos *p);
+bool lg_var_pointing(const struct lg_ctx *c, struct lg_step *s);
+bool lg_var_claiming(const struct lg_ctx *c, struct lg_step *s);
+const char *lg_var_unit_name(const struct lg_geom *geo, uint32_t unit, char *buf, size_t size);
+bool lg_non_consecutive(const struct lg_ctx *c, struct lg_step *s);
+
+/* killer.c: the cage sums' rungs (none apply without cages). */
+bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s);
+bool lg_cage_locked(const struct lg_ctx *c, struct lg_step *s);
+bool lg_rule_of_45(const struct lg_ctx *c, struct lg_step *s);
+
 /* plugin.c: the shared shapes (built once by init, read-only afterwards). */
 const struct lg_geom *lg_state_geom(const void *state, uint32_t n);
 
@@ -258,6 +290,11 @@ bool lg_grid_marks(struct lg_grid *g, const struct lg_geom *geo, const struct sd
 const struct lg_rung *lg_ladder(size_t *len);
 int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job);
 
+/* variant.c: the rungs that only a variant's rules feed (killer, non-
+ * consecutive), easiest first (len rungs); explain.c merges them into the
+ * ladder by rating. */
+const struct lg_rung *lg_var_ladder(size_t *len);
+
 /* Bit helpers. */
 /* Bits set in m.  Written out: without -mpopcnt the builtin is a library
  * call, and this is the engine's most frequent operation. */
@@ -268,7 +305,8 @@ static inline uint32_t lg_popcount(uint32_t m)
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* Is cell in unit u (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1)? */
+/* Is cell in unit u (rows 0..n-1, columns n..2n-1, boxes 2n..3n-1, a
+ * variant's extra houses from 3n)? */
 static inline bool lg_in_unit(const struct lg_geom *geo, uint32_t u, uint32_t cell)
 {
     const uint32_t n = geo->n;
@@ -277,7 +315,9 @@ static inline bool lg_in_unit(const struct lg_geom *geo, uint32_t u, uint32_t ce
         return geo->row[cell] == u;
     if (u < 2 * n)
         return geo->col[cell] == u - n;
-    return geo->bx[cell] == u - 2 * n;
+    if (u < 3 * n)
+        return geo->bx[cell] == u - 2 * n;
+    return (geo->extra[cell] >> (u - 3 * n)) & 1u;
 }
 
 static inline uint32_t lg_lowest(uint32_t m)

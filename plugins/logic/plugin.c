@@ -5,6 +5,7 @@
  * optional explain() entry of ABI minor 1.  It is also an ordinary solver:
  * solve() (solve.c) propagates singles and searches where logic alone would
  * be stuck, so it honours any limit.  Sizes 4, 9 and 16; 25 is refused.
+ * explain() also takes the variant rules of LG_RULES (variant.c).
  *
  * State: init() builds the three shapes (units, peers) once; afterwards they
  * are only read, so solve() and explain() are reentrant.  No mutable globals.
@@ -77,6 +78,8 @@ static const struct sdk_plugin lg_plugin = {
     .solve = lg_solve,
     .explain = lg_explain,
     .explain_sizes = LG_SIZES,
+    .rules = 0, /* solve() is classic only */
+    .explain_rules = LG_RULES,
 };
 
 SDK_PLUGIN_EXPORT const struct sdk_plugin *sudoku_plugin_entry(void);

@@ -45,6 +45,8 @@ const char *lg_unit_name(const struct lg_geom *geo, uint32_t unit, char *buf, si
 {
     static const char *const kinds[3] = {"row", "column", "box"};
 
+    if (geo->rules && (unit >= 3 * geo->n || (geo->rules->kinds & SDK_RULE_REGIONS)))
+        return lg_var_unit_name(geo, unit, buf, size);
     snprintf(buf, size, "%s %u", kinds[unit / geo->n], unit % geo->n + 1u);
     return buf;
 }
