@@ -13,8 +13,13 @@
  * growing a new one for every burst.
  *
  * Backpressure: while CONN_MAX_IN_FLIGHT answers are owed or
- * CONN_MAX_UNSENT bytes are unsent, messages stay unparsed in c->buf and
- * reading stops, so the kernel's socket buffer pushes back on the client.
+ * CONN_MAX_UNSENT bytes are unsent or reserved for answers owed, messages
+ * stay unparsed in c->buf and reading stops, so the kernel's socket buffer
+ * pushes back on the client.  A message whose answer finds no room
+ * (conn_reserve) is held the same way: process() leaves it at the front of
+ * c->buf and hands it out again on the next resume, which an answer owed on
+ * the connection always brings (its completion or its write); a connection
+ * owing nothing always has room, so nothing waits forever.
  *
  * Deferred work: a completion, a drained write, queued output and a close
  * only put the connection on set->ready (holding a reference);
@@ -86,7 +91,7 @@ void conn_unref(struct conn *c)
         return;
     /* The handle's reference goes last, in its close callback. */
     assert(c->is_closing && list_empty(&c->link) && list_empty(&c->ready_link));
-    assert(c->in_flight == 0 && !c->needs_closed_call);
+    assert(c->in_flight == 0 && !c->needs_closed_call && c->reserved == 0);
     msgpack_sbuffer_destroy(&c->out);
     free(c->spare);
     c->spare = NULL;
@@ -215,17 +220,51 @@ void conn_complete(struct conn *c)
     mark_ready(c);
 }
 
-/* Reading pauses: too much owed or unsent on c, or, past the daemon-wide
- * bound, more than a small share unsent on c.  A connection paused here
- * always has a write or a solve in progress that resumes it; one that reads
- * its answers goes on while those that do not wait. */
+/* Bytes c owes: unsent, and reserved for answers not packed yet. */
+static size_t owed_bytes(const struct conn *c)
+{
+    return c->out.size + c->writing_size + c->reserved;
+}
+
+/* Bytes every connection owes. */
+static size_t owed_all(const struct conn_set *set)
+{
+    return set->unsent_all + set->reserved_all;
+}
+
+/* Reading pauses: a message held, too much owed or unsent on c, or, past
+ * the daemon-wide bound, more than a small share owed on c.  A connection
+ * paused here always has a write or a job in progress that resumes it; one
+ * that reads its answers goes on while those that do not wait. */
 static int is_full(const struct conn *c)
 {
-    size_t unsent = c->out.size + c->writing_size;
+    size_t owed = owed_bytes(c);
 
-    if (c->in_flight >= CONN_MAX_IN_FLIGHT || unsent >= CONN_MAX_UNSENT)
+    if (c->is_held || c->in_flight >= CONN_MAX_IN_FLIGHT || owed >= CONN_MAX_UNSENT)
         return 1;
-    return unsent >= CONN_SHARE_UNSENT && c->set->unsent_all >= CONN_MAX_UNSENT_ALL;
+    return owed >= CONN_SHARE_UNSENT && owed_all(c->set) >= CONN_MAX_UNSENT_ALL;
+}
+
+int conn_reserve(struct conn *c, size_t size)
+{
+    size_t owed = owed_bytes(c);
+    int fits = owed + size <= CONN_MAX_UNSENT &&
+               (owed + size <= CONN_SHARE_UNSENT || owed_all(c->set) + size <= CONN_MAX_UNSENT_ALL);
+
+    if (owed > 0 && !fits) {
+        c->is_held = 1;
+        return -EAGAIN;
+    }
+    c->reserved += size;
+    c->set->reserved_all += size;
+    return 0;
+}
+
+void conn_release(struct conn *c, size_t size)
+{
+    assert(c->reserved >= size && c->set->reserved_all >= size);
+    c->reserved -= size;
+    c->set->reserved_all -= size;
 }
 
 /* Keep a written buffer for the next batch of answers while more are on
@@ -395,6 +434,7 @@ static void process(struct conn *c)
     char err[RPC_ERR_SIZE];
     size_t off = 0;
 
+    c->is_held = 0; /* a held message is handed out again */
     while (!c->is_closing && !c->is_draining && !is_full(c) && off < c->len) {
         ssize_t n =
             rpc_read(c->buf + off, c->len - off, c->set->max_message, &req, err, sizeof(err));
@@ -405,9 +445,11 @@ static void process(struct conn *c)
             fail_stream(c, n == -E2BIG ? RPC_TOO_LARGE : RPC_BAD_REQUEST, err);
             return;
         }
-        off += (size_t)n;
-        c->has_more_input = off < c->len;
+        c->has_more_input = off + (size_t)n < c->len;
         c->cb->on_message(c->user, c, &req, err);
+        if (c->is_held)
+            break; /* it stays at the front of buf (conn_reserve) */
+        off += (size_t)n;
     }
     if (off > 0 && !c->is_closing && !c->is_draining) {
         memmove(c->buf, c->buf + off, c->len - off);

@@ -9,6 +9,14 @@
  * many answers are owed or too many response bytes are unsent, and resumes
  * as they drain: a pipelining client is slowed, never failed.
  *
+ * Room for an answer is taken before its work is accepted: the user
+ * reserves the answer's worst-case size (conn_reserve) against the same
+ * bounds as unsent bytes, and gives it back (conn_release) when it packs
+ * the answer, whose bytes are then counted as unsent.  A message whose
+ * answer does not fit is held: it stays in the buffer, unparsed as far as
+ * the connection is concerned, reading stops, and it is handed out again
+ * once an answer owed on the connection was packed or written.
+ *
  * One place does the deferred work: every connection with something to do
  * (output to write, a completion to resume after, a close to report) sits
  * on its set's ready list, which conn_set_run_ready() drains once per loop
@@ -37,8 +45,8 @@
 
 #define CONN_MAX_IN_FLIGHT  128         /* owed answers per connection before reading pauses */
 #define CONN_MAX_UNSENT     (1u << 20)  /* unsent response bytes before reading pauses */
-#define CONN_MAX_UNSENT_ALL (64u << 20) /* unsent bytes, all connections: past it ... */
-#define CONN_SHARE_UNSENT   (16u << 10) /* ... a connection owing this much stops reading */
+#define CONN_MAX_UNSENT_ALL (64u << 20) /* unsent + reserved bytes, all connections: past ... */
+#define CONN_SHARE_UNSENT   (16u << 10) /* ... it a connection owing this much stops reading */
 #define CONN_MAX_INPUT_ALL  (64u << 20) /* input buffers, all connections: none grows past it */
 
 struct conn;
@@ -74,6 +82,7 @@ struct conn_set {
     struct log_limit refusals;      /* lines about refused requests and connections, all users */
     struct log_limit accept_errors; /* the server's lines about failed accepts */
     size_t unsent_all;              /* unsent response bytes of every connection */
+    size_t reserved_all;            /* room reserved for answers, every connection */
     size_t input_all;               /* input buffer bytes (cap) of every connection */
     unsigned starved_len;           /* connections paused for want of input room */
     uint64_t idle_timeout_ms;       /* --idle-timeout, 0 off */
@@ -102,6 +111,7 @@ struct conn {
     size_t writing_size;             /* bytes in the uv_write in progress */
     size_t in_flight;                /* answers owed (conn_defer, not yet conn_complete) */
     size_t unsent_counted;           /* this connection's share of set->unsent_all */
+    size_t reserved;                 /* room reserved for answers owed (conn_reserve) */
     size_t input_counted;            /* this connection's share of set->input_all */
     unsigned is_writing : 1;         /* a uv_write is in progress */
     unsigned is_reading : 1;         /* uv_read_start is active */
@@ -114,6 +124,7 @@ struct conn {
     unsigned needs_closed_call : 1;  /* ready: on_closed not called yet */
     unsigned has_more_input : 1;     /* bytes after the message being handed out (pipelining) */
     unsigned is_starved : 1;         /* reading paused: no input room left (CONN_MAX_INPUT_ALL) */
+    unsigned is_held : 1;            /* the message in hand waits for answer room (conn_reserve) */
 };
 
 /* An empty set for loop; stats is the server's (it must outlive the set). */
@@ -176,6 +187,20 @@ void conn_mark_dirty(struct conn *c);
 /* The answer to the message being handed out will come later: counts
  * against CONN_MAX_IN_FLIGHT until the matching conn_complete(). */
 void conn_defer(struct conn *c);
+
+/* From on_message: room for an answer of size bytes, before its work is
+ * accepted.  Returns 0 (reserved: conn_release it when the answer is
+ * packed or dropped), or -EAGAIN when it does not fit: the message is held
+ * (on_message must return without doing anything with it) and handed out
+ * again after an answer owed on c was packed or written.  It fits when c
+ * owes nothing (reserved or unsent), or when c's owed bytes with size stay
+ * within CONN_MAX_UNSENT and, past CONN_MAX_UNSENT_ALL for all
+ * connections, within CONN_SHARE_UNSENT. */
+int conn_reserve(struct conn *c, size_t size);
+
+/* Give back size bytes of c's reservation (the answer was packed, or will
+ * never be). */
+void conn_release(struct conn *c, size_t size);
 
 /* A deferred answer is settled (packed, or dropped because c is closing):
  * c processes what is buffered and reads again from conn_set_run_ready. */

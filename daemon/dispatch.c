@@ -43,6 +43,12 @@
  *      |                                                  |
  *      +--return: answer, free                            +--due + grace: worker stuck
  *
+ * Fairness: each session is a flow of the pool (pool.h), served in turn
+ * with the others, and a job whose method ran a slice of long work and has
+ * more to do (is_unfinished: a generate, every DISPATCH_SLICE_MS) is put
+ * back first in its flow from finish(), keeping its place in flight, its
+ * deadline and its answer room.
+ *
  * Fast path (--inline-us): with every worker idle and no other request
  * buffered on the connection, a call its method says is prompt (a 9x9 or
  * smaller solve for a plugin that declares SDK_CAP_PROMPT) is first tried
@@ -76,10 +82,12 @@
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
 #define STUCK_GRACE_MS    200 /* answered, still running this long past its deadline: stuck */
+#define DISPATCH_SLICE_MS 10  /* long work yields after this much (between two puzzles) */
 
 /* Dispatch's state of one connection. */
 struct session {
     struct dispatch *d;           /* shared state */
+    struct pool_flow flow;        /* its jobs take their turn with other connections' */
     struct list link;             /* d->sessions, until on_closed */
     struct list jobs;             /* jobs in flight, newest first */
     uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() */
@@ -119,6 +127,14 @@ static void packed(struct dispatch *d, struct conn *c, uint32_t msgid, int rc)
                 (unsigned long long)c->id, msgid);
     }
     conn_mark_dirty(c);
+}
+
+/* The room job reserved for its answer goes back to its connection (the
+ * answer is about to be packed, and counts as unsent from then on). */
+static void release_room(struct job *job)
+{
+    conn_release(job->c, job->reserved);
+    job->reserved = 0;
 }
 
 /* The job's answer: why it was stopped, or what its work says. */
@@ -264,11 +280,19 @@ static void finish(struct job *job)
         release_answered(d, job);
         return;
     }
+    /* A slice of long work ran: it goes on after the other connections'
+     * turns (the pool's round), unless it was stopped meanwhile. */
+    if (job->reason == RPC_OK && job->ss && conn_can_send(c) && job->call.ops->is_unfinished &&
+        job->call.ops->is_unfinished(&job->call)) {
+        pool_resubmit(d->pool, &job->pj);
+        return;
+    }
     assert(d->stats->in_flight > 0);
     heap_remove(d, job);
     if (job->ss)
         list_remove(&job->link);
     d->stats->in_flight--;
+    release_room(job);
     /* Closing or draining, its session not told yet: dropped all the same. */
     if (!conn_can_send(c))
         job->is_orphan = 1;
@@ -309,6 +333,7 @@ static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid)
     memset(job, 0, offsetof(struct job, call.work));
     job->pj.work = job_work;
     job->pj.done = job_done;
+    job->pj.flow = &ss->flow;
     job->d = ss->d;
     job->c = c;
     job->ss = ss;
@@ -380,6 +405,7 @@ static void launch(struct session *ss, struct conn *c, struct job *job, int is_d
         char msg[RPC_ERR_SIZE];
         snprintf(msg, sizeof(msg), "%s queue is full (%zu waiting)", job->call.ops->name,
                  d->max_queue);
+        release_room(job);
         answer_error(d, c, job->msgid, job->call.ops->name, RPC_OVERLOADED, msg);
         job_free(job);
         return;
@@ -397,10 +423,12 @@ static void answer_no_memory(struct dispatch *d, struct conn *c, uint32_t msgid,
     answer_error(d, c, msgid, method, RPC_OVERLOADED, "out of memory: try again later");
 }
 
-/* A request whose method does work: its method validates it on the loop
- * thread; the deadline counts from here, capped by the daemon's
- * --timeout-ms, and the method's grace is added to when it falls due. */
-static void start_call(struct session *ss, struct conn *c, const struct rpc_request *req)
+/* A request whose method does work, with room reserved on c for its
+ * answer: its method validates it on the loop thread; the deadline counts
+ * from here, capped by the daemon's --timeout-ms, and the method's grace is
+ * added to when it falls due. */
+static void start_call(struct session *ss, struct conn *c, const struct rpc_request *req,
+                       size_t reserved)
 {
     struct dispatch *d = ss->d;
     char msg[RPC_ERR_SIZE];
@@ -409,11 +437,14 @@ static void start_call(struct session *ss, struct conn *c, const struct rpc_requ
     enum rpc_code code;
 
     if (!job) {
+        conn_release(c, reserved);
         answer_no_memory(d, c, req->msgid, req->method_name);
         return;
     }
+    job->reserved = reserved;
     code = method_start(&job->call, &d->env, req, msg, sizeof(msg));
     if (code != RPC_OK) {
+        release_room(job);
         answer_error(d, c, req->msgid, req->method_name, code, msg);
         job_release(d, job); /* the method kept nothing */
         return;
@@ -455,6 +486,7 @@ static void answer_early(struct job *job, enum rpc_code reason)
         list_remove(&job->link);
     job->ss = NULL;
     d->stats->in_flight--;
+    release_room(job);
     if (!conn_can_send(c))
         job->is_orphan = 1;
     job->is_answered = 1; /* before count_job: the worker owns elapsed_us */
@@ -735,15 +767,29 @@ static void handle_notification(struct session *ss, struct conn *c, const struct
     cancel_request(ss, c, req->cancel_msgid);
 }
 
+/* Work is accepted only with room for its answer on c (conn_reserve):
+ * else the request is held, and comes again once c owes less.  Returns
+ * the bytes reserved, or 0 when the request is held. */
+static size_t reserve_answer(struct conn *c, const struct rpc_request *req)
+{
+    size_t size = method_answer_size(req);
+
+    return conn_reserve(c, size) == 0 ? size : 0;
+}
+
 static void on_message(void *user, struct conn *c, const struct rpc_request *req, const char *err)
 {
     struct session *ss = user;
     struct dispatch *d = ss->d;
+    size_t reserved = 0;
 
     if (req->type == RPC_MSG_NOTIFY) {
         handle_notification(ss, c, req, err);
         return;
     }
+    if (req->code == RPC_OK && method_of(req->method) && !d->is_stopping &&
+        (reserved = reserve_answer(c, req)) == 0)
+        return; /* held: not counted until it is read again */
     d->stats->requests++;
     if (req->code != RPC_OK) {
         answer_error(d, c, req->msgid, req->method_name[0] ? req->method_name : "-", req->code,
@@ -758,7 +804,7 @@ static void on_message(void *user, struct conn *c, const struct rpc_request *req
         answer_error(d, c, req->msgid, req->method_name, RPC_OVERLOADED,
                      "sudokud is shutting down");
     else
-        start_call(ss, c, req);
+        start_call(ss, c, req, reserved);
 }
 
 /* The workers start on what this pass queued. */
@@ -786,7 +832,10 @@ int dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct
     d->host = host;
     d->pool = pool;
     d->stats = stats;
-    d->env = (struct method_env){.host = host, .log = log_host_sink, .log_hint = "the daemon log"};
+    d->env = (struct method_env){.host = host,
+                                 .log = log_host_sink,
+                                 .log_hint = "the daemon log",
+                                 .slice_ns = DISPATCH_SLICE_MS * 1000000u};
     deadline_heap_init(&d->heap);
     list_init(&d->sessions);
     d->deadlines.data = d;
@@ -814,6 +863,7 @@ int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *liste
     if (!ss)
         return -ENOMEM;
     ss->d = d;
+    pool_flow_init(&ss->flow);
     list_init(&ss->jobs);
     list_insert_head(&d->sessions, &ss->link);
     if (conn_accept(set, listener, &session_callbacks, ss) < 0) {

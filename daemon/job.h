@@ -43,6 +43,7 @@ struct job {
     struct deadline_node node; /* in d->heap while given to the pool */
     int is_answered;           /* answered before the plugin returned */
     int is_stuck;              /* its worker was written off */
+    size_t reserved;           /* answer room held on c (conn_reserve), 0 once given back */
     struct method_call call;   /* last: the work, whose own part is never cleared */
 };
 

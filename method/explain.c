@@ -516,6 +516,25 @@ static int explain_pack(msgpack_packer *pk, const void *arg)
     return 0;
 }
 
+/* Bytes of one step's map besides its arrays and text: the map, six keys,
+ * a technique's name, the rating and four headers. */
+#define EXPLAIN_STEP_MAP 128
+#define EXPLAIN_PAIR_MAX 5 /* [cell, value]: an array header, a uint16 and a fixint */
+
+/* Every array of host_explain_arrays() full (the plugin can fill no more),
+ * the extra step, and the map around them; a max_steps short of n^3 bounds
+ * only the steps' own maps, since one step may eliminate or say much. */
+static size_t explain_answer_size(const struct rpc_request *req)
+{
+    size_t n = req->solve.n, cells = n * n, cube = cells * n;
+    size_t steps =
+        req->explain.max_steps && req->explain.max_steps < cube ? req->explain.max_steps : cube;
+
+    return 256 + (steps + 1) * EXPLAIN_STEP_MAP + (cells + cube) * EXPLAIN_PAIR_MAX +
+           (cube * HOST_CELLS_PER_STEP + cells) * 3 + cube * HOST_TEXT_PER_STEP +
+           sizeof(((struct explain_work *)0)->extra_text);
+}
+
 const struct method_ops explain_ops = {
     .name = "explain",
     .validate = explain_work_validate,
@@ -523,4 +542,5 @@ const struct method_ops explain_ops = {
     .outcome = explain_work_outcome,
     .pack = explain_pack,
     .destroy = explain_work_destroy,
+    .answer_size = explain_answer_size,
 };

@@ -25,7 +25,17 @@
 
 #define GENERATE_GRACE_MS 50 /* the generator polls its deadline before each plugin call */
 
-/* One request's work and its puzzles. */
+/* One puzzle made, kept small: its grids are in the request's block. */
+struct gen_made {
+    uint64_t seed;   /* gen_one(spec, seed) makes it again */
+    double rating;   /* 0 when unrated */
+    unsigned givens; /* non-blank cells */
+};
+
+/* One request's work and its puzzles.  A puzzle is made whole in scratch,
+ * then kept as out[k] and its two grids at grids + 2 * n * n * k: a
+ * thousand 4x4 puzzles take 56 KB, not a thousand struct gen_puzzle
+ * (1.3 MB), which matters for the work accepted and not yet answered. */
 struct genreq {
     struct gen_spec spec;              /* what to make */
     const struct host_plugin *counter; /* proves uniqueness */
@@ -35,7 +45,9 @@ struct genreq {
     uint32_t count;                    /* asked for */
     size_t done;                       /* made, from out[0] */
     int rc;                            /* gen_batch's result */
-    struct gen_puzzle out[];           /* count puzzles */
+    struct gen_puzzle scratch;         /* the puzzle being made */
+    uint8_t *grids;                    /* count pairs of n*n cells, in the same block */
+    struct gen_made out[];             /* count puzzles */
 };
 
 /* The call's work holds only the pointer. */
@@ -124,7 +136,7 @@ static enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_
     *out = NULL;
     if (code != RPC_OK)
         return code;
-    r = calloc(1, sizeof(*r) + (size_t)g->count * sizeof(r->out[0]));
+    r = calloc(1, sizeof(*r) + (size_t)g->count * (sizeof(r->out[0]) + 2u * g->n * g->n));
     if (!r) {
         snprintf(msg, msg_size, "out of memory: try again later");
         return RPC_OVERLOADED;
@@ -145,6 +157,7 @@ static enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_
     r->rater = rater;
     r->seed = g->has_seed ? g->seed : random_seed();
     r->count = g->count;
+    r->grids = (uint8_t *)(void *)&r->out[r->count];
     *out = r;
     return RPC_OK;
 }
@@ -198,15 +211,43 @@ static void log_failure(const struct method_call *call, const struct genreq *r)
     call->env->log(call->env->log_ctx, SDK_LOG_ERR, line);
 }
 
+/* Keep the puzzle just made as the next of r. */
+static void keep(struct genreq *r, const struct gen_puzzle *p)
+{
+    size_t cells = (size_t)p->n * p->n;
+    uint8_t *g = r->grids + 2 * cells * r->done;
+
+    memcpy(g, p->puzzle, cells);
+    memcpy(g + cells, p->solution, cells);
+    r->out[r->done++] =
+        (struct gen_made){.seed = p->seed, .rating = p->rating, .givens = p->givens};
+}
+
 static void generate_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
 {
     struct genreq *r = work_of(call);
 
+    uint64_t slice = call->env->slice_ns, end = slice ? clock_now_ns() + slice : UINT64_MAX;
+
     r->spec.cancel = cancel;
     r->spec.deadline_ns = deadline_ns;
-    r->rc = gen_batch(&r->spec, r->seed, 0, r->count, r->out, &r->done);
+    r->rc = 0;
+    /* A slice ends between two puzzles: one is never cut short for it. */
+    while (r->done < r->count && r->rc == 0 && clock_now_ns() < end) {
+        r->rc = gen_batch(&r->spec, r->seed, r->done, 1, &r->scratch, NULL);
+        if (r->rc == 0)
+            keep(r, &r->scratch);
+    }
     if (r->rc < 0 && r->rc != -ETIMEDOUT && r->rc != -ECANCELED && r->rc != -ERANGE)
         log_failure(call, r);
+}
+
+/* The slice ended with puzzles still to make. */
+static int generate_is_unfinished(const struct method_call *call)
+{
+    const struct genreq *r = work_of(call);
+
+    return r->rc == 0 && r->done < r->count;
 }
 
 /* RPC_OK when at least one puzzle was made (all, or those finished by the
@@ -239,10 +280,23 @@ void generate_result(const struct method_call *call, struct generated *out)
 {
     const struct genreq *r = work_of(call);
 
-    out->puzzles = r->out;
     out->len = r->done;
     out->is_rated = r->rater != NULL;
     out->symmetry = gen_symmetry_name(r->spec.symmetry);
+}
+
+void generate_puzzle_at(const struct method_call *call, size_t k, struct gen_puzzle *out)
+{
+    const struct genreq *r = work_of(call);
+    size_t cells = (size_t)r->spec.n * r->spec.n;
+    const uint8_t *g = r->grids + 2 * cells * k;
+
+    out->n = r->spec.n;
+    memcpy(out->puzzle, g, cells);
+    memcpy(out->solution, g + cells, cells);
+    out->givens = r->out[k].givens;
+    out->seed = r->out[k].seed;
+    out->rating = r->out[k].rating;
 }
 
 /* ------------------------------------------------------------- answer */
@@ -280,14 +334,30 @@ static int pack_puzzle(msgpack_packer *pk, const struct generated *g, const stru
 static int generate_pack(msgpack_packer *pk, const void *arg)
 {
     struct generated g;
+    struct gen_puzzle p;
 
     generate_result(arg, &g);
     if (msgpack_pack_array(pk, (uint32_t)g.len) < 0)
         return -ENOMEM;
-    for (size_t i = 0; i < g.len; i++)
-        if (pack_puzzle(pk, &g, &g.puzzles[i]) < 0)
+    for (size_t i = 0; i < g.len; i++) {
+        generate_puzzle_at(arg, i, &p);
+        if (pack_puzzle(pk, &g, &p) < 0)
             return -ENOMEM;
+    }
     return 0;
+}
+
+/* Bytes of one puzzle's map besides its two grids: the map, seven keys,
+ * two string headers, givens, seed, rating, a difficulty's and a
+ * symmetry's name. */
+#define GENERATE_MAP_SIZE 160
+
+/* count puzzle maps of side n in an array. */
+static size_t generate_answer_size(const struct rpc_request *req)
+{
+    size_t n = req->generate.n;
+
+    return 8 + (size_t)req->generate.count * (2 * n * n + GENERATE_MAP_SIZE);
 }
 
 const struct method_ops generate_ops = {
@@ -298,4 +368,6 @@ const struct method_ops generate_ops = {
     .outcome = generate_outcome,
     .pack = generate_pack,
     .destroy = generate_destroy,
+    .answer_size = generate_answer_size,
+    .is_unfinished = generate_is_unfinished,
 };

@@ -21,13 +21,17 @@ extern const struct method_ops generate_ops;
 
 /* What a generate call made, borrowed from it until method_end. */
 struct generated {
-    const struct gen_puzzle *puzzles; /* len puzzles, in the batch's order */
-    size_t len;                       /* made: all asked for, or those done by the deadline */
-    int is_rated;                     /* 0: no plugin rated them (difficulty "") */
-    const char *symmetry;             /* of every puzzle's givens */
+    size_t len;           /* made: all asked for, or those done by the deadline */
+    int is_rated;         /* 0: no plugin rated them (difficulty "") */
+    const char *symmetry; /* of every puzzle's givens */
 };
 
 /* The result of a call of generate_ops whose outcome was RPC_OK. */
 void generate_result(const struct method_call *call, struct generated *out);
+
+/* Puzzle k (< the result's len, in the batch's order) of that call into
+ * *out: n, puzzle, solution, givens, seed and rating (the rest of *out is
+ * left as it was). */
+void generate_puzzle_at(const struct method_call *call, size_t k, struct gen_puzzle *out);
 
 #endif /* SUDOKU_METHOD_GENERATE_H */

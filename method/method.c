@@ -32,6 +32,16 @@ const struct method_ops *method_of(enum rpc_method m)
     }
 }
 
+/* The response array around a map, or an error response with its message. */
+#define METHOD_ENVELOPE_SIZE (RPC_ERR_SIZE + 64)
+
+size_t method_answer_size(const struct rpc_request *req)
+{
+    const struct method_ops *ops = method_of(req->method);
+
+    return METHOD_ENVELOPE_SIZE + (ops && ops->answer_size ? ops->answer_size(req) : 0);
+}
+
 enum rpc_code method_start(struct method_call *call, const struct method_env *env,
                            const struct rpc_request *req, char *msg, size_t msg_size)
 {

@@ -44,6 +44,8 @@ struct method_env {
     host_log_fn *log;        /* where run() reports a plugin's failure; NULL: nowhere */
     void *log_ctx;           /* passed back to log */
     const char *log_hint;    /* where the host's log lines go, for messages */
+    uint64_t slice_ns;       /* a long run may return after this long with work left
+                                (is_unfinished) so that others get a turn; 0: never */
 };
 
 struct method_ops;
@@ -92,11 +94,25 @@ struct method_ops {
     rpc_result_fn *pack;
     /* Optional: free what validate allocated. */
     void (*destroy)(struct method_call *call);
+    /* The most bytes the answer map to req (whose method is this one) can
+     * take, from the request alone (before validate: a driver reserves
+     * room for the answer before it accepts the work).  A method whose map
+     * gains a key must cover it here. */
+    size_t (*answer_size)(const struct rpc_request *req);
+    /* Optional: after run() returned, 1 when it stopped at the end of a
+     * slice (env->slice_ns) with work left, ready to run again; NULL: run()
+     * always runs to its end. */
+    int (*is_unfinished)(const struct method_call *call);
 };
 
 /* The ops of method m, or NULL for the methods that do no work (ping,
  * version, solvers, stats, cancel). */
 const struct method_ops *method_of(enum rpc_method m);
+
+/* Bytes a whole response to req (whose method has ops) takes at most: the
+ * method's answer_size, the envelope, or an error response, whichever is
+ * larger. */
+size_t method_answer_size(const struct rpc_request *req);
 
 /* Validate req, whose method must have ops, with env into call (whatever
  * call held is overwritten).  Returns RPC_OK with the call ready to run

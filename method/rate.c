@@ -39,6 +39,14 @@ static int rate_pack(msgpack_packer *pk, const void *arg)
     return 0;
 }
 
+/* Seven keys, two numbers and three names (difficulty, technique, solver):
+ * the same whatever the puzzle. */
+static size_t rate_answer_size(const struct rpc_request *req)
+{
+    (void)req;
+    return 512;
+}
+
 const struct method_ops rate_ops = {
     .name = "rate",
     .validate = explain_work_validate,
@@ -46,4 +54,5 @@ const struct method_ops rate_ops = {
     .outcome = explain_work_outcome,
     .pack = rate_pack,
     .destroy = explain_work_destroy,
+    .answer_size = rate_answer_size,
 };

@@ -180,6 +180,14 @@ static int solve_pack(msgpack_packer *pk, const void *arg)
     return rpc_pack_solve_map(pk, &r);
 }
 
+/* The solution (a string, or an array of small integers: n*n bytes and a
+ * header either way), the solver's name and four numbers, with their
+ * keys. */
+static size_t solve_answer_size(const struct rpc_request *req)
+{
+    return (size_t)req->solve.n * req->solve.n + 256;
+}
+
 const struct method_ops solve_ops = {
     .name = "solve",
     .validate = solve_validate,
@@ -190,4 +198,5 @@ const struct method_ops solve_ops = {
     .is_unsolvable = solve_is_unsolvable,
     .pack = solve_pack,
     .destroy = solve_destroy,
+    .answer_size = solve_answer_size,
 };

@@ -10,7 +10,7 @@ endif()
 set(SUDOKU_SATBUDGET_DIR ${CMAKE_BINARY_DIR}/tests/satbudget)
 foreach(kind learned conflicts)
   add_library(tsat_${kind} MODULE ${CMAKE_SOURCE_DIR}/plugins/sat/sat.c
-    ${CMAKE_SOURCE_DIR}/plugins/sat/singles.c)
+    ${CMAKE_SOURCE_DIR}/plugins/sat/singles.c ${CMAKE_SOURCE_DIR}/plugins/sat/rules.c)
   set_target_properties(tsat_${kind} PROPERTIES PREFIX "" OUTPUT_NAME sat
     C_VISIBILITY_PRESET hidden LIBRARY_OUTPUT_DIRECTORY ${SUDOKU_SATBUDGET_DIR}/${kind})
   target_include_directories(tsat_${kind} PRIVATE ${CADICAL_INCLUDE_DIR})

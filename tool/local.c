@@ -479,7 +479,9 @@ static int puzzles_of(const struct method_call *call, struct sudoku_client_puzzl
         return -ENOMEM;
     }
     for (size_t i = 0; i < g.len; i++) {
-        const struct gen_puzzle *gp = &g.puzzles[i];
+        struct gen_puzzle one;
+        const struct gen_puzzle *gp = &one;
+        generate_puzzle_at(call, i, &one);
         p[i].n = gp->n;
         codec_format_line(gp->n, gp->puzzle, CODEC_BLANK_DOT, p[i].puzzle, sizeof(p[i].puzzle));
         codec_format_line(gp->n, gp->solution, CODEC_BLANK_DOT, p[i].solution,

@@ -21,6 +21,21 @@
  *      blocks it and solve again on the same solver (incremental: the learned
  *      clauses carry over, so proving uniqueness costs less than the search).
  *
+ * Variants (sdk_job.rules, every kind at every size): the houses come from
+ * the rules' table (boxes or jigsaw regions, diagonals, windows) and are
+ * encoded as the units are; a difference pair (anti-knight, anti-king)
+ * is one binary clause per shared candidate, a non-consecutive pair one per
+ * pair of neighbouring digits; a killer cage is pairwise at-most-one per
+ * digit over its open cells, plus its sum: one selector variable per
+ * combination of digits its open cells can still hold (at least one
+ * selector; a selector rules out the digits outside its combination and
+ * needs each of its own somewhere in the cage), or, for a cage of more than
+ * SAT_COMBOS_MAX combinations (large cages on 16x16 and 25x25), running
+ * sums: a variable per (prefix of the open cells, total reached), forward
+ * implications, and no way to end on a total but the sum.  Every extra
+ * variable is auxiliary, so the blocking clause (over cell variables only)
+ * still blocks exactly one grid and counts stay exact.
+ *
  * Stopping: CaDiCaL calls the terminate callback before every decision and
  * inside its inprocessing loops; the callback asks sdk_job_should_stop().
  * lucky=0 turns off the up-front "lucky" phases, which never ask.
@@ -70,6 +85,7 @@
 #define SAT_MAX_BLOCK_LITS 4000000u /* blocking-clause literals (~16 MB) */
 #endif
 #define SAT_PAIRWISE_MAX 16 /* longer at-most-one groups use a counter */
+#define SAT_SUM_MAX      (SDK_MAX_N * (SDK_MAX_N + 1) / 2) /* a cage's largest sum */
 
 /* One solve call. */
 struct sat_run {
@@ -182,15 +198,14 @@ static void sat_at_most_one_seq(struct sat_run *r, const int *lits, uint32_t len
     sat_add2(r->solver, -lits[len - 1], -(s0 + (int32_t)len - 2));
 }
 
-/* Exactly one of the len literals in r->lits (at cells cells[]): pairwise
+/* At most one of the len literals in r->lits (at cells cells[]): pairwise
  * up to SAT_PAIRWISE_MAX literals, else by a sequential counter.  Pairwise
  * with skip_lines leaves out pairs of cells in one row or one column: the
  * row and column units already hold them. */
-static void sat_exactly_one(struct sat_run *r, const uint16_t *cells, uint32_t len, int skip_lines)
+static void sat_at_most_one(struct sat_run *r, const uint16_t *cells, uint32_t len, int skip_lines)
 {
     const uint32_t n = r->grid->n;
 
-    sat_add(r->solver, r->lits, len);
     if (len > SAT_PAIRWISE_MAX) {
         sat_at_most_one_seq(r, r->lits, len);
         return;
@@ -202,6 +217,14 @@ static void sat_exactly_one(struct sat_run *r, const uint16_t *cells, uint32_t l
             sat_add2(r->solver, -r->lits[a], -r->lits[b]);
         }
     }
+}
+
+/* Exactly one of the len literals in r->lits (at cells cells[]): their
+ * clause, and at most one as sat_at_most_one() encodes it. */
+static void sat_exactly_one(struct sat_run *r, const uint16_t *cells, uint32_t len, int skip_lines)
+{
+    sat_add(r->solver, r->lits, len);
+    sat_at_most_one(r, cells, len, skip_lines);
 }
 
 /* Every open cell holds exactly one of its candidates. */
@@ -233,7 +256,7 @@ static int sat_encode_units(struct sat_run *r)
     const uint32_t n = g->n;
     uint16_t cells[SDK_MAX_N];
 
-    for (uint32_t u = 0; u < 3 * n; u++) {
+    for (uint32_t u = 0; u < g->units_len; u++) {
         for (uint32_t v = 0; v < n; v++) {
             uint32_t len = 0;
             if (g->placed[u] >> v & 1)
@@ -247,6 +270,186 @@ static int sat_encode_units(struct sat_run *r)
             }
             sat_exactly_one(r, cells, len, u >= 2 * n);
         }
+        int rc = sdk_job_should_stop(r->job);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Variants: pairs and cages                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* (not a | not b) when both variables exist. */
+static void sat_forbid(struct sat_run *r, int32_t a, int32_t b)
+{
+    if (a && b)
+        sat_add2(r->solver, -a, -b);
+}
+
+/* Difference pairs: never the same digit; non-consecutive pairs: never two
+ * digits one apart. */
+static void sat_encode_pairs(struct sat_run *r)
+{
+    const struct sdk_rules *rules = r->grid->rules;
+    const uint32_t n = r->grid->n;
+
+    for (uint32_t k = 0; k < rules->differ_len; k++) {
+        const int32_t *a = r->var + rules->differ[2 * k] * n,
+                      *b = r->var + rules->differ[2 * k + 1] * n;
+        for (uint32_t v = 0; v < n; v++)
+            sat_forbid(r, a[v], b[v]);
+    }
+    for (uint32_t k = 0; k < rules->nonconsec_len; k++) {
+        const int32_t *a = r->var + rules->nonconsec[2 * k] * n,
+                      *b = r->var + rules->nonconsec[2 * k + 1] * n;
+        for (uint32_t v = 0; v + 1 < n; v++) {
+            sat_forbid(r, a[v], b[v + 1]);
+            sat_forbid(r, a[v + 1], b[v]);
+        }
+    }
+}
+
+/* Do cells a and b share a house (whose clauses already keep them apart)? */
+static int sat_share_unit(const struct sat_grid *g, uint16_t a, uint16_t b)
+{
+    for (uint32_t i = 0; i < g->cell_units_len[a]; i++)
+        for (uint32_t j = 0; j < g->cell_units_len[b]; j++)
+            if (g->cell_unit[a][i] == g->cell_unit[b][j])
+                return 1;
+    return 0;
+}
+
+/* The open cells of a cage hold distinct digits: at most one per digit,
+ * pairwise, leaving out the pairs a house already keeps apart. */
+static void sat_cage_distinct(struct sat_run *r, const uint16_t *open, uint32_t k)
+{
+    const uint32_t n = r->grid->n;
+
+    for (uint32_t a = 0; a < k; a++)
+        for (uint32_t b = a + 1; b < k; b++)
+            if (!sat_share_unit(r->grid, open[a], open[b]))
+                for (uint32_t v = 0; v < n; v++)
+                    sat_forbid(r, r->var[open[a] * n + v], r->var[open[b] * n + v]);
+}
+
+/* The cage's open cells hold one of the m digit sets in combos: a selector
+ * per set, at least one selector; a selector forbids every digit outside
+ * its set in every open cell and needs each of its digits in some cell. */
+static void sat_cage_by_combos(struct sat_run *r, const uint16_t *open, uint32_t k,
+                               const uint32_t *combos, uint32_t m)
+{
+    const uint32_t n = r->grid->n;
+    const int32_t y0 = r->next_var;
+    int lits[SDK_MAX_N + 1];
+
+    r->next_var += (int32_t)m;
+    for (uint32_t c = 0; c < m; c++)
+        r->lits[c] = y0 + (int32_t)c;
+    sat_add(r->solver, r->lits, m);
+    for (uint32_t c = 0; c < m; c++) {
+        const int32_t y = y0 + (int32_t)c;
+        for (uint32_t v = 0; v < n; v++) {
+            uint32_t len = 0;
+            lits[len++] = -y;
+            for (uint32_t j = 0; j < k; j++) {
+                const int32_t x = r->var[open[j] * n + v];
+                if (x && (combos[c] >> v & 1))
+                    lits[len++] = x;
+                else if (x)
+                    sat_add2(r->solver, -y, -x);
+            }
+            if (combos[c] >> v & 1)
+                sat_add(r->solver, lits, len);
+        }
+    }
+}
+
+/* The cage's k open cells add up to sum, by running sums: p(j, t) says the
+ * first j + 1 open cells may add up to t; the first cell's digit d implies
+ * p(0, d), p(j - 1, t) and digit d in cell j imply p(j, t + d), and a step
+ * that can no longer end on sum (k - j - 1 distinct digits left to add) is
+ * forbidden, as is any last step that misses it. */
+static void sat_cage_by_sums(struct sat_run *r, const uint16_t *open, uint32_t k, int32_t sum)
+{
+    const int32_t n = (int32_t)r->grid->n;
+    int32_t prev[SAT_SUM_MAX + 1] = {0}, cur[SAT_SUM_MAX + 1];
+
+    prev[0] = -1; /* the empty prefix: a total of 0 for sure */
+    for (uint32_t j = 0; j < k; j++) {
+        const int32_t rest = (int32_t)(k - j - 1), lo = rest * (rest + 1) / 2,
+                      hi = rest * n - rest * (rest - 1) / 2;
+        memset(cur, 0, sizeof(cur));
+        for (int32_t t = 0; t <= sum; t++) {
+            for (int32_t d = 1; prev[t] && d <= n; d++) {
+                const int32_t x = r->var[open[j] * (uint32_t)n + (uint32_t)d - 1], to = t + d;
+                int lits[3], len = 0;
+                if (!x)
+                    continue;
+                if (prev[t] > 0)
+                    lits[len++] = -prev[t];
+                lits[len++] = -x;
+                if (to + lo > sum || to + hi < sum || (rest == 0 && to != sum)) {
+                    sat_add(r->solver, lits, (uint32_t)len);
+                    continue;
+                }
+                if (rest == 0)
+                    continue;
+                if (!cur[to])
+                    cur[to] = r->next_var++;
+                lits[len++] = cur[to];
+                sat_add(r->solver, lits, (uint32_t)len);
+            }
+        }
+        memcpy(prev, cur, sizeof(prev));
+    }
+}
+
+/* Cage k: its open cells, what they must add up to, and which digits they
+ * may still take.  Returns the number of open cells (written to open). */
+static uint32_t sat_cage_open(const struct sat_run *r, uint32_t k, uint16_t *open, int32_t *sum,
+                              uint32_t *avail)
+{
+    const struct sat_grid *g = r->grid;
+    const struct sdk_cage *c = &g->rules->cages[k];
+    uint32_t len = 0;
+
+    *sum = (int32_t)c->sum;
+    *avail = g->full;
+    for (uint32_t j = 0; j < c->len; j++) {
+        const uint16_t cell = g->rules->cage_cells[c->off + j];
+        if (g->cell[cell]) {
+            *sum -= g->cell[cell];
+            *avail &= ~(1u << (g->cell[cell] - 1));
+        } else {
+            open[len++] = cell;
+        }
+    }
+    return len;
+}
+
+/* Every cage: distinct digits, and its sum by combinations or by running
+ * sums.  Returns 0, or the stop status when the job must stop. */
+static int sat_encode_cages(struct sat_run *r)
+{
+    const struct sdk_rules *rules = r->grid->rules;
+    uint32_t combos[SAT_COMBOS_MAX];
+    uint16_t open[SDK_MAX_N];
+
+    for (uint32_t k = 0; k < rules->cages_len; k++) {
+        int32_t sum;
+        uint32_t avail, len = sat_cage_open(r, k, open, &sum, &avail), m;
+        if (len == 0)
+            continue; /* singles checked its sum */
+        sat_cage_distinct(r, open, len);
+        m = sat_cage_combos(avail, len, sum, combos, SAT_COMBOS_MAX);
+        if (m == 0)
+            ccadical_add(r->solver, 0); /* the empty clause: no way */
+        else if (m <= SAT_COMBOS_MAX)
+            sat_cage_by_combos(r, open, len, combos, m);
+        else
+            sat_cage_by_sums(r, open, len, sum);
         int rc = sdk_job_should_stop(r->job);
         if (rc)
             return rc;
@@ -340,6 +543,10 @@ static int sat_run_solver(struct sat_run *r)
     sat_number(r);
     sat_encode_cells(r);
     rc = sat_encode_units(r);
+    if (rc == 0 && r->grid->rules) {
+        sat_encode_pairs(r);
+        rc = sat_encode_cages(r);
+    }
     if (rc == 0)
         rc = sat_search(r);
     ccadical_release(r->solver);
@@ -365,21 +572,27 @@ static int sat_job_ok(const struct sdk_job *job)
     return 1;
 }
 
-static int sat_solve(void *state, const struct sdk_host *host, struct sdk_job *job)
+/* The job's rules: NULL for classic (or a host before minor 4), else
+ * *rules when they are well formed; SDK_FAILED when they are not. */
+static int sat_job_rules(const struct sdk_job *job, const struct sdk_rules **rules)
 {
-    struct sat_grid grid;
+    *rules = NULL;
+    if (job->size < offsetof(struct sdk_job, rules) + sizeof(job->rules) || !job->rules)
+        return 0;
+    if (!sat_rules_ok(job->rules, job->n))
+        return SDK_FAILED;
+    *rules = job->rules;
+    return 0;
+}
+
+/* Propagate, then hand what is left to CaDiCaL.  Returns an enum sdk_status. */
+static int sat_solve_grid(const struct sdk_host *host, struct sdk_job *job, struct sat_grid *grid)
+{
     struct sat_run *r;
     int rc;
 
-    (void)state;
-    if (!sat_job_ok(job))
-        return SDK_FAILED;
-    job->count = 0;
-    job->guesses = 0;
-    if (sat_grid_init(&grid, job->n, job->cells) != 0)
-        return SDK_UNSOLVABLE;
-    if (grid.open_len == 0) {
-        memcpy(job->solution, grid.cell, (size_t)job->n * job->n);
+    if (grid->open_len == 0) {
+        memcpy(job->solution, grid->cell, (size_t)job->n * job->n);
         job->count = 1;
         return SDK_SOLVED;
     }
@@ -389,10 +602,31 @@ static int sat_solve(void *state, const struct sdk_host *host, struct sdk_job *j
     r = calloc(1, sizeof(*r) + sizeof(int32_t) * job->n * job->n * job->n);
     if (!r)
         return SDK_FAILED;
-    *r = (struct sat_run){.job = job, .host = host, .grid = &grid, .var = (int32_t *)(r + 1)};
+    *r = (struct sat_run){.job = job, .host = host, .grid = grid, .var = (int32_t *)(r + 1)};
     rc = sat_run_solver(r);
     job->guesses = r->conflicts;
     free(r);
+    return rc;
+}
+
+static int sat_solve(void *state, const struct sdk_host *host, struct sdk_job *job)
+{
+    const struct sdk_rules *rules;
+    struct sat_links *links = NULL;
+    struct sat_grid grid;
+    int rc;
+
+    (void)state;
+    if (!sat_job_ok(job) || sat_job_rules(job, &rules) != 0)
+        return SDK_FAILED;
+    job->count = 0;
+    job->guesses = 0;
+    if (rules && !(links = sat_links_new(rules)))
+        return SDK_FAILED;
+    rc = sat_grid_init(&grid, job->n, job->cells, rules, links);
+    if (rc == 0)
+        rc = sat_solve_grid(host, job, &grid);
+    free(links);
     return rc;
 }
 
@@ -414,13 +648,17 @@ static const struct sdk_plugin sat_plugin = {
     .abi_minor = SDK_ABI_MINOR,
     .struct_size = sizeof(struct sdk_plugin),
     .name = "sat",
-    .version = "1.0.0",
-    .description = "singles, then the CaDiCaL SAT solver on the rest (for large grids)",
+    .version = "1.1.0",
+    .description = "singles, then the CaDiCaL SAT solver on the rest (large grids, every rule)",
     .sizes = SDK_SIZE_ALL,
     .caps = SDK_CAP_COUNT | SDK_CAP_REENTRANT | SDK_CAP_CANCEL,
     .init = sat_init,
     .fini = NULL,
     .solve = sat_solve,
+    .explain = NULL,
+    .explain_sizes = 0,
+    .rules = SDK_RULE_ALL,
+    .explain_rules = 0,
 };
 
 SDK_PLUGIN_EXPORT const struct sdk_plugin *sudoku_plugin_entry(void);

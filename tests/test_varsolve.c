@@ -1,0 +1,411 @@
+/* test_varsolve.c -- the solver plugins that take variant rules (sat, dlx).
+ *
+ * Each plugin is loaded through the real dlopen path (the host) and called
+ * directly with sdk_job.rules built by core/rules from the lines of
+ * tests/data/varsolve.txt (format in tests/var_line.h: every rule, alone
+ * and combined, at 4x4, 9x9, 16x16 and 25x25, unique, several and no
+ * solutions) and tests/data/variants.txt (the shared golden puzzles).  A plugin runs a line only
+ * when its declared rules cover the line's kinds; then its count must be
+ * the expected one, and every solution it gives is judged by
+ * rules_check_solution() (every rule and the givens), never compared as a
+ * string.  The expected counts are themselves recounted by rules_count(),
+ * core/rules' own backtracker, wherever it finishes within a node budget.
+ * Then per plugin: what it declares, that a cancel or a passed deadline
+ * stops a variant job, and that malformed rules fail the job (SDK_FAILED)
+ * instead of crashing it.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "core/host.h"
+#include "core/rules.h"
+#include "var_line.h"
+
+#define LINES_MAX   128          /* variant lines in the two data files at most */
+#define COUNT_NODES 2000000      /* rules_count's budget per line */
+#define GUARD_NS    60000000000u /* deadline: a hang fails, never blocks */
+
+/* A loaded line: the parsed text and its built rules. */
+struct var_case {
+    const char *file; /* its data file's name */
+    int line;
+    struct var_line v;
+    struct rules *rules;
+};
+
+static struct var_case cases[LINES_MAX];
+static size_t cases_len;
+static struct host *host;
+static atomic_int log_errors;
+
+static void test_log(void *ctx, int level, const char *msg)
+{
+    (void)ctx;
+    if (level <= SDK_LOG_WARNING) {
+        atomic_fetch_add(&log_errors, 1);
+        print_message("plugin log: %s\n", msg);
+    }
+}
+
+static const struct sdk_host sdk_host = {.size = sizeof(struct sdk_host), .log = test_log};
+
+/* ---------------------------------------------------------------- setup */
+
+/* Parse one line of file into cases[] and build its rules.  Returns 0 or -1. */
+static int add_case(const char *file, int (*parse)(const char *, struct var_line *),
+                    const char *text, int line)
+{
+    struct var_case *c = &cases[cases_len];
+    char err[256] = "";
+
+    if (cases_len == LINES_MAX || parse(text, &c->v) != 0) {
+        print_error("%s:%d: bad line\n", file, line);
+        return -1;
+    }
+    if (rules_new(&c->v.desc, &c->rules, err, sizeof(err)) != 0) {
+        print_error("%s:%d: rules: %s\n", file, line, err);
+        return -1;
+    }
+    if (!c->rules)
+        return 0; /* classic: test_plugins' business */
+    c->file = file;
+    c->line = line;
+    cases_len++;
+    return 0;
+}
+
+/* Load every puzzle line of tests/data/<file>.  Returns 0 or -1. */
+static int load_cases(const char *file, int (*parse)(const char *, struct var_line *))
+{
+    static char buf[VAR_LINE_MAX];
+    char path[512];
+    FILE *f;
+    int line = 0, rc = 0;
+
+    snprintf(path, sizeof(path), "%s/%s", SUDOKU_TEST_DATA_DIR, file);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    while (rc == 0 && fgets(buf, sizeof(buf), f)) {
+        line++;
+        if (buf[0] != '#' && buf[0] != '\n')
+            rc = add_case(file, parse, buf, line);
+    }
+    fclose(f);
+    return rc;
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    host = host_new(test_log, NULL);
+    if (!host || load_cases("varsolve.txt", var_line_parse) != 0 ||
+        load_cases("variants.txt", var_line_parse_golden) != 0)
+        return -1;
+    return host_load_dir(host, SUDOKU_BUILD_PLUGIN_DIR) > 0 ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < cases_len; k++)
+        rules_free(cases[k].rules);
+    host_free(host);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Run plugin p on c with limit and the given stop controls.  Returns the
+ * status; *job holds the answer (solution into sol). */
+static int run(const struct host_plugin *p, const struct var_case *c, uint64_t limit,
+               const struct sdk_rules *rules, const atomic_int *cancel, uint64_t deadline,
+               uint8_t *sol, struct sdk_job *job)
+{
+    *job = (struct sdk_job){.size = sizeof(*job),
+                            .n = c->v.n,
+                            .cells = c->v.cells,
+                            .limit = limit,
+                            .cancel = cancel,
+                            .deadline_ns = deadline,
+                            .solution = sol,
+                            .rules = rules};
+    return p->desc->solve(p->state, &sdk_host, job);
+}
+
+/* Does p's solve() take every kind of c's rules at c's size? */
+static int takes(const struct host_plugin *p, const struct var_case *c)
+{
+    const uint32_t kinds = rules_sdk(c->rules)->kinds;
+
+    return (p->desc->sizes & sdk_size_bit(c->v.n)) &&
+           (sdk_plugin_rules(p->desc, 0) & kinds) == kinds;
+}
+
+/* Check plugin p on case c: the count, and the solution against every rule. */
+static void check_case(const struct host_plugin *p, const struct var_case *c)
+{
+    const struct sdk_rules *r = rules_sdk(c->rules);
+    uint8_t sol[SDK_MAX_CELLS];
+    struct sdk_job job;
+    char err[256] = "";
+    const int rc = run(p, c, c->v.limit, r, NULL, sdk_now_ns() + GUARD_NS, sol, &job);
+
+    if (rc != (c->v.expected ? SDK_SOLVED : SDK_UNSOLVABLE) || job.count != c->v.expected)
+        fail_msg("%s, %s:%d (%s): status %d, count %llu, want %llu", p->desc->name, c->file,
+                 c->line, c->v.rules_text, rc, (unsigned long long)job.count,
+                 (unsigned long long)c->v.expected);
+    if (rc == SDK_SOLVED && rules_check_solution(r, c->v.n, c->v.cells, sol, err, sizeof(err)))
+        fail_msg("%s, %s:%d: wrong solution: %s", p->desc->name, c->file, c->line, err);
+}
+
+/* The named plugin, or NULL (skip) when it was not built. */
+static const struct host_plugin *plugin(const char *name)
+{
+    const struct host_plugin *p = host_find(host, name);
+
+    if (!p)
+        print_message("%s not built: skipped\n", name);
+    return p;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* The expected counts, recounted independently by rules_count(). */
+static void test_counts_independent(void **state)
+{
+    size_t checked = 0;
+
+    (void)state;
+    for (size_t k = 0; k < cases_len; k++) {
+        const struct var_case *c = &cases[k];
+        uint64_t count = 0;
+        if (c->v.n > 9)
+            continue; /* beyond a plain backtracker: the plugins must agree */
+        int rc = rules_count(rules_sdk(c->rules), c->v.n, c->v.cells, c->v.limit, COUNT_NODES, NULL,
+                             &count);
+        if (rc == -E2BIG)
+            continue; /* too big for a plain backtracker: the plugins must agree */
+        assert_int_equal(rc, 0);
+        if (count != c->v.expected)
+            fail_msg("%s:%d: rules_count says %llu, the file %llu", c->file, c->line,
+                     (unsigned long long)count, (unsigned long long)c->v.expected);
+        checked++;
+    }
+    print_message("rules_count agrees on %zu of %zu lines\n", checked, cases_len);
+    assert_true(checked * 2 > cases_len); /* most lines are small enough */
+}
+
+/* Every line a plugin takes: its count and its solutions. */
+static void run_lines(const char *name, uint32_t want_rules)
+{
+    const struct host_plugin *p = plugin(name);
+    size_t ran = 0;
+
+    if (!p)
+        skip();
+    assert_int_equal(sdk_plugin_rules(p->desc, 0), want_rules);
+    for (size_t k = 0; k < cases_len; k++) {
+        if (!takes(p, &cases[k]))
+            continue;
+        check_case(p, &cases[k]);
+        ran++;
+    }
+    print_message("%s: %zu of %zu lines\n", name, ran, cases_len);
+    assert_true(ran > 0);
+    assert_int_equal(atomic_load(&log_errors), 0);
+}
+
+static void test_sat_lines(void **state)
+{
+    (void)state;
+    run_lines("sat", SDK_RULE_ALL);
+}
+
+/* The first case p takes with several solutions at side n. */
+static const struct var_case *open_case(const struct host_plugin *p, unsigned n)
+{
+    for (size_t k = 0; k < cases_len; k++)
+        if (cases[k].v.n == n && cases[k].v.expected > 1 && takes(p, &cases[k]))
+            return &cases[k];
+    return NULL;
+}
+
+/* A variant job stops on a cancel request and on a passed deadline. */
+static void stop_checks(const char *name)
+{
+    const struct host_plugin *p = plugin(name);
+    const struct var_case *c;
+    atomic_int cancel = 1;
+    uint8_t sol[SDK_MAX_CELLS];
+    struct sdk_job job;
+
+    if (!p)
+        skip();
+    c = open_case(p, 16);
+    assert_non_null(c);
+    /* a count far above what exists: only the stop can end it early */
+    assert_int_equal(run(p, c, UINT64_MAX, rules_sdk(c->rules), &cancel, 0, sol, &job),
+                     SDK_CANCELLED);
+    assert_int_equal(run(p, c, UINT64_MAX, rules_sdk(c->rules), NULL, 1, sol, &job), SDK_TIMEDOUT);
+}
+
+static void test_sat_stops(void **state)
+{
+    (void)state;
+    stop_checks("sat");
+}
+
+/* One way to break a good rules table, and what it breaks. */
+struct breakage {
+    const char *what;
+    void (*apply)(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages);
+};
+
+static void bad_kind(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    (void)cages;
+    r->kinds |= 0x80u;
+}
+
+static void bad_side(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    (void)cages;
+    r->n = 4;
+}
+
+static void bad_houses(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    (void)cages;
+    r->houses_len = 3 * r->n - 1;
+}
+
+static void bad_pair_order(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)cages;
+    pairs[0] = pairs[1];
+    r->differ = pairs;
+    r->differ_len = 1;
+}
+
+static void bad_pair_cell(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)cages;
+    pairs[1] = (uint16_t)(r->n * r->n);
+    r->nonconsec = pairs;
+    r->nonconsec_len = 1;
+}
+
+static void bad_cage_len(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    cages[0].len = 0;
+    r->cages = cages;
+}
+
+static void bad_cage_off(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    cages[0].off = r->cage_cells_len;
+    r->cages = cages;
+}
+
+static void bad_cage_sum(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    cages[0].sum = r->n * (r->n + 1) / 2 + 1;
+    r->cages = cages;
+}
+
+static void bad_cage_twice(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    cages[1] = cages[0];
+    r->cages = cages;
+}
+
+static void bad_size(struct sdk_rules *r, uint16_t *pairs, struct sdk_cage *cages)
+{
+    (void)pairs;
+    (void)cages;
+    r->size = offsetof(struct sdk_rules, cages);
+}
+
+static const struct breakage breakages[] = {
+    {"an unknown kind", bad_kind},           /* kinds beyond SDK_RULE_ALL */
+    {"the wrong side", bad_side},            /* rules for 4x4 on a 9x9 job */
+    {"too few houses", bad_houses},          /* not even rows, columns, boxes */
+    {"a pair a >= b", bad_pair_order},       /* differ (a, a) */
+    {"a pair out of range", bad_pair_cell},  /* nonconsec cell n*n */
+    {"an empty cage", bad_cage_len},         /* len 0 */
+    {"a cage past its cells", bad_cage_off}, /* off at the end */
+    {"a cage sum too high", bad_cage_sum},   /* above 1 + ... + n */
+    {"a cell in two cages", bad_cage_twice}, /* the same cage twice */
+    {"a short struct", bad_size},            /* size before the cages */
+};
+
+/* The 9x9 case with cages and the most kinds: the table every breakage
+ * starts from. */
+static const struct var_case *killer_case(void)
+{
+    const struct var_case *best = NULL;
+
+    for (size_t k = 0; k < cases_len; k++) {
+        const struct sdk_rules *r = rules_sdk(cases[k].rules);
+        if (cases[k].v.n == 9 && r->cages_len > 1 && r->differ_len == 0 &&
+            (!best ||
+             __builtin_popcount(r->kinds) > __builtin_popcount(rules_sdk(best->rules)->kinds)))
+            best = &cases[k];
+    }
+    return best;
+}
+
+/* Malformed rules fail the job, never crash it. */
+static void bad_rules_checks(const char *name)
+{
+    const struct host_plugin *p = plugin(name);
+    const struct var_case *c = killer_case();
+    uint16_t pairs[2] = {10, 20};
+    struct sdk_cage cages[SDK_MAX_CELLS];
+    uint8_t sol[SDK_MAX_CELLS];
+    struct sdk_job job;
+
+    if (!p)
+        skip();
+    assert_non_null(c);
+    for (size_t k = 0; k < sizeof(breakages) / sizeof(breakages[0]); k++) {
+        struct sdk_rules r = *rules_sdk(c->rules);
+        memcpy(cages, r.cages, sizeof(*cages) * r.cages_len);
+        breakages[k].apply(&r, pairs, cages);
+        if (run(p, c, 2, &r, NULL, sdk_now_ns() + GUARD_NS, sol, &job) != SDK_FAILED)
+            fail_msg("%s: %s was not refused", name, breakages[k].what);
+    }
+}
+
+static void test_sat_bad_rules(void **state)
+{
+    (void)state;
+    bad_rules_checks("sat");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts_independent),
+        cmocka_unit_test(test_sat_lines),
+        cmocka_unit_test(test_sat_stops),
+        cmocka_unit_test(test_sat_bad_rules),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
