@@ -43,6 +43,12 @@
  *      |                                                  |
  *      +--return: answer, free                            +--due + grace: worker stuck
  *
+ * Fairness: each session is a flow of the pool (pool.h), served in turn
+ * with the others, and a job whose method ran a slice of long work and has
+ * more to do (is_unfinished: a generate, every DISPATCH_SLICE_MS) is put
+ * back first in its flow from finish(), keeping its place in flight, its
+ * deadline and its answer room.
+ *
  * Fast path (--inline-us): with every worker idle and no other request
  * buffered on the connection, a call its method says is prompt (a 9x9 or
  * smaller solve for a plugin that declares SDK_CAP_PROMPT) is first tried
@@ -75,10 +81,12 @@
 #define INLINE_ROUND      8   /* inline budgets one loop iteration may spend, all connections */
 #define INLINE_BACKOFF_MS 100 /* a connection whose solve overran: no inline solves this long */
 #define STUCK_GRACE_MS    200 /* answered, still running this long past its deadline: stuck */
+#define DISPATCH_SLICE_MS 10  /* long work yields after this much (between two puzzles) */
 
 /* Dispatch's state of one connection. */
 struct session {
     struct dispatch *d;           /* shared state */
+    struct pool_flow flow;        /* its jobs take their turn with other connections' */
     struct list link;             /* d->sessions, until on_closed */
     struct list jobs;             /* jobs in flight, newest first */
     uint64_t inline_off_until_ms; /* no solves on the loop before this uv_now() */
@@ -271,6 +279,13 @@ static void finish(struct job *job)
         release_answered(d, job);
         return;
     }
+    /* A slice of long work ran: it goes on after the other connections'
+     * turns (the pool's round), unless it was stopped meanwhile. */
+    if (job->reason == RPC_OK && job->ss && conn_can_send(c) && job->call.ops->is_unfinished &&
+        job->call.ops->is_unfinished(&job->call)) {
+        pool_resubmit(d->pool, &job->pj);
+        return;
+    }
     assert(d->stats->in_flight > 0);
     heap_remove(d, job);
     if (job->ss)
@@ -317,6 +332,7 @@ static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid)
     memset(job, 0, offsetof(struct job, call.work));
     job->pj.work = job_work;
     job->pj.done = job_done;
+    job->pj.flow = &ss->flow;
     job->d = ss->d;
     job->c = c;
     job->ss = ss;
@@ -799,7 +815,10 @@ int dispatch_init(struct dispatch *d, uv_loop_t *loop, struct host *host, struct
     d->host = host;
     d->pool = pool;
     d->stats = stats;
-    d->env = (struct method_env){.host = host, .log = log_host_sink, .log_hint = "the daemon log"};
+    d->env = (struct method_env){.host = host,
+                                 .log = log_host_sink,
+                                 .log_hint = "the daemon log",
+                                 .slice_ns = DISPATCH_SLICE_MS * 1000000u};
     deadline_heap_init(&d->heap);
     list_init(&d->sessions);
     d->deadlines.data = d;
@@ -827,6 +846,7 @@ int dispatch_accept(struct dispatch *d, struct conn_set *set, uv_stream_t *liste
     if (!ss)
         return -ENOMEM;
     ss->d = d;
+    pool_flow_init(&ss->flow);
     list_init(&ss->jobs);
     list_insert_head(&d->sessions, &ss->link);
     if (conn_accept(set, listener, &session_callbacks, ss) < 0) {

@@ -75,7 +75,8 @@ struct pool {
     uv_async_t async;                 /* wakes the loop for completions */
     pthread_mutex_t mu;               /* guards everything below but staging */
     pthread_cond_t cv;                /* workers wait here for jobs */
-    struct list queue;                /* queued jobs, FIFO */
+    struct list round;                /* flows with queued jobs, next to serve first */
+    struct pool_flow own;             /* the flow of jobs that name none */
     atomic_size_t queued;             /* queue length */
     atomic_size_t active;             /* queued + running (not yet posted done) */
     size_t max_queued;                /* bound on queued + staged */
@@ -131,6 +132,55 @@ static uint64_t spin_budget(struct pool *p, uint64_t job_ns)
     return spin_within(p, job_ns, POOL_SPIN_MAX_NS);
 }
 
+static struct pool_flow *flow_of(struct list *link)
+{
+    return LIST_CONTAINER_OF(link, struct pool_flow, link);
+}
+
+/* Under p->mu: the first job of the flow whose turn it is, which then goes
+ * to the end of the round if it has more. */
+static struct pool_job *take_turn(struct pool *p)
+{
+    struct pool_flow *f = flow_of(p->round.next);
+    struct pool_job *job = job_of(f->jobs.next);
+
+    list_remove(&job->link);
+    list_remove(&f->link);
+    if (!list_empty(&f->jobs))
+        list_insert_tail(&p->round, &f->link);
+    return job;
+}
+
+/* Under p->mu: job into its flow's queue, and the flow into the round. */
+static void enqueue(struct pool *p, struct pool_job *job)
+{
+    struct pool_flow *f = job->flow ? job->flow : &p->own;
+
+    if (job->is_resumed)
+        list_insert_head(&f->jobs, &job->link);
+    else
+        list_insert_tail(&f->jobs, &job->link);
+    job->is_resumed = 0;
+    if (list_empty(&f->link))
+        list_insert_tail(&p->round, &f->link);
+}
+
+/* Under p->mu: job leaves its flow's queue (taken back). */
+static void dequeue(struct pool *p, struct pool_job *job)
+{
+    struct pool_flow *f = job->flow ? job->flow : &p->own;
+
+    list_remove(&job->link);
+    if (list_empty(&f->jobs))
+        list_remove(&f->link);
+}
+
+void pool_flow_init(struct pool_flow *f)
+{
+    list_init(&f->jobs);
+    list_init(&f->link);
+}
+
 /* Under p->mu: the next job for w, or NULL when the pool stops.  job_ns is
  * how long w's last job took (0: none). */
 static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job_ns)
@@ -138,7 +188,7 @@ static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job
     struct pool_job *job;
     int has_spun = atomic_load_explicit(&p->spin_ns, memory_order_relaxed) == 0;
 
-    while (!atomic_load(&p->stop) && list_empty(&p->queue)) {
+    while (!atomic_load(&p->stop) && list_empty(&p->round)) {
         /* More spinners than CPUs could only take turns.  Spinners are
          * counted in under the mutex (so the check and the count agree)
          * and out without it. */
@@ -158,8 +208,7 @@ static struct pool_job *take_next(struct pool *p, struct worker *w, uint64_t job
     }
     if (atomic_load(&p->stop))
         return NULL;
-    job = job_of(p->queue.next);
-    list_remove(&job->link);
+    job = take_turn(p);
     atomic_fetch_sub(&p->queued, 1);
     assert(job->state == POOL_QUEUED && !job->is_staged);
     job->state = POOL_RUNNING;
@@ -373,7 +422,8 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     atomic_init(&p->active, 0);
     atomic_init(&p->stop, 0);
     atomic_init(&p->spinners, 0);
-    list_init(&p->queue);
+    list_init(&p->round);
+    pool_flow_init(&p->own);
     list_init(&p->done);
     list_init(&p->staged_jobs);
     list_init(&p->workers);
@@ -400,11 +450,11 @@ int pool_new(uv_loop_t *loop, unsigned threads, size_t max_queued, unsigned spin
     return 0;
 }
 
-int pool_submit(struct pool *p, struct pool_job *job)
+/* job onto the staging list (first in its flow when is_resumed). */
+static int stage(struct pool *p, struct pool_job *job, int is_resumed)
 {
-    if (atomic_load_explicit(&p->queued, memory_order_relaxed) + p->staged >= p->max_queued)
-        return -EAGAIN;
     assert(job->state == POOL_IDLE && !job->is_staged);
+    job->is_resumed = is_resumed;
     list_insert_tail(&p->staged_jobs, &job->link);
     p->staged++;
     job->is_staged = 1;
@@ -412,6 +462,18 @@ int pool_submit(struct pool *p, struct pool_job *job)
     if (p->staged >= POOL_BATCH)
         pool_flush(p);
     return 0;
+}
+
+int pool_submit(struct pool *p, struct pool_job *job)
+{
+    if (atomic_load_explicit(&p->queued, memory_order_relaxed) + p->staged >= p->max_queued)
+        return -EAGAIN;
+    return stage(p, job, 0);
+}
+
+int pool_resubmit(struct pool *p, struct pool_job *job)
+{
+    return stage(p, job, 1);
 }
 
 /* Under p->mu: wake up to n sleeping workers. */
@@ -437,9 +499,11 @@ void pool_flush(struct pool *p)
     pthread_mutex_lock(&p->mu);
     LIST_FOREACH_SAFE(l, tmp, &p->staged_jobs)
     {
-        job_of(l)->is_staged = 0;
+        struct pool_job *job = job_of(l);
+        job->is_staged = 0;
+        list_remove(&job->link);
+        enqueue(p, job);
     }
-    list_splice_tail(&p->queue, &p->staged_jobs);
     /* Read before the jobs show: a spinner counted now looks at the queue
      * under the mutex before it can sleep, so it takes one of them. */
     size_t spinning = atomic_load(&p->spinners);
@@ -464,7 +528,7 @@ int pool_remove(struct pool *p, struct pool_job *job)
     }
     pthread_mutex_lock(&p->mu);
     if (job->state == POOL_QUEUED) {
-        list_remove(&job->link);
+        dequeue(p, job);
         job->state = POOL_IDLE;
         atomic_fetch_sub(&p->queued, 1);
         atomic_fetch_sub(&p->active, 1);

@@ -8,6 +8,13 @@
  * a job that ignores it can have its thread written off and replaced
  * (pool_write_off).
  *
+ * Fairness: each job belongs to a flow (a connection's, or the pool's own
+ * when it names none), and the workers take one job from each flow with
+ * queued work in turn (round-robin), so a flow with a hundred jobs queued
+ * delays another flow's job by at most one job per worker, not by its
+ * whole queue.  A job put back after a slice of its work (pool_resubmit)
+ * goes first in its flow, which takes its turn at the end of the round.
+ *
  * Submitted jobs are staged on the loop thread and handed to the workers in
  * batches (pool_flush, or automatically every POOL_BATCH jobs): one lock and
  * at most one wake-up per batch instead of per job.  The caller must call
@@ -38,15 +45,27 @@ struct pool_job;
 struct worker;
 typedef void pool_fn(struct pool_job *job);
 
+/* Whose jobs are served in turn: embed one per client (pool_flow_init);
+ * it must have no job queued when its memory goes. */
+struct pool_flow {
+    struct list jobs; /* its queued jobs, in order (pool's, under its lock) */
+    struct list link; /* in the pool's round while it has queued jobs */
+};
+
+/* An empty flow. */
+void pool_flow_init(struct pool_flow *f);
+
 /* Embed first in a job struct; the pool owns none of the memory. */
 struct pool_job {
-    struct list link;      /* staging list, queue or done list (pool's) */
-    enum pool_state state; /* under the pool's lock once handed over */
-    int is_staged;         /* on the loop thread's staging list (loop only) */
-    pool_fn *work;         /* runs on a worker thread */
-    pool_fn *done;         /* runs on the loop thread after work */
-    struct worker *worker; /* the thread running it (pool's, under its lock) */
-    uint64_t ran_ns;       /* set by work(): how long it ran (0: short or unknown) */
+    struct list link;       /* staging list, its flow's queue or done list (pool's) */
+    struct pool_flow *flow; /* served in turn with the other flows; NULL: the pool's own */
+    int is_resumed;         /* put back after a slice: first in its flow (pool's) */
+    enum pool_state state;  /* under the pool's lock once handed over */
+    int is_staged;          /* on the loop thread's staging list (loop only) */
+    pool_fn *work;          /* runs on a worker thread */
+    pool_fn *done;          /* runs on the loop thread after work */
+    struct worker *worker;  /* the thread running it (pool's, under its lock) */
+    uint64_t ran_ns;        /* set by work(): how long it ran (0: short or unknown) */
 };
 
 struct pool;
@@ -68,6 +87,11 @@ void pool_set_limits(struct pool *p, size_t max_queued, unsigned spin_us);
 /* Queue job (work and done set, state POOL_IDLE: new or done() already
  * run).  Returns 0, or -EAGAIN when the queue is full (nothing queued). */
 int pool_submit(struct pool *p, struct pool_job *job);
+
+/* Queue again a job whose done() found its work unfinished (a slice of
+ * it ran): first in its flow, past the --max-queue bound (it was counted
+ * when first submitted).  Returns 0. */
+int pool_resubmit(struct pool *p, struct pool_job *job);
 
 /* Hand every staged job to the workers. */
 void pool_flush(struct pool *p);

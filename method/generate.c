@@ -218,16 +218,27 @@ static void generate_run(struct method_call *call, const atomic_int *cancel, uin
 {
     struct genreq *r = work_of(call);
 
+    uint64_t slice = call->env->slice_ns, end = slice ? clock_now_ns() + slice : UINT64_MAX;
+
     r->spec.cancel = cancel;
     r->spec.deadline_ns = deadline_ns;
     r->rc = 0;
-    while (r->done < r->count && r->rc == 0) {
+    /* A slice ends between two puzzles: one is never cut short for it. */
+    while (r->done < r->count && r->rc == 0 && clock_now_ns() < end) {
         r->rc = gen_batch(&r->spec, r->seed, r->done, 1, &r->scratch, NULL);
         if (r->rc == 0)
             keep(r, &r->scratch);
     }
     if (r->rc < 0 && r->rc != -ETIMEDOUT && r->rc != -ECANCELED && r->rc != -ERANGE)
         log_failure(call, r);
+}
+
+/* The slice ended with puzzles still to make. */
+static int generate_is_unfinished(const struct method_call *call)
+{
+    const struct genreq *r = work_of(call);
+
+    return r->rc == 0 && r->done < r->count;
 }
 
 /* RPC_OK when at least one puzzle was made (all, or those finished by the
@@ -349,4 +360,5 @@ const struct method_ops generate_ops = {
     .pack = generate_pack,
     .destroy = generate_destroy,
     .answer_size = generate_answer_size,
+    .is_unfinished = generate_is_unfinished,
 };

@@ -44,6 +44,8 @@ struct method_env {
     host_log_fn *log;        /* where run() reports a plugin's failure; NULL: nowhere */
     void *log_ctx;           /* passed back to log */
     const char *log_hint;    /* where the host's log lines go, for messages */
+    uint64_t slice_ns;       /* a long run may return after this long with work left
+                                (is_unfinished) so that others get a turn; 0: never */
 };
 
 struct method_ops;
@@ -97,6 +99,10 @@ struct method_ops {
      * room for the answer before it accepts the work).  A method whose map
      * gains a key must cover it here. */
     size_t (*answer_size)(const struct rpc_request *req);
+    /* Optional: after run() returned, 1 when it stopped at the end of a
+     * slice (env->slice_ns) with work left, ready to run again; NULL: run()
+     * always runs to its end. */
+    int (*is_unfinished)(const struct method_call *call);
 };
 
 /* The ops of method m, or NULL for the methods that do no work (ping,

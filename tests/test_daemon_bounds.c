@@ -551,6 +551,51 @@ static void test_generate_held_then_answered(void **state)
     assert_int_equal(dh_stop(&d), 0);
 }
 
+/* Issue 27's flood, twice over: two connections each pipeline 128
+ * generate {size 16, count 1000} (each runs to its 30 s timeout, one
+ * puzzle every second or so), enough to keep both workers busy for
+ * minutes.  Another client's 9x9 solve is answered, solved, while the
+ * flood still runs: the pool serves connections in turn and a generate
+ * yields between two puzzles.  (Before: it waited behind the flood and
+ * was answered `timeout`.) */
+static void test_flood_leaves_room(void **state)
+{
+    static const char *const extra[] = {"-j", "2", NULL};
+    struct dh_reader flood[2], r;
+    msgpack_sbuffer req;
+    msgpack_unpacked u;
+    uint64_t end;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, extra), 0);
+    msgpack_sbuffer_init(&req);
+    for (uint32_t i = 0; i < GEN_PIPELINE; i++)
+        pack_generate(&req, i, 16, GEN_COUNT);
+    for (int i = 0; i < 2; i++) {
+        dh_reader_init(&flood[i], dh_connect(d.sock));
+        assert_true(flood[i].fd >= 0);
+        assert_int_equal(dh_send(flood[i].fd, req.data, req.size), 0);
+    }
+    msgpack_sbuffer_destroy(&req);
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(r.fd >= 0);
+    end = dh_now_ms() + SLOW_MS;
+    while (stats_in_flight(&r, 1) < 2 && dh_now_ms() < end)
+        usleep(10000); /* both workers on the flood */
+    msgpack_sbuffer_init(&req);
+    dh_pack_solve(&req, 2, puzzles[0], NULL, 0, SLOW_MS);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(dh_call(&r, &req, 2, &u), 0);
+    msgpack_sbuffer_destroy(&req);
+    assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[0]), 0);
+    msgpack_unpacked_destroy(&u);
+    assert_true(stats_in_flight(&r, 3) >= 2); /* the flood goes on */
+    for (int i = 0; i < 2; i++)
+        dh_reader_close(&flood[i]);
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
 /* Out of descriptors: the daemon warned at start, logs the failed accepts
  * (under the rate limit) and serves on once descriptors come free. */
 static void test_emfile_keeps_serving(void **state)
@@ -595,6 +640,7 @@ int main(void)
         cmocka_unit_test_teardown(test_many_nonreaders_bounded, stop_daemon),
         cmocka_unit_test_teardown(test_generate_held_then_answered, stop_daemon),
         cmocka_unit_test_teardown(test_generate_nonreaders_bounded, stop_daemon),
+        cmocka_unit_test_teardown(test_flood_leaves_room, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

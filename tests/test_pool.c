@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -332,6 +333,89 @@ static void test_every_worker_spins(void **state)
     assert_int_equal(spinning_after_pair(0, 50), 0);
 }
 
+/* A job of a flow that writes its name into the order of runs. */
+struct fjob {
+    struct pool_job job;
+    char name;   /* 'a'.. per flow, as the test names them */
+    char *order; /* the names in the order work() ran (one worker: no race) */
+    size_t *len; /* names in order */
+    int done;
+};
+
+static void flow_work(struct pool_job *job)
+{
+    struct fjob *f = (struct fjob *)job;
+
+    f->order[(*f->len)++] = f->name;
+}
+
+static void flow_done(struct pool_job *job)
+{
+    ((struct fjob *)job)->done = 1;
+}
+
+/* One worker held by a gated job while flow A queues four jobs, B two and
+ * C one: the worker then takes one job of each flow in turn, A B C A B A A,
+ * not A's four first; a job put back (pool_resubmit) goes first in its
+ * flow. */
+static void test_round_robin(void **state)
+{
+    static const char names[] = "aaaabbc";
+    struct pool_flow flows[3];
+    struct fjob f[sizeof(names) - 1], again;
+    struct gjob g;
+    struct pool *p;
+    atomic_int gate = 0, entered = 0;
+    char order[16] = {0};
+    size_t len = 0;
+    uv_loop_t loop;
+    (void)state;
+
+    assert_int_equal(uv_loop_init(&loop), 0);
+    assert_int_equal(pool_new(&loop, 1, 64, 0, &p), 0);
+    submit_counted(p, &g, &gate, 0, &entered);
+    while (atomic_load(&entered) == 0)
+        ; /* the worker holds the gated job: the rest queue */
+    for (int i = 0; i < 3; i++)
+        pool_flow_init(&flows[i]);
+    for (size_t i = 0; i + 1 < sizeof(names); i++) {
+        f[i] = (struct fjob){.name = names[i], .order = order, .len = &len};
+        f[i].job.work = flow_work;
+        f[i].job.done = flow_done;
+        f[i].job.flow = &flows[names[i] - 'a'];
+        assert_int_equal(pool_submit(p, &f[i].job), 0);
+    }
+    pool_flush(p);
+    release(&loop, &gate, &g, 1);
+    for (size_t i = 0; i + 1 < sizeof(names); i++)
+        while (!f[i].done)
+            uv_run(&loop, UV_RUN_ONCE);
+    assert_string_equal(order, "abcabaa");
+
+    /* Put back: first in its flow, before a job submitted earlier. */
+    len = 0;
+    memset(order, 0, sizeof(order));
+    submit_counted(p, &g, &gate, 0, &entered);
+    while (atomic_load(&entered) < 2)
+        ;
+    f[0] = (struct fjob){.name = 'x', .order = order, .len = &len};
+    f[0].job.work = flow_work;
+    f[0].job.done = flow_done;
+    f[0].job.flow = &flows[0];
+    assert_int_equal(pool_submit(p, &f[0].job), 0);
+    again = (struct fjob){.name = 'r', .order = order, .len = &len};
+    again.job.work = flow_work;
+    again.job.done = flow_done;
+    again.job.flow = &flows[0];
+    assert_int_equal(pool_resubmit(p, &again.job), 0);
+    pool_flush(p);
+    release(&loop, &gate, &g, 1);
+    while (!f[0].done || !again.done)
+        uv_run(&loop, UV_RUN_ONCE);
+    assert_string_equal(order, "rx");
+    close_pool(&loop, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_remove),
         cmocka_unit_test(test_loop_spin),
         cmocka_unit_test(test_every_worker_spins),
+        cmocka_unit_test(test_round_robin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
