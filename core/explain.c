@@ -3,13 +3,14 @@
  *
  * host_explain() is the order of the work: check the caller's job, find
  * the unique solution with a normal solver (through the gate, checked like
- * any solve), check the caller's progress against it, hand the explaining
+ * any solve), check the caller's progress and pencil marks against it,
+ * hand the explaining
  * plugin copies of the inputs, and let verify.c replay what it wrote before
  * any of it reaches the caller.  host_explain_arrays() sizes the output
  * arrays so that they never run out.
  *
  * No state; thread-safe.  The copies live on the caller's stack (3 x 625
- * bytes at most).
+ * bytes, and 625 x 25 for pencil marks, at most).
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -68,12 +69,26 @@ static int progress_ok(const struct sdk_explain *job, const uint8_t *solution)
     return 1;
 }
 
+/* Do the pencil marks keep the solution's value of every open cell of the
+ * start position?  (Marks of a filled cell say nothing.) */
+static int marks_ok(const struct sdk_explain *job, const uint8_t *solution)
+{
+    const uint8_t *start = job->progress ? job->progress : job->cells;
+    const uint32_t n = job->n;
+
+    for (uint32_t i = 0; job->candidates && i < n * n; i++)
+        if (!start[i] && !job->candidates[i * n + solution[i] - 1])
+            return 0;
+    return 1;
+}
+
 /* The inputs the explaining plugin gets: copies, so whatever it writes into
  * them, the answer is checked against the caller's. */
 struct plugin_inputs {
-    uint8_t givens[SDK_MAX_CELLS];   /* job->cells */
-    uint8_t progress[SDK_MAX_CELLS]; /* job->progress, when there is one */
-    uint8_t solution[SDK_MAX_CELLS]; /* the unique solution */
+    uint8_t givens[SDK_MAX_CELLS];                 /* job->cells */
+    uint8_t progress[SDK_MAX_CELLS];               /* job->progress, when there is one */
+    uint8_t solution[SDK_MAX_CELLS];               /* the unique solution */
+    uint8_t candidates[SDK_MAX_CELLS * SDK_MAX_N]; /* job->candidates, when there are some */
 };
 
 /* Make pj the job the plugin sees: job, with its inputs copied into in.
@@ -90,6 +105,9 @@ static void plugin_job(const struct sdk_explain *job, const uint8_t *solution,
     pj->progress = job->progress ? in->progress : NULL;
     memcpy(in->solution, solution, (size_t)job->n * job->n);
     pj->solution = in->solution; /* minor 3: lets the plugin skip sources that cannot break */
+    if (job->candidates)
+        memcpy(in->candidates, job->candidates, (size_t)job->n * job->n * job->n);
+    pj->candidates = job->candidates ? in->candidates : NULL; /* minor 4 */
     pj->grid = NULL;
     pj->size = sizeof(*pj);
     pj->ep = pj->ed = 0.0; /* a plugin before minor 4 leaves them alone */
@@ -112,6 +130,8 @@ int host_explain(const struct host_plugin *p, const struct host_plugin *solver,
         return rc;
     if (!progress_ok(job, solution))
         return -EBADMSG;
+    if (!marks_ok(job, solution))
+        return -ENODATA;
     plugin_job(job, solution, &in, &pj);
     rc = host__explain_call(e, &pj);
     if (rc == 1)

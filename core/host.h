@@ -112,7 +112,9 @@ const struct host_plugin *host_explainer_for(const struct host *h, unsigned n);
 /* Explain a puzzle with plugin p, every step checked.  The caller owns
  * every buffer and sets in job: size (sizeof), n, cells (givens, already
  * valid by grid_check_givens), progress (NULL, or a grid keeping every
- * given), max_steps, cancel, deadline_ns, and the output arrays with their
+ * given), candidates (NULL, or the player's pencil marks: n*n*n bytes,
+ * candidates[cell * n + d - 1] non-zero when d is marked), max_steps,
+ * cancel, deadline_ns, and the output arrays with their
  * capacities: steps, placements and eliminations are required; cells_out,
  * text and grid are optional (NULL).  Capacities of n*n*n steps, n*n
  * placements and n*n*n eliminations never run out (every step changes a
@@ -121,7 +123,8 @@ const struct host_plugin *host_explainer_for(const struct host *h, unsigned n);
  * First the unique solution is found with solver (a normal solver, e.g.
  * host_default()) and written to solution (n*n bytes).  p then works on
  * copies of the inputs and writes into the arrays; the host replays every
- * step from the start position: a placement must be the solution's value,
+ * step from the start position (its candidates cut down to the pencil
+ * marks, when there are some): a placement must be the solution's value,
  * an elimination must remove a candidate the solution does not use, each
  * step must change the candidates, and a "solved" answer must end at the
  * solution, and the rating must be the hardest step's (a stuck one may be
@@ -134,6 +137,9 @@ const struct host_plugin *host_explainer_for(const struct host *h, unsigned n);
  *   -ENOTUNIQ   it has more than one (solution holds one of them);
  *   -EBADMSG    progress drops a given or disagrees with the solution
  *               (compare it with solution to name the mistakes);
+ *   -ENODATA    the pencil marks lack the solution's value of an open cell
+ *               of the start position (compare them with solution to name
+ *               the candidates to restore);
  *   -ECANCELED, -ETIMEDOUT  stopped before the plugin ran (a stop while it
  *               runs is job->status SDK_EXPLAIN_CANCELLED or _TIMEDOUT);
  *   -EIO        the solver or p failed, or a step was unsound (logged with

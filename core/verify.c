@@ -48,7 +48,11 @@ static void replay_place(struct replay *r, uint32_t cell, uint32_t v)
     }
 }
 
-static void replay_init(struct replay *r, uint32_t n, const uint8_t *start)
+/* The start position: the givens or progress in start, every other
+ * candidate, then, with pencil marks (n*n*n bytes, or NULL), only the
+ * marked ones: a step that removes what the player already removed
+ * changes nothing. */
+static void replay_init(struct replay *r, uint32_t n, const uint8_t *start, const uint8_t *marks)
 {
     r->n = n;
     for (uint32_t i = 0; i < n * n; i++) {
@@ -58,6 +62,10 @@ static void replay_init(struct replay *r, uint32_t n, const uint8_t *start)
     for (uint32_t i = 0; i < n * n; i++)
         if (start[i])
             replay_place(r, i, start[i]);
+    for (uint32_t i = 0; marks && i < n * n; i++)
+        for (uint32_t d = 1; d <= n; d++)
+            if (!marks[i * n + d - 1])
+                r->cand[i] &= ~(1u << (d - 1));
 }
 
 /* Log why step i is refused; returns -EIO. */
@@ -186,7 +194,7 @@ static int replay_all(struct replay *r, const struct host_entry *e, const struct
     r->e = e;
     r->job = &r->view;
     r->solution = solution;
-    replay_init(r, job->n, job->progress ? job->progress : job->cells);
+    replay_init(r, job->n, job->progress ? job->progress : job->cells, job->candidates);
     r->hardest = NULL;
     r->rating = 0.0;
     for (uint32_t i = 0; i < pj->steps_len; i++) {

@@ -2,7 +2,7 @@
  * (explain.h).
  *
  * The work is allocated by validate (the puzzle, the solution, the
- * player's progress, the position reached, and the step arrays of
+ * player's progress and pencil marks, the position reached, and the step arrays of
  * host_explain_arrays, which never run out and are malloc'ed so that the
  * pages a short explanation never touches cost nothing); the call keeps
  * its pointer.  After host_explain() the worker also makes the step the
@@ -36,14 +36,16 @@ struct explain_work {
     uint8_t solution[SDK_MAX_CELLS];  /* its unique solution (run writes) */
     uint8_t progress[SDK_MAX_CELLS];  /* the player's grid, when x.progress */
     uint8_t grid[SDK_MAX_CELLS];      /* position reached */
+    uint8_t *marks;                   /* the pencil marks as x.candidates reads them, owned */
     /* The step the plugin cannot give, made by run: a reveal when stuck, a
      * mistake when the progress disagrees with the solution. */
-    int has_extra;                       /* 1: extra is the last step */
-    int is_mistake;                      /* 1: extra is the only step */
-    struct explain_step extra;           /* pointing into the fields below */
-    struct sdk_cell_value extra_value;   /* the reveal's placement */
-    uint16_t extra_cells[SDK_MAX_CELLS]; /* the reveal's cell, or the wrong ones */
-    char extra_text[RPC_ERR_SIZE + 64];  /* its sentence */
+    int has_extra;                                      /* 1: extra is the last step */
+    int is_mistake;                                     /* 1: extra is the only step */
+    struct explain_step extra;                          /* pointing into the fields below */
+    struct sdk_cell_value extra_value;                  /* the reveal's placement */
+    struct sdk_cell_value extra_restore[SDK_MAX_CELLS]; /* a marks mistake's candidates */
+    uint16_t extra_cells[SDK_MAX_CELLS];                /* the reveal's cell, or the wrong ones */
+    char extra_text[RPC_ERR_SIZE + 64];                 /* its sentence */
 };
 
 static struct explain_work *work_of(const struct method_call *call)
@@ -108,6 +110,33 @@ static enum rpc_code check_progress(const struct rpc_request *req, char *msg, si
     return RPC_OK;
 }
 
+/* Pencil marks need a plugin that reads them (ABI minor 4): one built
+ * before would explain from every candidate, and the host would refuse its
+ * steps that change nothing in the marks. */
+static enum rpc_code check_marks(const struct rpc_request *req, const struct host_plugin *p,
+                                 char *msg, size_t msg_size)
+{
+    if (!req->explain.has_candidates || p->desc->abi_minor >= 4)
+        return RPC_OK;
+    snprintf(msg, msg_size,
+             "solver %s cannot explain from pencil marks (plugin ABI 1.%u, 1.4 needed)",
+             p->desc->name, (unsigned)p->desc->abi_minor);
+    return RPC_UNSUPPORTED;
+}
+
+/* The pencil marks of e for side n as the plugin reads them: n*n*n bytes,
+ * [cell * n + d - 1] non-zero when d is marked.  NULL when out of memory;
+ * the caller frees it. */
+static uint8_t *marks_new(const struct rpc_explain_params *e, unsigned n)
+{
+    uint8_t *m = malloc((size_t)n * n * n);
+
+    for (size_t i = 0; m && i < (size_t)n * n; i++)
+        for (unsigned d = 0; d < n; d++)
+            m[i * n + d] = (uint8_t)(e->candidates[i] >> d & 1u);
+    return m;
+}
+
 static int counts(const struct host_plugin *p, unsigned n)
 {
     return p && (p->desc->caps & SDK_CAP_COUNT) && (p->desc->sizes & sdk_size_bit(n));
@@ -152,6 +181,15 @@ static struct explain_work *work_new(const struct rpc_request *req, int is_rate)
         memcpy(w->progress, req->explain.progress, (size_t)s->n * s->n);
         w->x.progress = w->progress;
     }
+    if (!is_rate && req->explain.has_candidates) {
+        w->marks = marks_new(&req->explain, s->n);
+        if (!w->marks) {
+            free(w->arrays);
+            free(w);
+            return NULL;
+        }
+        w->x.candidates = w->marks;
+    }
     return w;
 }
 
@@ -170,6 +208,8 @@ enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_r
     code = find_explainer(h, s->solver, s->n, &p, msg, msg_size);
     if (code == RPC_OK && !is_rate)
         code = check_progress(req, msg, msg_size);
+    if (code == RPC_OK && !is_rate)
+        code = check_marks(req, p, msg, msg_size);
     if (code != RPC_OK)
         return code;
     solver = find_counter(h, s->n);
@@ -194,6 +234,7 @@ void explain_work_destroy(struct method_call *call)
     struct explain_work *w = work_of(call);
 
     free(w->arrays);
+    free(w->marks);
     free(w);
 }
 
@@ -274,6 +315,40 @@ static void make_mistake(struct explain_work *w)
     w->is_mistake = 1;
 }
 
+/* The pencil marks that dropped a solution's value: each cell named with
+ * its digit, and the candidates to mark again (restore). */
+static void make_marks_mistake(struct explain_work *w)
+{
+    const unsigned n = w->x.n;
+    const uint8_t *start = w->x.progress ? w->x.progress : w->cells;
+    uint32_t len = 0;
+    char *text = w->extra_text;
+    size_t text_size = sizeof(w->extra_text);
+    size_t used = (size_t)snprintf(text, text_size, "mistake:");
+
+    for (unsigned i = 0; i < n * n; i++) {
+        const uint8_t v = w->solution[i];
+        if (start[i] || w->marks[i * n + v - 1])
+            continue;
+        w->extra_restore[len] = (struct sdk_cell_value){.cell = (uint16_t)i, .value = v};
+        w->extra_cells[len++] = (uint16_t)i;
+        if (len <= MISTAKES_LISTED && used < text_size)
+            used += (size_t)snprintf(text + used, text_size - used,
+                                     "%s %u was removed from r%uc%u but belongs there",
+                                     len > 1 ? ";" : "", v, i / n + 1, i % n + 1);
+        else if (len == MISTAKES_LISTED + 1 && used < text_size)
+            used += (size_t)snprintf(text + used, text_size - used, "; and more");
+    }
+    w->extra = (struct explain_step){.technique = "mistake",
+                                     .cells = w->extra_cells,
+                                     .cells_len = len,
+                                     .text = text,
+                                     .restore = w->extra_restore,
+                                     .restore_len = len};
+    w->has_extra = 1;
+    w->is_mistake = 1;
+}
+
 void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
 {
     struct explain_work *w = work_of(call);
@@ -291,6 +366,8 @@ void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64
         return;
     if (w->rc == -EBADMSG)
         make_mistake(w);
+    else if (w->rc == -ENODATA)
+        make_marks_mistake(w);
     else if (w->rc == 0 && w->x.status == SDK_EXPLAIN_STUCK)
         make_reveal(w);
 }
@@ -305,6 +382,7 @@ static enum rpc_code explain_error(const struct method_call *call, const struct 
 
     switch (w->rc) {
     case -EBADMSG: /* progress disagrees with the solution: the mistake step */
+    case -ENODATA: /* so do the pencil marks */
         return RPC_OK;
     case -EDOM:
         snprintf(msg, msg_size, "no solution");
@@ -432,16 +510,22 @@ static int pack_cells(msgpack_packer *pk, const uint16_t *cells, uint32_t len)
     return 0;
 }
 
+/* {technique, rating, placements, eliminations, cells, text}, and restore
+ * for a mistake in the pencil marks. */
 static int pack_step(msgpack_packer *pk, const struct explain_step *st)
 {
-    if (msgpack_pack_map(pk, 6) < 0 || proto_pack_key(pk, PROTO_K_TECHNIQUE) < 0 ||
-        rpc_pack_cstr(pk, st->technique) < 0 || proto_pack_key(pk, PROTO_K_RATING) < 0 ||
-        msgpack_pack_double(pk, st->rating) < 0 || proto_pack_key(pk, PROTO_K_PLACEMENTS) < 0 ||
+    if (msgpack_pack_map(pk, st->restore_len ? 7 : 6) < 0 ||
+        proto_pack_key(pk, PROTO_K_TECHNIQUE) < 0 || rpc_pack_cstr(pk, st->technique) < 0 ||
+        proto_pack_key(pk, PROTO_K_RATING) < 0 || msgpack_pack_double(pk, st->rating) < 0 ||
+        proto_pack_key(pk, PROTO_K_PLACEMENTS) < 0 ||
         pack_pairs(pk, st->placements, st->placements_len) < 0 ||
         proto_pack_key(pk, PROTO_K_ELIMINATIONS) < 0 ||
         pack_pairs(pk, st->eliminations, st->eliminations_len) < 0 ||
         proto_pack_key(pk, PROTO_K_CELLS) < 0 || pack_cells(pk, st->cells, st->cells_len) < 0 ||
         proto_pack_key(pk, PROTO_K_TEXT) < 0 || rpc_pack_cstr(pk, st->text) < 0)
+        return -ENOMEM;
+    if (st->restore_len && (proto_pack_key(pk, PROTO_K_RESTORE) < 0 ||
+                            pack_pairs(pk, st->restore, st->restore_len) < 0))
         return -ENOMEM;
     return 0;
 }
@@ -517,7 +601,9 @@ static size_t explain_answer_size(const struct rpc_request *req)
     size_t steps =
         req->explain.max_steps && req->explain.max_steps < cube ? req->explain.max_steps : cube;
 
-    return 256 + (steps + 1) * EXPLAIN_STEP_MAP + (cells + cube) * EXPLAIN_PAIR_MAX +
+    /* A mistake in the pencil marks is the only step: its restore pairs
+     * (one a cell at most) come on top of the arrays, with their key. */
+    return 256 + (steps + 1) * EXPLAIN_STEP_MAP + (2 * cells + cube) * EXPLAIN_PAIR_MAX + 16 +
            (cube * HOST_CELLS_PER_STEP + cells) * 3 + cube * HOST_TEXT_PER_STEP +
            sizeof(((struct explain_work *)0)->extra_text);
 }

@@ -5,8 +5,9 @@
  * works step by step, and the host replays every step against the solution
  * before anything is read.  The answer also holds what the plugin cannot
  * say: a `reveal` step when logic is stuck (one cell of the solution, so a
- * hint always helps) and, when the player's progress disagrees with the
- * solution, only a `mistake` step (docs/protocol.md, explain).  The
+ * hint always helps) and, when the player's progress or pencil marks
+ * disagree with the solution, only a `mistake` step (docs/protocol.md,
+ * explain).  The
  * daemon packs it as the answer map; the sudoku tool's --local reads the
  * same steps through explain_result() and explain_step_at().
  *
@@ -33,6 +34,8 @@ struct explain_step {
     const uint16_t *cells;                     /* the pattern's cells, NULL when none */
     uint32_t cells_len;                        /* entries in cells */
     const char *text;                          /* one sentence, "" when none */
+    const struct sdk_cell_value *restore;      /* a marks mistake: candidates to mark again */
+    uint32_t restore_len;                      /* entries in restore (0: not such a step) */
 };
 
 /* The summary of an explanation, borrowed from its call until method_end. */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/codec.h"
 #include "proto/end.h"
 #include "proto/rpc.h"
 
@@ -48,9 +49,111 @@ static enum rpc_code decode_progress(const msgpack_object *v, struct rpc_explain
     return RPC_OK;
 }
 
-/* steps and progress: rpc_decode_options() judged the map's shape. */
+/* ------------------------------------------------- the player's pencil marks */
+
+/* "r3c5" of cell i on side n, into buf. */
+static const char *cell_name(unsigned n, size_t i, char *buf, size_t size)
+{
+    snprintf(buf, size, "r%zuc%zu", i / n + 1, i % n + 1);
+    return buf;
+}
+
+enum rpc_code rpc_decode_marks_str(const char *s, size_t size, unsigned n, uint32_t *marks,
+                                   char *err, size_t err_size)
+{
+    const size_t len = (size_t)n * n * n;
+    char where[48];
+
+    if (size != len)
+        return rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                         "option candidates: %zu characters, want %zu (%u per cell of a %ux%u "
+                         "puzzle) or an array of %u digit lists",
+                         size, len, n, n, n, n * n);
+    for (size_t i = 0; i < (size_t)n * n; i++) {
+        marks[i] = 0;
+        for (unsigned d = 1; d <= n; d++) {
+            char c = s[i * n + d - 1];
+            int k = codec_symbol_value(n, c);
+            if (k != 0 && k != (int)d)
+                return rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                                 "option candidates: %s, digit %u: '%c' is neither '%c' nor '.' "
+                                 "or '0'",
+                                 cell_name(n, i, where, sizeof(where)), d,
+                                 c >= ' ' && c <= '~' ? c : '?',
+                                 codec_value_symbol(d, CODEC_BLANK_DOT));
+            marks[i] |= k ? 1u << (d - 1) : 0;
+        }
+    }
+    return RPC_OK;
+}
+
+/* One cell's list of the array form: distinct digits 1..n. */
+static enum rpc_code marks_cell(const msgpack_object *a, unsigned n, size_t i, uint32_t *mark,
+                                char *err, size_t err_size)
+{
+    char where[48];
+
+    cell_name(n, i, where, sizeof(where));
+    if (a->type != MSGPACK_OBJECT_ARRAY || a->via.array.size > n)
+        return rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                         "option candidates: %s: want a list of at most %u digits", where, n);
+    *mark = 0;
+    for (uint32_t k = 0; k < a->via.array.size; k++) {
+        const msgpack_object *d = &a->via.array.ptr[k];
+        if (d->type != MSGPACK_OBJECT_POSITIVE_INTEGER || d->via.u64 < 1 || d->via.u64 > n)
+            return rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                             "option candidates: %s: want digits 1..%u", where, n);
+        if (*mark & (1u << (d->via.u64 - 1)))
+            return rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                             "option candidates: %s: digit %u twice", where, (unsigned)d->via.u64);
+        *mark |= 1u << (d->via.u64 - 1);
+    }
+    return RPC_OK;
+}
+
+/* The array form: n*n lists, one per cell in row-major order. */
+static enum rpc_code marks_from_array(const msgpack_object_array *a, unsigned n, uint32_t *marks,
+                                      char *err, size_t err_size)
+{
+    enum rpc_code code = RPC_OK;
+
+    if (a->size != n * n)
+        return rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                         "option candidates: %u lists, want one per cell (%u)", a->size, n * n);
+    for (uint32_t i = 0; i < a->size && code == RPC_OK; i++)
+        code = marks_cell(&a->ptr[i], n, i, &marks[i], err, err_size);
+    return code;
+}
+
+/* The candidates option v (nil: none) for a puzzle of side n into e. */
+static enum rpc_code decode_candidates(const msgpack_object *v, unsigned n,
+                                       struct rpc_explain_params *e, char *err, size_t err_size)
+{
+    enum rpc_code code;
+
+    if (!v || v->type == MSGPACK_OBJECT_NIL)
+        return RPC_OK;
+    if (v->type == MSGPACK_OBJECT_STR)
+        code =
+            rpc_decode_marks_str(v->via.str.ptr, v->via.str.size, n, e->candidates, err, err_size);
+    else if (v->type == MSGPACK_OBJECT_ARRAY)
+        code = marks_from_array(&v->via.array, n, e->candidates, err, err_size);
+    else
+        code = rpc_failf(err, err_size, RPC_BAD_REQUEST,
+                         "option candidates: want a string of %u characters or an array of %u "
+                         "digit lists",
+                         n * n * n, n * n);
+    e->has_candidates = code == RPC_OK;
+    return code;
+}
+
+/* ------------------------------------------------------------- the options */
+
+/* steps and progress; candidates is only found (*cand), to be read
+ * once the puzzle's side is known.  rpc_decode_options() judged the map's
+ * shape. */
 static enum rpc_code explain_options(const msgpack_object *o, struct rpc_explain_params *e,
-                                     char *err, size_t err_size)
+                                     const msgpack_object **cand, char *err, size_t err_size)
 {
     uint64_t steps = 0;
     enum rpc_code code = RPC_OK;
@@ -67,6 +170,9 @@ static enum rpc_code explain_options(const msgpack_object *o, struct rpc_explain
         case PROTO_K_PROGRESS:
             code = decode_progress(v, e, err, err_size);
             break;
+        case PROTO_K_CANDIDATES:
+            *cand = v;
+            break;
         default:
             break;
         }
@@ -79,6 +185,8 @@ enum rpc_code rpc_decode_explain_params(const msgpack_object_array *params, enum
                                         char *err, size_t err_size)
 {
     const char *name = proto_method_name(method);
+    const msgpack_object *cand = NULL;
+    enum rpc_code code;
 
     memset(s, 0, sizeof(*s));
     memset(e, 0, offsetof(struct rpc_explain_params, progress));
@@ -87,13 +195,14 @@ enum rpc_code rpc_decode_explain_params(const msgpack_object_array *params, enum
         return rpc_failf(err, err_size, RPC_BAD_REQUEST, "%s takes [puzzle] or [puzzle, options]",
                          name);
     if (params->size == 2) {
-        enum rpc_code code = rpc_decode_options(&params->ptr[1], name, 0, s, err, err_size);
+        code = rpc_decode_options(&params->ptr[1], name, 0, s, err, err_size);
         if (code == RPC_OK && method == RPC_M_EXPLAIN)
-            code = explain_options(&params->ptr[1], e, err, err_size);
+            code = explain_options(&params->ptr[1], e, &cand, err, err_size);
         if (code != RPC_OK)
             return code;
     }
-    return rpc_decode_puzzle(&params->ptr[0], s, err, err_size);
+    code = rpc_decode_puzzle(&params->ptr[0], s, err, err_size);
+    return code == RPC_OK ? decode_candidates(cand, s->n, e, err, err_size) : code;
 }
 
 #endif /* PROTO_DAEMON_END */
@@ -114,6 +223,8 @@ int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t
         wire_opt_uint(&opts, PROTO_K_STEPS, o->steps);
     if (o && o->progress)
         wire_opt_str(&opts, PROTO_K_PROGRESS, o->progress, o->progress_len);
+    if (o && o->candidates)
+        wire_opt_str(&opts, PROTO_K_CANDIDATES, o->candidates, o->candidates_len);
     if (o && o->timeout_ms)
         wire_opt_uint(&opts, PROTO_K_TIMEOUT_MS, o->timeout_ms);
     return wire_pack_puzzle_call(b, msgid, RPC_M_EXPLAIN, puzzle, len, 0, NULL, &opts);
@@ -255,7 +366,8 @@ static int check_cells(const msgpack_object *a, unsigned n, size_t *count)
 static int check_step(const msgpack_object *s, unsigned n, struct explain_size *z)
 {
     const msgpack_object *technique = proto_map_get(s, PROTO_K_TECHNIQUE),
-                         *text = proto_map_get(s, PROTO_K_TEXT);
+                         *text = proto_map_get(s, PROTO_K_TEXT),
+                         *restore = proto_map_get(s, PROTO_K_RESTORE);
     double rating;
 
     if (s->type != MSGPACK_OBJECT_MAP || !technique || technique->type != MSGPACK_OBJECT_STR ||
@@ -263,6 +375,8 @@ static int check_step(const msgpack_object *s, unsigned n, struct explain_size *
         check_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), n, &z->pairs) < 0 ||
         check_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), n, &z->pairs) < 0 ||
         check_cells(proto_map_get(s, PROTO_K_CELLS), n, &z->cells) < 0)
+        return -EPROTO;
+    if (restore && check_pairs(restore, n, &z->pairs) < 0)
         return -EPROTO;
     z->text += text->via.str.size + 1;
     return 0;
@@ -321,13 +435,16 @@ static void fill_step(const msgpack_object *s, struct sudoku_client_step *out,
                       struct explain_fill *f)
 {
     const msgpack_object *cells = proto_map_get(s, PROTO_K_CELLS),
-                         *text = proto_map_get(s, PROTO_K_TEXT);
+                         *text = proto_map_get(s, PROTO_K_TEXT),
+                         *restore = proto_map_get(s, PROTO_K_RESTORE);
 
     get_str(s, PROTO_K_TECHNIQUE, 0, out->technique, sizeof(out->technique));
     get_rating(s, PROTO_K_RATING, &out->rating);
     out->placements = fill_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), f, &out->placements_len);
     out->eliminations =
         fill_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), f, &out->eliminations_len);
+    if (restore)
+        out->restore = fill_pairs(restore, f, &out->restore_len);
     out->cells = f->cells;
     out->cells_len = cells->via.array.size;
     for (uint32_t i = 0; i < cells->via.array.size; i++)

@@ -1,7 +1,8 @@
 /* explain.h -- the explain and rate messages, both ends.
  *
  * Both take solve's [puzzle] or [puzzle, options] (proto/solve.h: the
- * puzzle, solver and timeout_ms); explain adds steps and progress.  The
+ * puzzle, solver and timeout_ms); explain adds steps, progress and
+ * candidates (the player's pencil marks, in either of their two forms).  The
  * client (wire_*) packs the requests and decodes the answers into the
  * library's structs, checking every cell and value; the daemon (rpc_*)
  * decodes the requests.  Their answers are packed by the method layer
@@ -29,17 +30,31 @@ struct rpc_explain_params {
     uint32_t max_steps;              /* explain: stop after this many steps; 0 = until solved */
     int has_progress;                /* explain: progress holds the player's grid */
     unsigned progress_n;             /* its side: the caller checks it against the puzzle's */
+    int has_candidates;              /* explain: candidates holds the player's pencil marks */
     uint8_t progress[SDK_MAX_CELLS]; /* progress_n^2 cells, 0 = blank */
+    /* The pencil marks, n*n cells of the puzzle's side (checked against it
+     * here): bit d-1 set when digit d is marked. */
+    uint32_t candidates[SDK_MAX_CELLS];
 };
 
 /* ------------------------------------------------------ the daemon's end */
 
 /* The params of an explain or a rate (method says which: only explain
- * reads steps and progress) into *s (puzzle, solver, timeout_ms; limit 1)
- * and *e.  Returns RPC_OK or the code, the reason in err. */
+ * reads steps, progress and candidates) into *s (puzzle, solver,
+ * timeout_ms; limit 1) and *e.  Candidates are checked against the
+ * puzzle's side; a malformed one is a bad_request naming the cell.
+ * Returns RPC_OK or the code, the reason in err. */
 enum rpc_code rpc_decode_explain_params(const msgpack_object_array *params, enum rpc_method method,
                                         struct rpc_solve_params *s, struct rpc_explain_params *e,
                                         char *err, size_t err_size);
+
+/* The string form of the candidates option for side n (size bytes of s:
+ * per cell its n digits in order, '.' or '0' for a removed one) into
+ * marks[0 .. n*n) (bit d-1 when d is marked); sudoku --local reads the
+ * tool's --candidates with it.  Returns RPC_OK or RPC_BAD_REQUEST, the
+ * reason (naming the cell) in err. */
+enum rpc_code rpc_decode_marks_str(const char *s, size_t size, unsigned n, uint32_t *marks,
+                                   char *err, size_t err_size);
 
 /* ------------------------------------------------------ the client's end */
 

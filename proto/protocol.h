@@ -95,6 +95,8 @@ enum rpc_method {
     /* explain and rate options and results */                                                     \
     X(STEPS, "steps")                                                                              \
     X(PROGRESS, "progress")                                                                        \
+    X(CANDIDATES, "candidates")                                                                    \
+    X(RESTORE, "restore")                                                                          \
     X(TECHNIQUE, "technique")                                                                      \
     X(RATING, "rating")                                                                            \
     X(PLACEMENTS, "placements")                                                                    \

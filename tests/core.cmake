@@ -149,7 +149,7 @@ sudoku_add_test(NAME test_se_ratings SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_se
 set(_lg ${CMAKE_SOURCE_DIR}/plugins/logic)
 sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic_tech.c
   ${_lg}/grid.c ${_lg}/direct.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/branch9.c ${_lg}/text.c
-  ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c LABELS core TIMEOUT 60)
+  ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/marks.c LABELS core TIMEOUT 60)
 target_include_directories(test_logic_tech PRIVATE ${_lg})
 target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
 

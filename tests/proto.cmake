@@ -7,3 +7,4 @@ sudoku_add_test(NAME test_input SOURCES test_input.c LIBS sudoku_proto LABELS pr
 sudoku_add_test(NAME test_opts SOURCES test_opts.c LIBS sudoku_opts LABELS proto)
 sudoku_add_test(NAME test_rpc SOURCES test_rpc.c LIBS sudoku_proto LABELS proto)
 sudoku_add_test(NAME test_mpsmall SOURCES test_mpsmall.c LIBS sudoku_proto LABELS proto)
+sudoku_add_test(NAME test_marks SOURCES test_marks.c LIBS sudoku_proto LABELS proto)

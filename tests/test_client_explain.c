@@ -30,6 +30,8 @@
 #include "tests/fake_peer.h"
 
 #define PUZZLE4 "1..4..1..1..4..1" /* a 4x4 puzzle: cells 0..15, values 1..4 */
+#define MARKS4                                                                                     \
+    "1...12341234..3.1234.2341234123412341234123412341234123412341234" /* its pencil marks */
 
 struct fake;
 /* Pack the response to one request [0, msgid, method, params]. */
@@ -216,6 +218,8 @@ enum spoil {
     TEXT_NOT_STR,         /* a step's text is nil */
     BAD_STATUS,           /* status is "done" */
     NO_DIFFICULTY,        /* the difficulty key is missing */
+    RESTORE_TOO_BIG,      /* a restore's value is 5 on a 4x4 */
+    RESTORE_NOT_ARRAY,    /* restore is a string */
     SPOIL_COUNT
 };
 
@@ -224,6 +228,7 @@ static void pk_explanation(msgpack_packer *pk, enum spoil v)
 {
     static const unsigned place1[] = {1, 2}, elim1[] = {2, 3, 5, 3}, place2[] = {2, 3};
     static const unsigned bad_cell[] = {16, 2}, bad_value[] = {1, 0}, big_value[] = {2, 5};
+    static const unsigned restore2[] = {3, 4, 6, 1};
 
     msgpack_pack_nil(pk);
     if (v == NOT_A_MAP) {
@@ -286,12 +291,18 @@ static void pk_explanation(msgpack_packer *pk, enum spoil v)
         msgpack_pack_nil(pk);
     else
         pk_str(pk, "hidden single: 2 can go only in r1c2 within row 1");
-    /* step 2: no eliminations, no pattern, no text */
+    /* step 2: no eliminations, no pattern, no text; two candidates to
+     * restore */
     if (v == STEP_NOT_MAP) {
         msgpack_pack_uint8(pk, 7);
         return;
     }
-    msgpack_pack_map(pk, 6);
+    msgpack_pack_map(pk, 7);
+    pk_str(pk, "restore");
+    if (v == RESTORE_NOT_ARRAY)
+        pk_str(pk, "3:4");
+    else
+        pk_pairs(pk, v == RESTORE_TOO_BIG ? 1 : 2, v == RESTORE_TOO_BIG ? big_value : restore2);
     pk_str(pk, "technique");
     pk_str(pk, "locked_candidates_pointing");
     pk_str(pk, "rating");
@@ -363,6 +374,7 @@ static void check_good_explanation(const struct sudoku_client_explanation *e)
     assert_int_equal(s->eliminations[1].value, 3);
     assert_int_equal(s->cells_len, 3);
     assert_int_equal(s->cells[2], 15);
+    assert_int_equal(s->restore_len, 0);
     assert_string_equal(s->text, "hidden single: 2 can go only in r1c2 within row 1");
     s = &e->steps[1];
     assert_string_equal(s->technique, "locked_candidates_pointing");
@@ -371,6 +383,11 @@ static void check_good_explanation(const struct sudoku_client_explanation *e)
     assert_int_equal(s->eliminations_len, 0);
     assert_int_equal(s->cells_len, 0);
     assert_string_equal(s->text, "");
+    assert_int_equal(s->restore_len, 2);
+    assert_int_equal(s->restore[0].cell, 3);
+    assert_int_equal(s->restore[0].value, 4);
+    assert_int_equal(s->restore[1].cell, 6);
+    assert_int_equal(s->restore[1].value, 1);
 }
 
 static void test_explain_good(void **state)
@@ -384,7 +401,9 @@ static void test_explain_good(void **state)
                                            .steps = 1,
                                            .progress = "12.4..1..1..4..1",
                                            .progress_len = 16,
-                                           .timeout_ms = 500};
+                                           .timeout_ms = 500,
+                                           .candidates = MARKS4,
+                                           .candidates_len = 64};
     msgpack_zone zone;
     msgpack_object params;
     (void)state;
@@ -392,12 +411,15 @@ static void test_explain_good(void **state)
     assert_int_equal(sudoku_client_explain(c, PUZZLE4, 16, &o, &e, &err), 0);
     check_good_explanation(e);
     sudoku_client_explanation_free(e);
-    /* the request: explain [puzzle, {solver, steps, progress, timeout_ms}] */
+    /* the request: explain [puzzle, {solver, steps, progress, candidates,
+     * timeout_ms}] */
     assert_string_equal(f.method, "explain");
     last_options(&f, &zone, &params);
     assert_int_equal(params.via.array.size, 2);
     assert_int_equal(params.via.array.ptr[0].via.str.size, 16);
-    assert_int_equal(params.via.array.ptr[1].via.map.size, 4);
+    assert_int_equal(params.via.array.ptr[1].via.map.size, 5);
+    assert_int_equal(opt(&params, "candidates")->via.str.size, 64);
+    assert_memory_equal(opt(&params, "candidates")->via.str.ptr, MARKS4, 64);
     assert_int_equal(opt(&params, "steps")->via.u64, 1);
     assert_int_equal(opt(&params, "timeout_ms")->via.u64, 500);
     assert_memory_equal(opt(&params, "progress")->via.str.ptr, "12.4", 4);

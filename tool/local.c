@@ -291,7 +291,7 @@ static int refuse(struct sudoku_client_error *err, enum rpc_code code, const cha
 }
 
 /* An explain request as the daemon decodes it: the options (progress)
- * first, then the puzzle. */
+ * first, then the puzzle, then the pencil marks of its side. */
 static enum rpc_code explain_request(const char *text, size_t len,
                                      const struct sudoku_client_explain_opts *eo,
                                      struct rpc_request *req, char *msg, size_t msg_size)
@@ -312,6 +312,13 @@ static enum rpc_code explain_request(const char *text, size_t len,
     code = set_puzzle(&req->solve, text, len, 0, NULL, msg, msg_size);
     if (code != RPC_OK)
         return code;
+    if (eo && eo->candidates) {
+        code = rpc_decode_marks_str(eo->candidates, eo->candidates_len, req->solve.n, e->candidates,
+                                    msg, msg_size);
+        if (code != RPC_OK)
+            return code;
+        e->has_candidates = 1;
+    }
     return set_options(&req->solve, eo ? eo->solver : NULL, eo ? eo->timeout_ms : 0, msg, msg_size);
 }
 
@@ -358,6 +365,7 @@ static void copy_step(const struct explain_step *st, struct sudoku_client_step *
     out->placements = copy_pairs(st->placements, st->placements_len, f, &out->placements_len);
     out->eliminations =
         copy_pairs(st->eliminations, st->eliminations_len, f, &out->eliminations_len);
+    out->restore = copy_pairs(st->restore, st->restore_len, f, &out->restore_len);
     out->cells = f->cells;
     out->cells_len = st->cells_len;
     if (st->cells_len)
@@ -389,7 +397,7 @@ static int explanation_of(const struct method_call *call, struct sudoku_client_e
     explain_result(call, &e);
     for (uint32_t i = 0; i < e.steps_len; i++) {
         explain_step_at(call, i, &st);
-        z.pairs += st.placements_len + st.eliminations_len;
+        z.pairs += st.placements_len + st.eliminations_len + st.restore_len;
         z.cells += st.cells_len;
         z.text += strlen(st.text) + 1;
     }

@@ -282,6 +282,11 @@ struct sudoku_client_explain_opts {
     const char *progress; /* explain: the player's grid in line form, NULL: the givens */
     size_t progress_len;  /* bytes of progress */
     unsigned timeout_ms;  /* per-request timeout, 0: the daemon's default */
+    /* explain: the player's pencil marks, NULL: every candidate the grid
+     * allows.  n*n*n characters, per cell its n digits in order with '.'
+     * or '0' for a removed one (the 729-character form of a 9x9). */
+    const char *candidates;
+    size_t candidates_len; /* bytes of candidates */
 };
 
 /* How far an explanation went. */
@@ -308,6 +313,10 @@ struct sudoku_client_step {
     const uint16_t *cells;                               /* cells that prove it (the pattern) */
     size_t cells_len;                                    /* entries in cells */
     const char *text;                                    /* one sentence, r1c1 notation */
+    /* A "mistake" in the pencil marks: the removed candidates to mark
+     * again (each the solution's value of its cell); empty otherwise. */
+    const struct sudoku_client_cell_value *restore;
+    size_t restore_len; /* entries in restore */
 };
 
 /* The answer to an explain: one allocation, freed with

@@ -222,7 +222,7 @@ static int explain_load(const void *state, struct lg_run *r, const struct sdk_ex
     rc = rc ? rc : lg_grid_load(&r->g, r->geo, start);
     if (rc == -EINVAL)
         return rc;
-    *broken = rc != 0;
+    *broken = rc != 0 || (lg_grid_marks(&r->g, r->geo, job) && lg_grid_is_broken(&r->g, r->geo));
     return 0;
 }
 

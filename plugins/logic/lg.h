@@ -250,6 +250,10 @@ struct lg_rung {
     lg_technique_fn *fn; /* the search */
 };
 
+/* marks.c: cut g's candidates down to job's pencil marks, when it has
+ * some (returns true then). */
+bool lg_grid_marks(struct lg_grid *g, const struct lg_geom *geo, const struct sdk_explain *job);
+
 /* explain.c: the ladder, easiest first (len rungs), and explain(). */
 const struct lg_rung *lg_ladder(size_t *len);
 int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job);
