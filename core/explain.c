@@ -19,6 +19,7 @@
 
 #include "core/grid.h"
 #include "core/host_impl.h"
+#include "core/rules.h"
 
 /* Find the unique solution of job's givens with solver.  Returns 0, or
  * -EDOM (none), -ENOTUNIQ (more than one), -ECANCELED, -ETIMEDOUT, -EIO. */
@@ -31,7 +32,8 @@ static int explain_solution(const struct host_plugin *solver, const struct sdk_e
                          .limit = 2,
                          .cancel = job->cancel,
                          .deadline_ns = job->deadline_ns,
-                         .solution = solution};
+                         .solution = solution,
+                         .rules = job->rules};
     int rc = host_solve(solver, &sj);
 
     if (rc < 0)
@@ -52,7 +54,7 @@ static int explain_job_ok(const struct sdk_explain *job, const uint8_t *solution
         return -EINVAL;
     if (!job->steps || !job->placements || !job->eliminations)
         return -EINVAL;
-    if (grid_check_givens(job->n, job->cells, err, sizeof(err)) != 0)
+    if (rules_check_givens(job->rules, job->n, job->cells, err, sizeof(err)) != 0)
         return -EINVAL;
     return 0;
 }

@@ -38,6 +38,7 @@ struct explain_work {
     uint8_t progress[SDK_MAX_CELLS];  /* the player's grid, when x.progress */
     uint8_t grid[SDK_MAX_CELLS];      /* position reached */
     uint8_t *marks;                   /* the pencil marks as x.candidates reads them, owned */
+    struct rules *rules;              /* the variant rules x.rules points into, owned; or NULL */
     /* The step the plugin cannot give, made by run: a reveal when stuck, a
      * mistake when the progress disagrees with the solution. */
     int has_extra;                                      /* 1: extra is the last step */
@@ -194,23 +195,35 @@ static struct explain_work *work_new(const struct rpc_request *req, int is_rate)
     return w;
 }
 
-/* The rules option: a malformed one is a bad request; well-formed ones
- * are not explained yet (the host's replay of a step knows only the
- * classic houses), so they are unsupported, naming the first rule. */
-static enum rpc_code explain_rules_check(const struct rpc_solve_params *s, char *msg,
-                                         size_t msg_size)
+/* Does the explainer p take every rule of rules (sdk_plugin.explain_rules)?
+ * RPC_OK, or RPC_UNSUPPORTED naming the first rule it does not take. */
+static enum rpc_code explainer_takes(const struct host_plugin *p, const struct rules *rules,
+                                     char *msg, size_t msg_size)
 {
-    struct rules *rules = NULL;
-    enum rpc_code code = method_rules(&s->rules, s->n, &rules, msg, msg_size);
+    const struct sdk_rules *r = rules_sdk(rules);
+    uint32_t missing = r ? r->kinds & ~sdk_plugin_rules(p->desc, 1) : 0;
+
+    if (!missing)
+        return RPC_OK;
+    snprintf(msg, msg_size, "solver %s cannot explain the rule %s", p->desc->name,
+             rules_kind_name(missing & -missing));
+    return RPC_UNSUPPORTED;
+}
+
+/* The plugin that finds the unique solution: for classic puzzles as
+ * find_counter, else one that counts and takes every rule. */
+static enum rpc_code find_rules_counter(const struct host *h, unsigned n, const struct rules *rules,
+                                        const struct host_plugin **out, char *msg, size_t msg_size)
+{
     const struct sdk_rules *r = rules_sdk(rules);
 
-    if (code == RPC_OK && r) {
-        snprintf(msg, msg_size, "no loaded explainer takes the rule %s",
-                 rules_kind_name(r->kinds & -r->kinds));
-        code = RPC_UNSUPPORTED;
-    }
-    rules_free(rules);
-    return code;
+    if (r)
+        return method_find_rules_solver(h, "", n, r->kinds, 1, out, msg, msg_size);
+    *out = find_counter(h, n);
+    if (*out)
+        return RPC_OK;
+    snprintf(msg, msg_size, "no loaded solver can count %ux%u solutions", n, n);
+    return RPC_UNSUPPORTED;
 }
 
 enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_request *req,
@@ -221,35 +234,43 @@ enum rpc_code explain_work_validate(struct method_call *call, const struct rpc_r
     const struct host *h = call->env->host;
     const struct host_plugin *p = NULL, *solver;
     struct explain_work *w;
+    struct rules *rules = NULL;
     enum rpc_code code;
 
-    code = explain_rules_check(s, msg, msg_size);
+    code = method_rules(&s->rules, s->n, &rules, msg, msg_size);
     if (code != RPC_OK)
         return code;
-    if (grid_check_givens(s->n, s->cells, msg, msg_size) < 0)
-        return RPC_BAD_PUZZLE;
+    if (rules_check_givens(rules_sdk(rules), s->n, s->cells, msg, msg_size) < 0) {
+        code = RPC_BAD_PUZZLE;
+        goto out;
+    }
     code = find_explainer(h, s->solver, s->n, &p, msg, msg_size);
+    if (code == RPC_OK)
+        code = explainer_takes(p, rules, msg, msg_size);
     if (code == RPC_OK && !is_rate)
         code = check_progress(req, msg, msg_size);
     if (code == RPC_OK && !is_rate)
         code = check_marks(req, p, msg, msg_size);
+    if (code == RPC_OK)
+        code = find_rules_counter(h, s->n, rules, &solver, msg, msg_size);
     if (code != RPC_OK)
-        return code;
-    solver = find_counter(h, s->n);
-    if (!solver) {
-        snprintf(msg, msg_size, "no loaded solver can count %ux%u solutions", s->n, s->n);
-        return RPC_UNSUPPORTED;
-    }
+        goto out;
     w = work_new(req, is_rate);
     if (!w) {
         snprintf(msg, msg_size, "out of memory: try again later");
-        return RPC_OVERLOADED;
+        code = RPC_OVERLOADED;
+        goto out;
     }
     w->solver = solver;
+    w->rules = rules; /* the work owns them now */
+    w->x.rules = rules_sdk(rules);
+    rules = NULL;
     memcpy(call->work, &w, sizeof(w));
     call->plugin = p;
     call->timeout_ms = s->timeout_ms;
-    return RPC_OK;
+out:
+    rules_free(rules);
+    return code;
 }
 
 void explain_work_destroy(struct method_call *call)
@@ -258,6 +279,7 @@ void explain_work_destroy(struct method_call *call)
 
     free(w->arrays);
     free(w->marks);
+    rules_free(w->rules);
     free(w);
 }
 

@@ -145,6 +145,13 @@ static void rules_bad_cage(struct rpc_request *r)
     r->solve.rules.cells[1] = 4;
 }
 
+static void rules_knight_clash(struct rpc_request *r)
+{
+    rules_anti_knight(r);
+    r->solve.cells[0] = 7; /* r1c1 and r2c3: a knight's move apart */
+    r->solve.cells[11] = 7;
+}
+
 static void rules_for_dfs(struct rpc_request *r)
 {
     rules_anti_knight(r);
@@ -163,7 +170,8 @@ static const struct refusal refusals[] = {
     {"rate with an impossible cage", RPC_M_RATE, rules_bad_cage, RPC_BAD_REQUEST},
     /* a named plugin must take every rule */
     {"solve by a classic-only plugin with rules", RPC_M_SOLVE, rules_for_dfs, RPC_UNSUPPORTED},
-    {"explain with rules no explainer takes", RPC_M_EXPLAIN, rules_anti_knight, RPC_UNSUPPORTED},
+    {"explain with givens that break a rule", RPC_M_EXPLAIN, rules_knight_clash, RPC_BAD_PUZZLE},
+    {"rate with givens that break a rule", RPC_M_RATE, rules_knight_clash, RPC_BAD_PUZZLE},
     {"generate with rules no generator takes", RPC_M_GENERATE, generate_killer, RPC_UNSUPPORTED},
     /* the rules come before any plugin */
     {"solve with clashing givens", RPC_M_SOLVE, clash, RPC_BAD_PUZZLE},

@@ -91,10 +91,6 @@ def test_a_plugin_without_the_rule_is_unsupported(client):
     with pytest.raises(sudokud.Unsupported) as info:
         solve(client, "." * 81, {"anti_king": True}, solver="dfs")
     assert "solver dfs does not take the rule anti_king" in info.value.message
-    for method in ("explain", "rate"):
-        with pytest.raises(sudokud.Unsupported) as info:
-            call(client, method, "." * 81, {"windows": True})
-        assert "windows" in info.value.message
     with pytest.raises(sudokud.Unsupported) as info:
         call(client, "generate", None, {"cages": True})
     assert "cages" in info.value.message
@@ -176,3 +172,39 @@ def test_golden_through_any_plugin_that_takes_them(client):
             assert breaks_no_rule(puzzle, rules, r.solution), name
         solved += 1
     assert solved >= 1  # classic at least
+
+
+def test_explain_and_rate_variants(client):
+    """Every unique 9x9 golden variant is explained under its rules: each
+    placement is the value of the solution the daemon's solve found (a
+    solution this test checks against every rule), and rate agrees with
+    explain's rating."""
+    explained, statuses = 0, []
+    for name, rules, puzzle, count in golden():
+        if count != 1 or len(puzzle) != 81 or not rules:
+            continue
+        sol = solve(client, puzzle, rules, limit=2).solution
+        assert breaks_no_rule(puzzle, rules, sol), name
+        x = call(client, "explain", puzzle, rules)
+        assert x["status"] in ("solved", "stuck"), (name, x["status"])
+        placed = 0
+        for step in x["steps"]:
+            for cell, value in step["placements"]:
+                assert "123456789".index(sol[cell]) + 1 == value, (name, step["technique"])
+                placed += 1
+        blanks = puzzle.count(".") + puzzle.count("0")
+        assert placed == blanks if x["status"] == "solved" else 0 < placed < blanks, name
+        statuses.append(x["status"])
+        r = call(client, "rate", puzzle, rules)
+        assert r["rating"] == x["rating"], name
+        explained += 1
+    assert explained >= 8
+    assert statuses.count("solved") >= explained // 2, statuses
+
+
+def test_explain_givens_breaking_a_rule_are_a_bad_puzzle(client):
+    puzzle = "5" + "." * 39 + "5" + "." * 40  # two 5s on the main diagonal
+    for method in ("explain", "rate"):
+        with pytest.raises(sudokud.BadPuzzle) as info:
+            call(client, method, puzzle, {"diagonals": True})
+        assert "diagonals: the main diagonal has two 5s" in info.value.message
