@@ -420,6 +420,11 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], "--plugin-worker") == 0)
         return isolate_worker_main(argc, argv); /* a plugin's process (isolate.h) */
+    /* Loading plugins can take a while (seconds under a sanitizer): a stop
+     * asked for meanwhile waits, blocked, until the server can shut down in
+     * order.  Held before any thread starts (the log's), so that none of
+     * them takes the signal's default action; server_run releases them. */
+    server_hold_signals();
     rc = parse_args(argc, argv, &o);
 
     if (rc != 0) {

@@ -54,6 +54,7 @@
 #include "daemon/server.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -629,6 +630,30 @@ static int close_loop(uv_loop_t *loop)
     return rc;
 }
 
+static void held_set(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGHUP);
+}
+
+void server_hold_signals(void)
+{
+    sigset_t set;
+
+    held_set(&set);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+static void release_signals(void)
+{
+    sigset_t set;
+
+    held_set(&set);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 int server_run(const struct server_config *cfg, struct host *host)
 {
     struct server s = {.cfg = *cfg,
@@ -664,6 +689,7 @@ int server_run(const struct server_config *cfg, struct host *host)
     }
     if (rc == 0) {
         announce(&s);
+        release_signals(); /* one held since startup is handled on the loop now */
         uv_run(&loop, UV_RUN_DEFAULT);
     } else {
         close_all(&s);

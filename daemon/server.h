@@ -98,6 +98,13 @@ struct server {
  * setting that needs a restart (socket, socket-mode, threads). */
 int server_run(const struct server_config *cfg, struct host *host);
 
+/* Block SIGTERM, SIGINT and SIGHUP in the calling thread and in every
+ * thread or process it starts from now on; call it before the slow startup
+ * work (loading plugins).  server_run() unblocks them once it serves, so a
+ * stop asked for during startup is an orderly shutdown with status 0, not a
+ * death by signal.  Plugin workers clear the mask they inherit. */
+void server_hold_signals(void);
+
 /* Resolve the default socket path (root: /run/sudokud/sudokud.sock, else
  * $XDG_RUNTIME_DIR/sudokud.sock).  Returns 0 or -ENOENT (no runtime dir) /
  * -ENAMETOOLONG. */

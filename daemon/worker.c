@@ -116,6 +116,7 @@ int isolate_worker_main(int argc, char **argv)
 {
     struct worker *wk;
     struct host *h;
+    sigset_t none;
     uint32_t len;
     int rc;
 
@@ -129,6 +130,8 @@ int isolate_worker_main(int argc, char **argv)
     if (!wk || !h)
         _exit(1); /* the process ends: nothing to free */
     signal(SIGPIPE, SIG_IGN);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL); /* the daemon's held signals (server.h) */
     wk->sock = atoi(argv[2]);
     rc = map_slot(wk, wk->sock + 1);
     if (rc == 0)
