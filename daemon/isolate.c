@@ -13,8 +13,11 @@
  *     [0, 64)   atomic cancel flag, the daemon's copy of the job's
  *     [64, ...) the message: the job, then the answer over it
  *
- * Processes are started with posix_spawn() of /proc/self/exe (the daemon's
- * own binary, even when the file was replaced), socket at fd 3, slot at 4.
+ * Processes are started with posix_spawn() of the daemon's own binary, even
+ * when the file was replaced: a descriptor of /proc/self/exe opened at start
+ * (spawned as /proc/self/fd/N; under valgrind, whose own binary
+ * /proc/self/exe names, the open gives the daemon's), socket at fd 3, slot
+ * at 4.
  */
 #define _GNU_SOURCE /* memfd_create, ppoll */
 #include "daemon/isolate.h"
@@ -77,6 +80,8 @@ struct isolate {
     unsigned max_workers;       /* per plugin */
     struct iso_plugin *plugins; /* isolated ones */
     size_t len;                 /* in plugins */
+    int exe_fd;                 /* the daemon's binary, -1 when nothing is isolated */
+    char exe_path[32];          /* /proc/self/fd/<exe_fd>: what workers run */
 };
 
 /* ----------------------------------------------------------------- modes */
@@ -239,8 +244,8 @@ static int worker_start(struct iso_plugin *ip, struct iso_worker **out)
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_adddup2(&fa, sv[1], ISOLATE_WORKER_FD);
         posix_spawn_file_actions_adddup2(&fa, slot, ISOLATE_WORKER_FD + 1);
-        rc =
-            sv[1] < 0 ? -EMFILE : -posix_spawn(&w->pid, "/proc/self/exe", &fa, NULL, argv, environ);
+        rc = sv[1] < 0 ? -EMFILE
+                       : -posix_spawn(&w->pid, ip->iso->exe_path, &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
     }
     if (rc < 0)
@@ -521,6 +526,16 @@ int isolate_new(struct host *h, enum isolate_mode mode, unsigned max_workers, st
         log_msg(SDK_LOG_INFO, "plugin %s runs in worker processes (isolate %s)", p->desc->name,
                 isolate_mode_name(mode));
     }
+    /* >= 10, like the socket: the spawn's dup2 to 3 and 4 must not hit it. */
+    iso->exe_fd = -1;
+    if (iso->len) {
+        int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+        iso->exe_fd = fd < 0 ? -errno : high_fd(fd);
+    }
+    if (iso->len && iso->exe_fd < 0)
+        log_msg(SDK_LOG_ERR, "cannot open /proc/self/exe (%s): isolated plugins cannot run",
+                strerror(-iso->exe_fd));
+    snprintf(iso->exe_path, sizeof(iso->exe_path), "/proc/self/fd/%d", iso->exe_fd);
     *out = iso;
     return 0;
 }
@@ -559,6 +574,8 @@ void isolate_free(struct isolate *iso)
         pthread_cond_destroy(&ip->freed);
         pthread_mutex_destroy(&ip->lock);
     }
+    if (iso->exe_fd >= 0)
+        close(iso->exe_fd);
     free(iso->plugins);
     free(iso);
 }
