@@ -199,6 +199,10 @@ bool lg_jellyfish(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xy_wing(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xyz_wing(const struct lg_ctx *c, struct lg_step *s);
 
+/* unique.c: uniqueness steps (9x9, a puzzle known to be unique only). */
+bool lg_unique_loop(const struct lg_ctx *c, struct lg_step *s);
+bool lg_bug(const struct lg_ctx *c, struct lg_step *s);
+
 /* chains.c: X-chains, XY-chains, AICs. */
 bool lg_x_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xy_chain(const struct lg_ctx *c, struct lg_step *s);
