@@ -46,9 +46,11 @@ static const struct lg_rung ladder[] = {
     {"jellyfish", 5.2, lg_jellyfish},
     {"hidden_quad", 5.4, lg_hidden_quad},
     {"bug", 5.6, lg_bug},
+    {"aligned_pair_exclusion", 6.2, lg_aligned_pair_exclusion},
     {"x_chain", 6.6, lg_x_chain},
     {"xy_chain", 6.8, lg_xy_chain},
     {"aic", 7.0, lg_aic},
+    {"aligned_triple_exclusion", 7.5, lg_aligned_triple_exclusion},
     {"forcing_chain", 8.0, lg_forcing_chain},
     {"dynamic_forcing_chain", 8.5, lg_dynamic_forcing_chain},
 };
