@@ -99,6 +99,7 @@ struct uq_search {
     uint32_t len;              /* cells on the path */
     uint16_t path[UQ_MAX_LEN]; /* the path, start first */
     bool on_path[81];          /* cells on the path */
+    uint32_t seen[2];          /* units met by the path's cells at even, odd places */
     uint32_t nodes;            /* search nodes so far */
     bool found;                /* best holds a step */
     struct uq_hint cur;        /* the step being built */
@@ -139,17 +140,14 @@ static double loop_se(uint32_t len, uint32_t add)
  * of its cells, one at an even place and one at an odd? */
 static bool loop_valid(const struct uq_search *q)
 {
-    uint32_t seen[2] = {0, 0};
+    return q->seen[0] == q->seen[1]; /* loop_walk keeps each unit once a parity */
+}
 
-    for (uint32_t i = 0; i < q->len; i++) {
-        for (uint32_t t = 0; t < 3; t++) {
-            uint32_t bit = 1u << region_of(q->c->geo, t, q->path[i]);
-            if (seen[i & 1] & bit)
-                return false;
-            seen[i & 1] |= bit;
-        }
-    }
-    return seen[0] == seen[1];
+/* The units of cell, a bit each. */
+static uint32_t units_of(const struct lg_geom *geo, uint32_t cell)
+{
+    return 1u << region_of(geo, 0, cell) | 1u << region_of(geo, 1, cell) |
+           1u << region_of(geo, 2, cell);
 }
 
 /* Keep cur when it is easier than the best so far (SE: lowest rating,
@@ -391,9 +389,13 @@ static void loop_walk(struct uq_search *q, uint32_t cell, int allowed, uint32_t 
                       int last_type)
 {
     const struct lg_ctx *c = q->c;
+    const uint32_t par = q->len & 1, units = units_of(c->geo, cell);
 
-    if (q->len == UQ_MAX_LEN || ++q->nodes > UQ_NODES)
+    /* A path meeting a unit twice at places of one parity never closes
+     * into a deadly pattern (loop_valid): nothing below it is a loop. */
+    if (q->len == UQ_MAX_LEN || (q->seen[par] & units) || ++q->nodes > UQ_NODES)
         return;
+    q->seen[par] |= units;
     q->path[q->len++] = (uint16_t)cell;
     q->on_path[cell] = true;
     for (int t = 0; t < 3; t++) {
@@ -408,6 +410,10 @@ static void loop_walk(struct uq_search *q, uint32_t cell, int allowed, uint32_t 
             }
             if (q->on_path[next] || (m & q->pair) != q->pair)
                 continue;
+            /* A loop through an earlier cell holding only the pair was found
+             * from it, both ways round: its steps are offered already. */
+            if (m == q->pair && next < q->path[0])
+                continue;
             /* SE gathers the extra values of every cell looked at from here. */
             exvals |= m & ~q->pair;
             uint32_t card = lg_popcount(m);
@@ -417,6 +423,7 @@ static void loop_walk(struct uq_search *q, uint32_t cell, int allowed, uint32_t 
     }
     q->on_path[cell] = false;
     q->len--;
+    q->seen[par] &= ~units;
 }
 
 /* The consequence of hint h, in words, into buf. */
