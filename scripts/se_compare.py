@@ -67,8 +67,12 @@ def main(argv):
     print('|---|---:|---:|---:|---:|---:|---:|')
     for path in argv[1:]:
         rows = read_se(path)
-        ours = rate(sudoku, [r[0] for r in rows])
+        name = path.rsplit('/', 1)[-1].rsplit('.', 1)[0]
         n = len(rows)
+        if n == 0:  # a file serate is still writing, or not its output
+            print(f'| {name} | 0 | - | - | - | - | - |')
+            continue
+        ours = rate(sudoku, [r[0] for r in rows])
         count = [0] * 5
         for (p, er, ep, ed), o in zip(rows, ours):
             r = o.get('rating', 0.0)
@@ -77,7 +81,6 @@ def main(argv):
             count = [c + h for c, h in zip(count, hits)]
             if hits[0] and (o.get('ep') is None or (hits[3] and hits[4])):
                 keep.append(f'{p} {er:.1f} {ep:.1f} {ed:.1f}')
-        name = path.rsplit('/', 1)[-1].rsplit('.', 1)[0]
         pct = ' | '.join(f'{c} ({100 * c / n:.0f}%)' for c in count)
         print(f'| {name} | {n} | {pct} |')
     if golden:

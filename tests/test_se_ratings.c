@@ -9,6 +9,10 @@
  * are found, the direct techniques) occur on this path, each as SE makes
  * it: one placement, no elimination.  (Direct claiming, 1.9, never comes
  * first on these puzzles: test_logic_tech has it on a hand-made position.)
+ * A third starts from the positions of tests/data/se_steps.txt (values and
+ * pencil marks), where SE's first step is a unique rectangle or loop, a
+ * BUG or an aligned exclusion: the first step must be SE's, removing the
+ * same candidates at the same rating.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -157,6 +161,132 @@ static void test_direct_steps(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* SE's uniqueness and aligned exclusion steps (tests/data/se_steps.txt)      */
+/* ------------------------------------------------------------------------ */
+
+/* One line of se_steps.txt: a position and SE's first step from it. */
+struct se_step {
+    uint8_t cells[81];                  /* the givens */
+    uint8_t progress[81];               /* the values placed (givens included) */
+    uint8_t marks[81 * 9];              /* candidates: marks[cell * 9 + d - 1] != 0 */
+    char technique[32];                 /* the step's technique */
+    double rating;                      /* its rating */
+    uint32_t elim_len;                  /* entries in elim */
+    struct sdk_cell_value elim[81 * 9]; /* what it removes */
+};
+
+/* 81 characters of digits and '.' into cells. */
+static void parse_grid(const char *text, uint8_t *cells)
+{
+    assert_int_equal(strlen(text), 81);
+    for (int i = 0; i < 81; i++)
+        cells[i] = text[i] >= '1' && text[i] <= '9' ? (uint8_t)(text[i] - '0') : 0;
+}
+
+/* "r1c2:9,r5c5:3" into st->elim. */
+static void parse_elims(char *text, struct se_step *st)
+{
+    unsigned r, c, d;
+
+    st->elim_len = 0;
+    for (char *tok = strtok(text, ","); tok; tok = strtok(NULL, ",")) {
+        assert_int_equal(sscanf(tok, "r%uc%u:%u", &r, &c, &d), 3);
+        assert_true(r >= 1 && r <= 9 && c >= 1 && c <= 9 && d >= 1 && d <= 9);
+        st->elim[st->elim_len++] =
+            (struct sdk_cell_value){.cell = (uint16_t)((r - 1) * 9 + c - 1), .value = (uint8_t)d};
+    }
+    assert_true(st->elim_len > 0);
+}
+
+/* Parse a line of se_steps.txt; false for a comment. */
+static bool parse_step(const char *line, struct se_step *st)
+{
+    char g[96], p[96], m[768], e[1024];
+
+    if (line[0] == '#')
+        return false;
+    assert_int_equal(
+        sscanf(line, "%95s %95s %767s %31s %lf %1023s", g, p, m, st->technique, &st->rating, e), 6);
+    parse_grid(g, st->cells);
+    parse_grid(p, st->progress);
+    assert_int_equal(strlen(m), 81 * 9);
+    for (int i = 0; i < 81 * 9; i++)
+        st->marks[i] = m[i] != '.';
+    parse_elims(e, st);
+    return true;
+}
+
+/* Does step s of x remove exactly what st says? */
+static void assert_same_elims(const struct sdk_explain *x, const struct sdk_step *s,
+                              const struct se_step *st)
+{
+    assert_int_equal(s->elim_len, st->elim_len);
+    for (uint32_t i = 0; i < st->elim_len; i++) {
+        bool found = false;
+        for (uint32_t k = 0; k < s->elim_len; k++) {
+            const struct sdk_cell_value *v = &x->eliminations[s->elim_off + k];
+            found |= v->cell == st->elim[i].cell && v->value == st->elim[i].value;
+        }
+        assert_true(found);
+    }
+}
+
+/* The first step from st's position (the host checks it against the unique
+ * solution, as every step): SE's technique, rating and eliminations. */
+static void check_step(const struct se_step *st)
+{
+    struct sdk_explain x;
+    uint8_t solution[81];
+    void *arrays;
+
+    memset(&x, 0, sizeof(x));
+    arrays = host_explain_arrays(&x, 9, 1);
+    assert_non_null(arrays);
+    x.size = sizeof(x);
+    x.n = 9;
+    x.cells = st->cells;
+    x.progress = st->progress;
+    x.candidates = st->marks;
+    x.max_steps = 1;
+    assert_int_equal(host_explain(logic, solver, &x, solution), 0);
+    assert_int_equal(x.steps_len, 1);
+    const struct sdk_step *s = &x.steps[0];
+    print_message("%s %.1f: %.*s\n", s->technique, s->rating, (int)s->text_len,
+                  x.text + s->text_off);
+    assert_string_equal(s->technique, st->technique);
+    assert_true(fabs(s->rating - st->rating) < 1e-9);
+    assert_int_equal(s->place_len, 0);
+    assert_same_elims(&x, s, st);
+    free(arrays);
+}
+
+/* Every step of se_steps.txt, and every new rung among them. */
+static void test_se_steps(void **state)
+{
+    static const char *const names[] = {"unique_rectangle", "unique_loop", "bug",
+                                        "aligned_pair_exclusion", "aligned_triple_exclusion"};
+    static struct se_step st;
+    uint32_t seen[5] = {0}, lines = 0;
+    char line[2048];
+    FILE *f = fopen(SUDOKU_TEST_DATA_DIR "/se_steps.txt", "r");
+
+    (void)state;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        if (!parse_step(line, &st))
+            continue;
+        check_step(&st);
+        for (int k = 0; k < 5; k++)
+            seen[k] += !strcmp(st.technique, names[k]);
+        lines++;
+    }
+    fclose(f);
+    for (int k = 0; k < 5; k++)
+        assert_true(seen[k] > 0);
+    assert_true(lines >= 10);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -180,6 +310,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_er_ep_ed),
         cmocka_unit_test(test_direct_steps),
+        cmocka_unit_test(test_se_steps),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

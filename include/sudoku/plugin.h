@@ -274,8 +274,11 @@ struct sdk_explain {
      * or NULL.  It lets a plugin search less, never say more: a candidate
      * that is the solution's value cannot lead to a contradiction, so the
      * logic plugin does not try it as one, and finds the same steps as
-     * without it.  A plugin must not state a step because the solution says
-     * so; the host checks every step against the solution anyway. */
+     * without it.  Being set, it also says that the puzzle has one
+     * solution, which uniqueness techniques assume: the logic plugin takes
+     * unique rectangle, loop and BUG steps only then.  A plugin must not
+     * state a step because the solution says so; the host checks every step
+     * against the solution anyway. */
     const uint8_t *solution;
     /* Minor 4 (read only when size covers it): the variant rules, or NULL
      * (classic); never set unless explain_rules has every kind in it. */

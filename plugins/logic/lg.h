@@ -199,6 +199,14 @@ bool lg_jellyfish(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xy_wing(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xyz_wing(const struct lg_ctx *c, struct lg_step *s);
 
+/* unique.c: uniqueness steps (9x9, a puzzle known to be unique only). */
+bool lg_unique_loop(const struct lg_ctx *c, struct lg_step *s);
+bool lg_bug(const struct lg_ctx *c, struct lg_step *s);
+
+/* aligned.c: aligned pair and triple exclusion (sides up to 9). */
+bool lg_aligned_pair_exclusion(const struct lg_ctx *c, struct lg_step *s);
+bool lg_aligned_triple_exclusion(const struct lg_ctx *c, struct lg_step *s);
+
 /* chains.c: X-chains, XY-chains, AICs. */
 bool lg_x_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_xy_chain(const struct lg_ctx *c, struct lg_step *s);
