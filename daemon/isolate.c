@@ -39,6 +39,7 @@
 #include "core/marshal.h"
 #include "core/sha256.h"
 #include "daemon/log.h"
+#include "daemon/seccomp.h"
 #include "util/clock.h"
 
 extern char **environ;
@@ -521,6 +522,8 @@ int isolate_new(struct host *h, enum isolate_mode mode, unsigned max_workers, st
         log_msg(SDK_LOG_INFO, "plugin %s runs in worker processes (isolate %s)", p->desc->name,
                 isolate_mode_name(mode));
     }
+    if (iso->len)
+        log_msg(SDK_LOG_INFO, "plugin workers: %s", seccomp_describe());
     *out = iso;
     return 0;
 }
