@@ -59,7 +59,7 @@ static void worker_log(void *ctx, int level, const char *msg)
 }
 
 /* on_exit handler: a plugin that calls exit() ends its worker here, at
- * once, with its status.  Registered in main(), so it runs before every
+ * once, with its status.  Registered as the worker starts, so it runs before every
  * handler a sanitizer runtime registered at start-up: LeakSanitizer's
  * at-exit check would start a tracer (clone of a new process, ptrace)
  * that the seccomp filter refuses, and the worker would die with LSan's
