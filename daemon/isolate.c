@@ -13,11 +13,13 @@
  *     [0, 64)   atomic cancel flag, the daemon's copy of the job's
  *     [64, ...) the message: the job, then the answer over it
  *
- * Processes are started with posix_spawn() of the daemon's own binary, even
- * when the file was replaced: a descriptor of /proc/self/exe opened at start
- * (spawned as /proc/self/fd/N; under valgrind, whose own binary
- * /proc/self/exe names, the open gives the daemon's), socket at fd 3, slot
- * at 4.
+ * Processes are started with posix_spawn() of /proc/self/fd/N, N a
+ * descriptor of /proc/self/exe opened at start (the daemon's own binary,
+ * even when the file was replaced), socket at fd 3, slot at 4.  Not of
+ * /proc/self/exe itself: under valgrind that names valgrind's tool, which
+ * refuses to run, while valgrind answers an open of /proc/self/exe with
+ * the program it runs; so the workers of a daemon under memcheck run
+ * natively, as with --trace-children=no they should.
  */
 #define _GNU_SOURCE /* memfd_create, ppoll */
 #include "daemon/isolate.h"
@@ -42,6 +44,7 @@
 #include "core/marshal.h"
 #include "core/sha256.h"
 #include "daemon/log.h"
+#include "daemon/seccomp.h"
 #include "util/clock.h"
 
 extern char **environ;
@@ -80,8 +83,8 @@ struct isolate {
     unsigned max_workers;       /* per plugin */
     struct iso_plugin *plugins; /* isolated ones */
     size_t len;                 /* in plugins */
-    int exe_fd;                 /* the daemon's binary, -1 when nothing is isolated */
-    char exe_path[32];          /* /proc/self/fd/<exe_fd>: what workers run */
+    char exe[32];               /* /proc/self/fd/N: the daemon's binary */
+    int exe_fd;                 /* N, or -1 */
 };
 
 /* ----------------------------------------------------------------- modes */
@@ -244,8 +247,7 @@ static int worker_start(struct iso_plugin *ip, struct iso_worker **out)
         posix_spawn_file_actions_init(&fa);
         posix_spawn_file_actions_adddup2(&fa, sv[1], ISOLATE_WORKER_FD);
         posix_spawn_file_actions_adddup2(&fa, slot, ISOLATE_WORKER_FD + 1);
-        rc = sv[1] < 0 ? -EMFILE
-                       : -posix_spawn(&w->pid, ip->iso->exe_path, &fa, NULL, argv, environ);
+        rc = sv[1] < 0 ? -EMFILE : -posix_spawn(&w->pid, ip->iso->exe, &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
     }
     if (rc < 0)
@@ -510,6 +512,15 @@ int isolate_new(struct host *h, enum isolate_mode mode, unsigned max_workers, st
     }
     iso->host = h;
     iso->max_workers = max_workers ? max_workers : 1;
+    /* >= 10, so that the spawn's dup2 to 3 and 4 leaves it alone; exec
+     * reads the path before it closes the descriptor */
+    iso->exe_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (iso->exe_fd >= 0)
+        iso->exe_fd = high_fd(iso->exe_fd);
+    if (iso->exe_fd >= 0)
+        snprintf(iso->exe, sizeof(iso->exe), "/proc/self/fd/%d", iso->exe_fd);
+    else
+        snprintf(iso->exe, sizeof(iso->exe), "/proc/self/exe");
     for (size_t i = 0; i < count; i++) {
         const struct host_plugin *p = host_plugin_at(h, i);
         struct iso_plugin *ip = &iso->plugins[iso->len];
@@ -526,16 +537,8 @@ int isolate_new(struct host *h, enum isolate_mode mode, unsigned max_workers, st
         log_msg(SDK_LOG_INFO, "plugin %s runs in worker processes (isolate %s)", p->desc->name,
                 isolate_mode_name(mode));
     }
-    /* >= 10, like the socket: the spawn's dup2 to 3 and 4 must not hit it. */
-    iso->exe_fd = -1;
-    if (iso->len) {
-        int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-        iso->exe_fd = fd < 0 ? -errno : high_fd(fd);
-    }
-    if (iso->len && iso->exe_fd < 0)
-        log_msg(SDK_LOG_ERR, "cannot open /proc/self/exe (%s): isolated plugins cannot run",
-                strerror(-iso->exe_fd));
-    snprintf(iso->exe_path, sizeof(iso->exe_path), "/proc/self/fd/%d", iso->exe_fd);
+    if (iso->len)
+        log_msg(SDK_LOG_INFO, "plugin workers: %s", seccomp_describe());
     *out = iso;
     return 0;
 }

@@ -3,6 +3,7 @@
 #
 #   scripts/bench.sh [BUILD_DIR] [DATA_DIR]
 #   scripts/bench.sh --tdoku RUN_BENCHMARK [BUILD_DIR] [DATA_DIR]
+#   scripts/bench.sh --isolate [BUILD_DIR] [DATA_DIR]
 #
 # With --tdoku, the side-by-side mode: RUN_BENCHMARK is tdoku's benchmark
 # program, built outside this repository from its public source (see
@@ -14,6 +15,13 @@
 # thread, limit 2 on both sides, puzzles in file order.  Prints one line per
 # round: rates, guesses per puzzle and the ratio ours/theirs.
 #
+# With --isolate, the cost of plugin worker processes (issue 27): two
+# daemons side by side, `sudokud -j 2 --isolate all` and `--isolate none`,
+# started once; three alternating rounds, each running on both, in turn,
+# bitmask pipelined (17_clue.txt, 3 connections x depth 256, limit 2) and
+# one request at a time (kaggle_sample.txt x 20, after a warm-up).  Prints
+# one line per round: rates and the ratio all/none, p50 and p99 of each.
+#
 # BUILD_DIR (default build-bench) must hold a RelWithDebInfo build with
 # bin/sudokud and bin/sudoku-bench; DATA_DIR (default ../shared/data from the
 # repository root) the real puzzle sets.  Prints the machine load, then every
@@ -22,7 +30,11 @@
 # The dfs sample takes about a minute and a half; everything else seconds.
 set -eu
 tdoku=""
-if [ "${1:-}" = "--tdoku" ]; then
+isolate=""
+if [ "${1:-}" = "--isolate" ]; then
+    isolate=1
+    shift
+elif [ "${1:-}" = "--tdoku" ]; then
     tdoku=${2:?bench.sh: --tdoku needs the path of the tdoku run_benchmark program}
     shift 2
     [ -x "$tdoku" ] || { echo "bench.sh: $tdoku is not executable" >&2; exit 2; }
@@ -41,10 +53,64 @@ fi
 tmp=$(mktemp -d)
 pid=""
 cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    rc=$?
+    if [ "$rc" -ne 0 ]; then # what the daemons said, past their start-up lines
+        for f in "$tmp"/*.log; do
+            [ -e "$f" ] || continue
+            echo "== ${f##*/}" && grep -v ' info: ' "$f" | tail -20
+        done >&2
+    fi
+    for p in $pid; do
+        kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+    done
     rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
+
+# start_daemon NAME ARGS...: sudokud on $tmp/NAME.sock, its pid added to $pid.
+start_daemon() {
+    name=$1
+    shift
+    "$sudokud" -s "$tmp/$name.sock" "$@" 2>"$tmp/$name.log" &
+    pid="$pid $!"
+    i=0
+    while [ ! -S "$tmp/$name.sock" ]; do
+        i=$((i + 1))
+        [ $i -lt 100 ] || { echo "bench.sh: sudokud did not start" >&2; cat "$tmp/$name.log" >&2; exit 1; }
+        sleep 0.05
+    done
+}
+
+# json_num KEY: the number after "KEY": in the JSON line on stdin.
+json_num() {
+    sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p"
+}
+
+if [ -n "$isolate" ]; then
+    start_daemon all -j 2 --isolate all
+    start_daemon none -j 2 --isolate none
+    echo "# $(uptime)"
+    echo "# --isolate all against --isolate none, bitmask, limit 2, alternating"
+    for m in all none; do # warm-up: every worker started, caches filled
+        "$bench" --socket "$tmp/$m.sock" --solver bitmask --depth 1 --json \
+            "$data/kaggle_sample.txt" >/dev/null
+    done
+    for round in 1 2 3; do
+        for m in all none; do
+            "$bench" --socket "$tmp/$m.sock" --solver bitmask --limit 2 --connections 3 \
+                --depth 256 --json "$data/17_clue.txt" >"$tmp/pipe.$m"
+            "$bench" --socket "$tmp/$m.sock" --solver bitmask --depth 1 --repeat 20 --json \
+                "$data/kaggle_sample.txt" >"$tmp/one.$m"
+        done
+        ra=$(json_num requests_per_s <"$tmp/pipe.all")
+        rn=$(json_num requests_per_s <"$tmp/pipe.none")
+        echo "round $round: pipelined all $ra/s none $rn/s: $(echo "$ra $rn" | awk '{printf "%.2fx", $1 / $2}');" \
+            "one at a time p50/p99 us: all $(json_num us_p50 <"$tmp/one.all")/$(json_num us_p99 <"$tmp/one.all")," \
+            "none $(json_num us_p50 <"$tmp/one.none")/$(json_num us_p99 <"$tmp/one.none")"
+    done
+    echo "# $(uptime)"
+    exit 0
+fi
 
 # side_by_side OURS THEIRS FILE: three alternating rounds, one line each.
 side_by_side() {
@@ -82,14 +148,7 @@ done
 head -2000 "$data/forum_hardest_1905_11.txt" >"$tmp/forum_hardest_2000.txt"
 "$bench" --solver dfs --timeout-ms 1000 --json "$tmp/forum_hardest_2000.txt"
 
-"$sudokud" -s "$tmp/x.sock" 2>"$tmp/sudokud.log" &
-pid=$!
-i=0
-while [ ! -S "$tmp/x.sock" ]; do
-    i=$((i + 1))
-    [ $i -lt 100 ] || { echo "bench.sh: sudokud did not start" >&2; cat "$tmp/sudokud.log" >&2; exit 1; }
-    sleep 0.05
-done
+start_daemon x
 
 echo "# $(uptime)"
 echo "# through sudokud: pipelined throughput, bitmask, limit 2"

@@ -15,7 +15,8 @@ endforeach()
 
 # crash9.c, once per way of failing, for test_daemon_isolate.
 set(_crash_targets)
-foreach(way IN ITEMS segv:1 exit:2 abort:3 overrun:4 socket:5 exec:6 spin_prompt:7)
+foreach(way IN ITEMS segv:1 exit:2 abort:3 overrun:4 socket:5 exec:6 spin_prompt:7 write:8
+    fork:9 thread:10)
   string(REPLACE ":" ";" _w ${way})
   list(GET _w 0 _name)
   list(GET _w 1 _how)

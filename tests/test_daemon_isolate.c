@@ -10,6 +10,13 @@
  *                solves all arrive, each checked against the rules; then
  *                ping answers, the socket file is still there, and SIGTERM
  *                ends the daemon promptly and cleanly
+ *   escapes      plugins that open a socket, exec /bin/sh, open a file for
+ *                writing and fork are refused by the worker's seccomp
+ *                filter: each answers `internal` (exec: its worker killed by
+ *                SIGSYS, "crashed"), none leaves its marker file, a thread
+ *                still starts, another connection's solves all arrive; with
+ *                --isolate none (the control) the write and the socket do
+ *                leave their files
  *   liar         liar9's wrong answers never leave, isolated too
  *   disable      five crashes in a minute: `unsupported` ("disabled after
  *                5 crashes; reload to retry"); SIGHUP: it runs again
@@ -168,6 +175,39 @@ static void expect_clean_stop(void)
     assert_true(dh_now_ms() - t0 < BOUND_MS);
 }
 
+/* The escape plugins' marker directory, made by setup_markers(). */
+static char marker_dir[] = "/tmp/sudokud-crash9.XXXXXX";
+
+/* An empty marker directory, named in SUDOKU_CRASH9_DIR for the daemon's
+ * children (tests/plugins/crash9.c). */
+static void setup_markers(void)
+{
+    assert_non_null(mkdtemp(marker_dir));
+    assert_int_equal(setenv("SUDOKU_CRASH9_DIR", marker_dir, 1), 0);
+}
+
+/* Does plugin name's marker file exist? */
+static int has_marker(const char *name)
+{
+    char path[sizeof(marker_dir) + 64];
+
+    snprintf(path, sizeof(path), "%s/%s", marker_dir, name);
+    return access(path, F_OK) == 0;
+}
+
+static void remove_markers(void)
+{
+    static const char *const names[] = {"crash_socket", "crash_exec", "crash_write", "crash_fork"};
+    char path[sizeof(marker_dir) + 64];
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", marker_dir, names[i]);
+        unlink(path);
+    }
+    rmdir(marker_dir);
+    unsetenv("SUDOKU_CRASH9_DIR");
+}
+
 /* ------------------------------------------------------------------ tests */
 
 static void test_crashes(void **state)
@@ -212,11 +252,85 @@ static void test_crashes(void **state)
     dh_reader_close(&b);
     expect_clean_stop();
     assert_true(dh_log_has(&sd, "plugin crash_segv crashed under a job"));
-    /* A sanitizer build's worker reports the bad store and exits instead */
+    /* A sanitizer build's worker reports the bad store and exits instead
+     * (TSan's report goes to its log_path file, which the worker's filter
+     * will not let it open: only the first line reaches stderr) */
     assert_true(dh_log_has(&sd, "signal 11") || dh_log_has(&sd, "store to null pointer") ||
-                dh_log_has(&sd, "AddressSanitizer: SEGV"));
+                dh_log_has(&sd, "AddressSanitizer: SEGV") ||
+                dh_log_has(&sd, "ThreadSanitizer:DEADLYSIGNAL"));
     assert_true(dh_log_has(&sd, "exit status 7"));
     assert_true(dh_log_has(&sd, "signal 6"));
+}
+
+/* msgids 1..len on r answer `internal`, in any order; those of the ways
+ * listed in crashed[] (by index, 1 or 0) as "crashed", the others as a
+ * failed solve. */
+static void expect_internal(struct dh_reader *r, int len, const int *crashed)
+{
+    for (int k = 0; k < len; k++) {
+        msgpack_unpacked u;
+        uint32_t id = 0;
+        msgpack_unpacked_init(&u);
+        assert_int_equal(dh_read(r, &u, BOUND_MS), 0);
+        assert_true(dh_is_response(&u.data, &id) && id >= 1 && id <= (uint32_t)len);
+        check_error(&u, "internal", crashed[id - 1] ? "crashed" : "failed or gave a wrong answer");
+        msgpack_unpacked_destroy(&u);
+    }
+}
+
+static void test_escapes(void **state)
+{
+    static const char *const ways[] = {"crash_socket", "crash_exec", "crash_write", "crash_fork"};
+    static const int crashed[] = {0, 1, 0, 0}; /* exec kills; the rest fail with EPERM */
+    const char *argv[] = {"-j",       "2",
+                          "--plugin", PLUGIN("crash_socket"),
+                          "--plugin", PLUGIN("crash_exec"),
+                          "--plugin", PLUGIN("crash_write"),
+                          "--plugin", PLUGIN("crash_fork"),
+                          "--plugin", PLUGIN("crash_thread"),
+                          NULL};
+    const char *none[] = {
+        "--isolate", "none", "--plugin", PLUGIN("crash_write"), "--plugin", PLUGIN("crash_socket"),
+        NULL};
+    struct dh_reader a, b;
+    int fa, fb;
+
+    (void)state;
+    setup_markers();
+    start(argv);
+    assert_true(dh_log_has(&sd, "plugin workers: seccomp filter"));
+    fa = dh_connect(sd.sock);
+    fb = dh_connect(sd.sock);
+    assert_true(fa >= 0 && fb >= 0);
+    dh_reader_init(&a, fa);
+    dh_reader_init(&b, fb);
+    for (int k = 0; k < 4; k++)
+        send_solve(fb, (uint32_t)k + 1, puzzles[k], ways[k], 0);
+    for (int i = 0; i < PIPELINED; i++)
+        send_solve(fa, (uint32_t)i + 1, puzzles[i], "bitmask", 0);
+    expect_internal(&b, 4, crashed);
+    expect_solved(&a, PIPELINED);
+    for (int k = 0; k < 4; k++)
+        if (has_marker(ways[k]))
+            fail_msg("%s got out of its worker: %s/%s exists", ways[k], marker_dir, ways[k]);
+    /* threads are allowed: the plugin says so with SDK_TIMEDOUT */
+    expect_solve_error("crash_thread", "timeout", NULL);
+    assert_int_equal(dh_ping(sd.sock, BOUND_MS), 0);
+    dh_reader_close(&a);
+    dh_reader_close(&b);
+    expect_clean_stop();
+    assert_true(dh_log_has(&sd, "plugin crash_exec crashed under a job"));
+    assert_true(dh_log_has(&sd, "signal 31"));
+    dh_cleanup(&sd);
+
+    /* the control: in the daemon's process the same plugins do get out */
+    start(none);
+    expect_solve_error("crash_write", "internal", NULL);
+    expect_solve_error("crash_socket", "internal", NULL);
+    assert_true(has_marker("crash_write"));
+    assert_true(has_marker("crash_socket"));
+    expect_clean_stop();
+    remove_markers();
 }
 
 static void test_liar(void **state)
@@ -394,6 +508,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_crashes, stop_daemon),     /* others unharmed */
+        cmocka_unit_test_teardown(test_escapes, stop_daemon),     /* seccomp */
         cmocka_unit_test_teardown(test_liar, stop_daemon),        /* lies refused */
         cmocka_unit_test_teardown(test_disable, stop_daemon),     /* 5 crashes, reload */
         cmocka_unit_test_teardown(test_spin_prompt, stop_daemon), /* false PROMPT */
