@@ -145,6 +145,12 @@ add_dependencies(test_logic ${_txplugins})
 # The logic plugin's ratings against Sudoku Explainer's (tests/data/se_ratings.txt).
 sudoku_add_test(NAME test_se_ratings SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_se_ratings.c
   LIBS sudoku_core sudoku_proto m LABELS core TIMEOUT 300)
+# SE's recorded ratings (bench/data/serate) read through scripts/se_compare.py
+# and hold the golden file (tests/se_reference.py; no SE needed).
+add_test(NAME se_reference COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/se_reference.py
+  ${CMAKE_SOURCE_DIR})
+set_tests_properties(se_reference PROPERTIES LABELS core TIMEOUT 60
+  ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 # Each technique of the logic plugin on hand-made positions (linked with its sources).
 set(_lg ${CMAKE_SOURCE_DIR}/plugins/logic)
 sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic_tech.c
