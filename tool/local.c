@@ -465,7 +465,7 @@ static enum rpc_code generate_params(const struct sudoku_client_generate_opts *o
 
     msgpack_unpacked_init(&u);
     snprintf(msg, msg_size, "cannot encode the request");
-    if (wire_pack_generate(&b, 0, opts) == 0 &&
+    if (wire_pack_generate(&b, 0, opts, NULL) == 0 &&
         msgpack_unpack_next(&u, (const char *)b.data, b.len, NULL) == MSGPACK_UNPACK_SUCCESS &&
         u.data.type == MSGPACK_OBJECT_ARRAY && u.data.via.array.size == 4 &&
         u.data.via.array.ptr[3].type == MSGPACK_OBJECT_ARRAY)
