@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rules.h"
 #include "tool/command.h"
 #include "tool/tool.h"
 #include "util/opts.h"
@@ -83,6 +84,14 @@ static const struct opts_spec option_table[] = {
      "picture: its file; several pages of svg or png:\n"
      "FILE-1, FILE-2, ...)",
      OPTS_STRING_AT(struct tool_opts, out_path)},
+    {"rules", 0, "LIST",
+     "variant rules of every puzzle, comma-separated: x,\n"
+     "windoku, anti-knight, anti-king, non-consecutive,\n"
+     "jigsaw (with --regions); killer cages come in JSON\n"
+     "lines: {\"puzzle\": ..., \"rules\": {\"cages\": ...}}",
+     OPTS_STRING_AT(struct tool_opts, rules_arg)},
+    {"regions", 0, "LAYOUT", "jigsaw: n*n region symbols 1-9, A-P (or @FILE)",
+     OPTS_STRING_AT(struct tool_opts, regions_arg)},
     {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
      OPTS_STRING_AT(struct tool_opts, solve.solver)},
     {"limit", 0, "N", "stop after N solutions (default 1)",
@@ -217,6 +226,55 @@ static int check_picture(const struct tool_command *c, struct tool_opts *o)
     return 0;
 }
 
+/* A layout judged as the daemon judges it (core/rules.h), so that a bad
+ * --regions is one usage error, not one error a puzzle. */
+static int check_layout(const struct tool_rules *t, char *err, size_t err_size)
+{
+    struct rules_desc d = {.regions = t->regions, .regions_len = t->r.regions_len};
+    struct rules *built = NULL;
+    int rc;
+
+    d.n = t->r.regions_len == 16    ? 4
+          : t->r.regions_len == 81  ? 9
+          : t->r.regions_len == 256 ? 16
+                                    : 25;
+    rc = rules_new(&d, &built, err, err_size);
+    rules_free(built);
+    return rc;
+}
+
+int tool_rules_setup(struct tool_opts *o)
+{
+    static struct tool_rules cli; /* o->rules points here */
+    char err[256];
+    unsigned flags = 0;
+
+    memset(&cli.r, 0, sizeof(cli.r));
+    if (o->rules_arg && tool_rules_names(o->rules_arg, &flags, err, sizeof(err)) < 0) {
+        opts_usage_error(&tool_prog, "--rules: %s", err);
+        return EXIT_USAGE;
+    }
+    if (flags & SUDOKU_CLIENT_RULE_DRAW_CAGES) {
+        opts_usage_error(&tool_prog,
+                         "--rules killer: the cages come with each puzzle, in JSON lines "
+                         "({\"puzzle\": ..., \"rules\": {\"cages\": [[sum, [cell, "
+                         "...]], ...]}})");
+        return EXIT_USAGE;
+    }
+    if ((flags & SUDOKU_CLIENT_RULE_DRAW_REGIONS) && !o->regions_arg) {
+        opts_usage_error(&tool_prog, "--rules jigsaw needs --regions LAYOUT (or @FILE)");
+        return EXIT_USAGE;
+    }
+    cli.r.flags = flags & ~(SUDOKU_CLIENT_RULE_DRAW_REGIONS | SUDOKU_CLIENT_RULE_DRAW_CAGES);
+    if (o->regions_arg && (tool_rules_regions(&cli, o->regions_arg, err, sizeof(err)) < 0 ||
+                           check_layout(&cli, err, sizeof(err)) < 0)) {
+        opts_usage_error(&tool_prog, "--regions: %s", err);
+        return EXIT_USAGE;
+    }
+    o->rules = tool_rules_any(&cli.r) ? &cli.r : NULL;
+    return 0;
+}
+
 int tool_main(const struct tool_command *c, int argc, char **argv)
 {
     static char *stdin_only[] = {"-"};
@@ -229,7 +287,7 @@ int tool_main(const struct tool_command *c, int argc, char **argv)
         return rc;
     if (env_local && strcmp(env_local, "1") == 0)
         o.is_local = 1;
-    if (check_row(c, &o, argc - first) || check_picture(c, &o))
+    if (check_row(c, &o, argc - first) || check_picture(c, &o) || tool_rules_setup(&o))
         return EXIT_USAGE;
     o.can_local = (c->flags & TOOL_CMD_LOCAL) != 0;
     if (o.out_path && !o.picture.is_on && !freopen(o.out_path, "w", stdout)) {
