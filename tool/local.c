@@ -567,18 +567,31 @@ static int puzzles_of(const struct method_call *call, struct sudoku_client_puzzl
     return 0;
 }
 
+/* One generate call with rules (NULL: classic) through the method.
+ * Returns RPC_OK with l->call holding the answer (end it with method_end),
+ * or the code with its message in msg. */
+static enum rpc_code generate_call(struct local *l, const struct sudoku_client_generate_opts *opts,
+                                   const struct sudoku_client_rules *rules, char *msg,
+                                   size_t msg_size)
+{
+    static struct rpc_request req; /* rules: kept off the stack */
+    enum rpc_code code;
+
+    memset(&req, 0, sizeof(req));
+    req.method = RPC_M_GENERATE;
+    code = generate_params(opts, rules, &req.generate, msg, msg_size);
+    return code == RPC_OK ? local_call(l, &req, msg, msg_size) : code;
+}
+
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
                    struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err)
 {
-    struct rpc_request req = {.method = RPC_M_GENERATE};
     char msg[256];
-    enum rpc_code code = generate_params(opts, NULL, &req.generate, msg, sizeof(msg));
+    enum rpc_code code = generate_call(l, opts, NULL, msg, sizeof(msg));
     int rc;
 
     *out = NULL;
     *len = 0;
-    if (code == RPC_OK)
-        code = local_call(l, &req, msg, sizeof(msg));
     if (code != RPC_OK) {
         client__set_error(err, proto_code_name(code), "%s", msg);
         rc = -EPROTO;
@@ -587,4 +600,52 @@ int local_generate(struct local *l, const struct sudoku_client_generate_opts *op
     }
     method_end(l->call);
     return rc;
+}
+
+/* The rules of a generated puzzle: those asked for, less the draw flags.
+ * (The method does not hand out drawn regions or cages yet: a request
+ * that draws them is refused by it as unsupported before this runs.) */
+static void variant_rules(const struct sudoku_client_rules *asked, struct sudoku_client_rules *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!asked)
+        return;
+    *out = *asked;
+    out->flags &= ~(SUDOKU_CLIENT_RULE_DRAW_REGIONS | SUDOKU_CLIENT_RULE_DRAW_CAGES);
+}
+
+int local_generate_rules(struct local *l, const struct sudoku_client_generate_opts *opts,
+                         const struct sudoku_client_rules *rules,
+                         struct sudoku_client_variant **out, size_t *len,
+                         struct sudoku_client_error *err)
+{
+    struct sudoku_client_puzzle *p = NULL;
+    char msg[256];
+    enum rpc_code code = generate_call(l, opts, rules, msg, sizeof(msg));
+    int rc;
+
+    *out = NULL;
+    *len = 0;
+    if (code != RPC_OK) {
+        client__set_error(err, proto_code_name(code), "%s", msg);
+        method_end(l->call);
+        return -EPROTO;
+    }
+    rc = puzzles_of(l->call, &p, len, err);
+    method_end(l->call);
+    if (rc < 0)
+        return rc;
+    *out = calloc(*len, sizeof(**out));
+    if (!*out) {
+        sudoku_client_puzzles_free(p);
+        *len = 0;
+        client__set_error(err, "io", "out of memory for the puzzles");
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < *len; i++) {
+        (*out)[i].puzzle = p[i];
+        variant_rules(rules, &(*out)[i].rules);
+    }
+    sudoku_client_puzzles_free(p);
+    return 0;
 }

@@ -68,6 +68,15 @@ int local_explain(struct local *l, const char *text, size_t len,
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
                    struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err);
 
+/* local_generate with rules (NULL: classic), the answer as
+ * sudoku_client_generate_rules gives it: *out is a malloc'ed array of *len
+ * variants (free it with free(): their rules point into rules, the
+ * caller's, which must outlive them).  Returns as local_generate. */
+int local_generate_rules(struct local *l, const struct sudoku_client_generate_opts *opts,
+                         const struct sudoku_client_rules *rules,
+                         struct sudoku_client_variant **out, size_t *len,
+                         struct sudoku_client_error *err);
+
 /* The loaded solvers into out[0..cap), as sudoku_client_solvers() lists a
  * daemon's.  Returns how many there are. */
 size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rules.h"
 #include "tool/command.h"
 #include "tool/tool.h"
 #include "util/opts.h"
@@ -226,23 +225,6 @@ static int check_picture(const struct tool_command *c, struct tool_opts *o)
     return 0;
 }
 
-/* A layout judged as the daemon judges it (core/rules.h), so that a bad
- * --regions is one usage error, not one error a puzzle. */
-static int check_layout(const struct tool_rules *t, char *err, size_t err_size)
-{
-    struct rules_desc d = {.regions = t->regions, .regions_len = t->r.regions_len};
-    struct rules *built = NULL;
-    int rc;
-
-    d.n = t->r.regions_len == 16    ? 4
-          : t->r.regions_len == 81  ? 9
-          : t->r.regions_len == 256 ? 16
-                                    : 25;
-    rc = rules_new(&d, &built, err, err_size);
-    rules_free(built);
-    return rc;
-}
-
 int tool_rules_setup(struct tool_opts *o)
 {
     static struct tool_rules cli; /* o->rules points here */
@@ -267,7 +249,7 @@ int tool_rules_setup(struct tool_opts *o)
     }
     cli.r.flags = flags & ~(SUDOKU_CLIENT_RULE_DRAW_REGIONS | SUDOKU_CLIENT_RULE_DRAW_CAGES);
     if (o->regions_arg && (tool_rules_regions(&cli, o->regions_arg, err, sizeof(err)) < 0 ||
-                           check_layout(&cli, err, sizeof(err)) < 0)) {
+                           tool_rules_check_layout(&cli.r, err, sizeof(err)) < 0)) {
         opts_usage_error(&tool_prog, "--regions: %s", err);
         return EXIT_USAGE;
     }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rules.h"
 #include "util/json.h"
 #include "util/jsonread.h"
 
@@ -377,4 +378,16 @@ const char *tool_rules_describe(const struct sudoku_client_rules *r, char *buf, 
                                      rule_names[i].name);
     }
     return buf;
+}
+
+int tool_rules_check_layout(const struct sudoku_client_rules *r, char *err, size_t err_size)
+{
+    struct rules_desc d = {.regions = r->regions, .regions_len = r->regions_len};
+    struct rules *built = NULL;
+    int rc;
+
+    d.n = r->regions_len == 16 ? 4 : r->regions_len == 81 ? 9 : r->regions_len == 256 ? 16 : 25;
+    rc = rules_new(&d, &built, err, err_size);
+    rules_free(built);
+    return rc;
 }

@@ -43,6 +43,12 @@ int tool_rules_names(const char *list, unsigned *flags, char *err, size_t err_si
  * Returns 0 or -EINVAL with the reason in err. */
 int tool_rules_regions(struct tool_rules *r, const char *arg, char *err, size_t err_size);
 
+/* Judge r's layout (set by tool_rules_regions) as the daemon does
+ * (core/rules.h: n regions of n connected cells), so that a bad --regions
+ * is one usage error, not one error a puzzle.  Returns 0 or -EINVAL with
+ * the daemon's words in err ("regions: region 9 is not connected ..."). */
+int tool_rules_check_layout(const struct sudoku_client_rules *r, char *err, size_t err_size);
+
 /* Read a JSON-lines record: its "puzzle" (a string, copied into puzzle,
  * puzzle_size bytes with a NUL) and "rules" (a map in the wire's shape; absent or
  * null: none) into *r.  Returns 0, or -EINVAL with the reason in err
