@@ -213,8 +213,12 @@ static int add_local_failure(struct sudoku_client_batch *b, uint64_t tag, const 
     return 0;
 }
 
-int sudoku_client_batch_add(struct sudoku_client_batch *b, const char *puzzle, size_t len,
-                            uint64_t tag, struct sudoku_client_error *err)
+/* Rules that cannot go on the wire fail their puzzle, in its place. */
+#define BAD_RULES "rules that cannot be sent: an unknown flag, or more cells than 25x25 has"
+
+int sudoku_client_batch_add_rules(struct sudoku_client_batch *b, const char *puzzle, size_t len,
+                                  const struct sudoku_client_rules *rules, uint64_t tag,
+                                  struct sudoku_client_error *err)
 {
     int rc = ring_make_room(&b->ring, err);
     if (rc < 0)
@@ -223,25 +227,44 @@ int sudoku_client_batch_add(struct sudoku_client_batch *b, const char *puzzle, s
         return add_local_failure(b, tag, "bad_puzzle",
                                  "puzzle text too long: a puzzle has "
                                  "16, 81, 256 or 625 cells");
+    if (wire_rules_check(rules) < 0)
+        return add_local_failure(b, tag, "usage", BAD_RULES);
     struct cbuf *w = &b->ring.c->wbuf;
     uint32_t msgid = ring_next_msgid(&b->ring);
     int pack_rc =
-        wire_pack_solve_or_rate(w, msgid, b->kind->method, puzzle, len, 0, NULL, &b->opts);
+        wire_pack_solve_or_rate(w, msgid, b->kind->method, puzzle, len, 0, NULL, &b->opts, rules);
     return commit(b, pack_rc, tag, err);
 }
 
-int sudoku_client_batch_add_cells(struct sudoku_client_batch *b, unsigned n, const uint8_t *cells,
-                                  uint64_t tag, struct sudoku_client_error *err)
+int sudoku_client_batch_add(struct sudoku_client_batch *b, const char *puzzle, size_t len,
+                            uint64_t tag, struct sudoku_client_error *err)
+{
+    return sudoku_client_batch_add_rules(b, puzzle, len, NULL, tag, err);
+}
+
+int sudoku_client_batch_add_cells_rules(struct sudoku_client_batch *b, unsigned n,
+                                        const uint8_t *cells,
+                                        const struct sudoku_client_rules *rules, uint64_t tag,
+                                        struct sudoku_client_error *err)
 {
     int rc = ring_make_room(&b->ring, err);
     if (rc < 0)
         return rc;
     if (n != 4 && n != 9 && n != 16 && n != 25)
         return add_local_failure(b, tag, "bad_puzzle", "a grid has 4, 9, 16 or 25 rows");
+    if (wire_rules_check(rules) < 0)
+        return add_local_failure(b, tag, "usage", BAD_RULES);
     struct cbuf *w = &b->ring.c->wbuf;
     uint32_t msgid = ring_next_msgid(&b->ring);
-    int pack_rc = wire_pack_solve_or_rate(w, msgid, b->kind->method, NULL, 0, n, cells, &b->opts);
+    int pack_rc =
+        wire_pack_solve_or_rate(w, msgid, b->kind->method, NULL, 0, n, cells, &b->opts, rules);
     return commit(b, pack_rc, tag, err);
+}
+
+int sudoku_client_batch_add_cells(struct sudoku_client_batch *b, unsigned n, const uint8_t *cells,
+                                  uint64_t tag, struct sudoku_client_error *err)
+{
+    return sudoku_client_batch_add_cells_rules(b, n, cells, NULL, tag, err);
 }
 
 int sudoku_client_batch_add_failed(struct sudoku_client_batch *b, uint64_t tag, const char *code,

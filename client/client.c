@@ -606,6 +606,19 @@ int sudoku_client_solve(struct sudoku_client *c, const char *puzzle, size_t len,
     return solve_finish(c, &w, rc, res);
 }
 
+int sudoku_client_solve_rules(struct sudoku_client *c, const char *puzzle, size_t len,
+                              const struct sudoku_client_options *opts,
+                              const struct sudoku_client_rules *rules,
+                              struct sudoku_client_result *res)
+{
+    struct sync_wait w = {.msgid = c->next_msgid++, .decode = decode_solve, .out = res};
+    int pack_rc =
+        wire_pack_solve_or_rate(&c->wbuf, w.msgid, RPC_M_SOLVE, puzzle, len, 0, NULL, opts, rules);
+
+    memset(&res->error, 0, sizeof(res->error));
+    return solve_finish(c, &w, sync_start(c, pack_rc, &res->error), res);
+}
+
 int sudoku_client_solve_cells(struct sudoku_client *c, unsigned n, const uint8_t *cells,
                               const struct sudoku_client_options *opts,
                               struct sudoku_client_result *res)

@@ -55,17 +55,26 @@ static unsigned puzzle_side(const char *puzzle, size_t len)
     return n;
 }
 
-int sudoku_client_explain(struct sudoku_client *c, const char *puzzle, size_t len,
-                          const struct sudoku_client_explain_opts *opts,
-                          struct sudoku_client_explanation **out, struct sudoku_client_error *err)
+int sudoku_client_explain_rules(struct sudoku_client *c, const char *puzzle, size_t len,
+                                const struct sudoku_client_explain_opts *opts,
+                                const struct sudoku_client_rules *rules,
+                                struct sudoku_client_explanation **out,
+                                struct sudoku_client_error *err)
 {
     struct explain_wait w = {.n = puzzle_side(puzzle, len), .out = out, .err = err};
     uint32_t msgid = c->next_msgid++;
 
     *out = NULL;
-    int pack_rc = c->failed ? 0 : wire_pack_explain(&c->wbuf, msgid, puzzle, len, opts);
+    int pack_rc = c->failed ? 0 : wire_pack_explain(&c->wbuf, msgid, puzzle, len, opts, rules);
     int rc = client__call(c, pack_rc, msgid, on_explain, &w, err);
     return rc < 0 ? rc : w.rc;
+}
+
+int sudoku_client_explain(struct sudoku_client *c, const char *puzzle, size_t len,
+                          const struct sudoku_client_explain_opts *opts,
+                          struct sudoku_client_explanation **out, struct sudoku_client_error *err)
+{
+    return sudoku_client_explain_rules(c, puzzle, len, opts, NULL, out, err);
 }
 
 void sudoku_client_explanation_free(struct sudoku_client_explanation *e)
@@ -101,6 +110,14 @@ int sudoku_client_rate(struct sudoku_client *c, const char *puzzle, size_t len,
                        const struct sudoku_client_explain_opts *opts,
                        struct sudoku_client_rating *res)
 {
+    return sudoku_client_rate_rules(c, puzzle, len, opts, NULL, res);
+}
+
+int sudoku_client_rate_rules(struct sudoku_client *c, const char *puzzle, size_t len,
+                             const struct sudoku_client_explain_opts *opts,
+                             const struct sudoku_client_rules *rules,
+                             struct sudoku_client_rating *res)
+{
     struct sudoku_client_options o = {0};
     struct rate_wait w = {.res = res};
     struct sudoku_client_error e = {{0}, {0}};
@@ -110,7 +127,7 @@ int sudoku_client_rate(struct sudoku_client *c, const char *puzzle, size_t len,
         o.solver = opts->solver;
         o.timeout_ms = opts->timeout_ms;
     }
-    int pack_rc = c->failed ? 0 : wire_pack_rate_str(&c->wbuf, msgid, puzzle, len, &o);
+    int pack_rc = c->failed ? 0 : wire_pack_rate_str(&c->wbuf, msgid, puzzle, len, &o, rules);
     int rc = client__call(c, pack_rc, msgid, on_rate, &w, &e);
     if (rc < 0) {
         memset(res, 0, sizeof(*res));

@@ -29,6 +29,7 @@
 #include "proto/codec.h"
 #include "proto/end.h"
 #include "proto/rpc.h"
+#include "proto/rules.h"
 
 /* ====================================================== the daemon's end */
 #if PROTO_DAEMON_END
@@ -213,10 +214,13 @@ enum rpc_code rpc_decode_explain_params(const msgpack_object_array *params, enum
 /* ------------------------------------------------------------ the requests */
 
 int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                      const struct sudoku_client_explain_opts *o)
+                      const struct sudoku_client_explain_opts *o,
+                      const struct sudoku_client_rules *rules)
 {
     struct wire_opts opts = {.len = 0};
 
+    if (wire_rules_check(rules) < 0)
+        return -EINVAL;
     if (o && o->solver)
         wire_opt_cstr(&opts, PROTO_K_SOLVER, o->solver);
     if (o && o->steps)
@@ -227,13 +231,15 @@ int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t
         wire_opt_str(&opts, PROTO_K_CANDIDATES, o->candidates, o->candidates_len);
     if (o && o->timeout_ms)
         wire_opt_uint(&opts, PROTO_K_TIMEOUT_MS, o->timeout_ms);
+    wire_opt_rules(&opts, rules);
     return wire_pack_puzzle_call(b, msgid, RPC_M_EXPLAIN, puzzle, len, 0, NULL, &opts);
 }
 
 int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                       const struct sudoku_client_options *o)
+                       const struct sudoku_client_options *o,
+                       const struct sudoku_client_rules *rules)
 {
-    return wire_pack_solve_or_rate(b, msgid, RPC_M_RATE, puzzle, len, 0, NULL, o);
+    return wire_pack_solve_or_rate(b, msgid, RPC_M_RATE, puzzle, len, 0, NULL, o, rules);
 }
 
 /* ---------------------------------------------------------- reading fields */

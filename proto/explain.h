@@ -59,15 +59,18 @@ enum rpc_code rpc_decode_marks_str(const char *s, size_t size, unsigned n, uint3
 /* ------------------------------------------------------ the client's end */
 
 /* Append an explain request for a line-form puzzle with the set options
- * (o may be NULL).  Returns 0 or a negative errno (nothing appended). */
+ * (o may be NULL) and rules (NULL: classic).  Returns 0 or a negative
+ * errno (nothing appended; -EINVAL: rules wire_rules_check refuses). */
 int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                      const struct sudoku_client_explain_opts *o);
+                      const struct sudoku_client_explain_opts *o,
+                      const struct sudoku_client_rules *rules);
 
 /* Append a rate request for a line-form puzzle; of o (may be NULL) only
  * solver and timeout_ms are sent.  (A rating batch packs its requests with
  * wire_pack_solve_or_rate.)  Returns 0 or a negative errno. */
 int wire_pack_rate_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
-                       const struct sudoku_client_options *o);
+                       const struct sudoku_client_options *o,
+                       const struct sudoku_client_rules *rules);
 
 /* Fill res from a rate response.  Returns 0 (res->status set) or -EPROTO
  * (res->error is a "protocol" error). */

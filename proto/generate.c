@@ -23,6 +23,7 @@
 #include "proto/codec.h"
 #include "proto/end.h"
 #include "proto/rpc.h"
+#include "proto/rules.h"
 
 /* ====================================================== the daemon's end */
 #if PROTO_DAEMON_END
@@ -164,9 +165,11 @@ enum rpc_code rpc_decode_generate(const msgpack_object_array *params, struct rpc
 /* ------------------------------------------------------------- the request */
 
 /* The options o sets, in the order they have always gone on the wire. */
-static void gather_options(struct wire_opts *w, const struct sudoku_client_generate_opts *o)
+static void gather_options(struct wire_opts *w, const struct sudoku_client_generate_opts *o,
+                           const struct sudoku_client_rules *rules)
 {
     w->len = 0;
+    wire_opt_rules(w, rules);
     if (!o)
         return;
     if (o->size)
@@ -191,12 +194,15 @@ static void gather_options(struct wire_opts *w, const struct sudoku_client_gener
         wire_opt_uint(w, PROTO_K_TIMEOUT_MS, o->timeout_ms);
 }
 
-int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o)
+int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o,
+                       const struct sudoku_client_rules *rules)
 {
     struct wire_opts opts;
     struct wire_packer w;
 
-    gather_options(&opts, o);
+    if (wire_rules_check(rules) < 0)
+        return -EINVAL;
+    gather_options(&opts, o, rules);
     wire_begin(&w, b, msgid, RPC_M_GENERATE, opts.len ? 1 : 0);
     if (opts.len)
         wire_pack_opts(&w.pk, &opts);
@@ -286,12 +292,11 @@ static const char *decode_puzzle(const msgpack_object *m, struct sudoku_client_p
     return NULL;
 }
 
-int wire_decode_generate(const msgpack_object *error, const msgpack_object *result, unsigned count,
-                         struct sudoku_client_puzzle **out, size_t *len,
-                         struct sudoku_client_error *err)
+/* The common start of both decoders: an error answer, or an array of
+ * 1..count.  Returns 0 or -EPROTO with err set. */
+static int check_answer(const msgpack_object *error, const msgpack_object *result, unsigned count,
+                        struct sudoku_client_error *err)
 {
-    *out = NULL;
-    *len = 0;
     if (error->type != MSGPACK_OBJECT_NIL) {
         if (wire_decode_error(error, err) < 0)
             wire_set_error(err, "protocol", "malformed error in a generate response");
@@ -305,6 +310,24 @@ int wire_decode_generate(const msgpack_object *error, const msgpack_object *resu
                        count);
         return -EPROTO;
     }
+    return 0;
+}
+
+static int bad_puzzle(struct sudoku_client_error *err, uint32_t i, const char *why)
+{
+    wire_set_error(err, "protocol", "malformed generate answer from the daemon: puzzle %u: %s", i,
+                   why);
+    return -EPROTO;
+}
+
+int wire_decode_generate(const msgpack_object *error, const msgpack_object *result, unsigned count,
+                         struct sudoku_client_puzzle **out, size_t *len,
+                         struct sudoku_client_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    if (check_answer(error, result, count, err) < 0)
+        return -EPROTO;
     struct sudoku_client_puzzle *p = malloc(result->via.array.size * sizeof(*p));
     if (!p) {
         wire_set_error(err, "io", "out of memory for %u puzzles", result->via.array.size);
@@ -313,14 +336,64 @@ int wire_decode_generate(const msgpack_object *error, const msgpack_object *resu
     for (uint32_t i = 0; i < result->via.array.size; i++) {
         const char *why = decode_puzzle(&result->via.array.ptr[i], &p[i]);
         if (why) {
-            wire_set_error(err, "protocol",
-                           "malformed generate answer from the daemon: puzzle %u: %s", i, why);
             free(p);
-            return -EPROTO;
+            return bad_puzzle(err, i, why);
         }
     }
     *out = p;
     *len = result->via.array.size;
+    return 0;
+}
+
+/* What the rules of every puzzle of a (checked) answer need.  Returns 0
+ * or -EPROTO with err set. */
+static int measure_rules(const msgpack_object *result, struct wire_rules_size *z,
+                         struct sudoku_client_error *err)
+{
+    for (uint32_t i = 0; i < result->via.array.size; i++) {
+        const msgpack_object *m = &result->via.array.ptr[i];
+        if (m->type == MSGPACK_OBJECT_MAP &&
+            wire_rules_measure(proto_map_get(m, PROTO_K_RULES), z) < 0)
+            return bad_puzzle(err, i, "rules is not a rules map");
+    }
+    return 0;
+}
+
+int wire_decode_generate_rules(const msgpack_object *error, const msgpack_object *result,
+                               unsigned count, struct sudoku_client_variant **out, size_t *len,
+                               struct sudoku_client_error *err)
+{
+    struct wire_rules_size z = {0, 0, 0};
+    struct wire_rules_fill f;
+    struct sudoku_client_variant *v;
+    uint32_t k;
+
+    *out = NULL;
+    *len = 0;
+    if (check_answer(error, result, count, err) < 0 || measure_rules(result, &z, err) < 0)
+        return -EPROTO;
+    k = result->via.array.size;
+    /* One block: the variants, then the cages, their cells, the layouts. */
+    v = malloc(k * sizeof(*v) + z.cages * sizeof(*f.cages) + z.cells * sizeof(*f.cells) +
+               z.regions);
+    if (!v) {
+        wire_set_error(err, "io", "out of memory for %u puzzles", k);
+        return -ENOMEM;
+    }
+    f.cages = (struct sudoku_client_cage *)(v + k);
+    f.cells = (uint16_t *)(f.cages + z.cages);
+    f.regions = (char *)(f.cells + z.cells);
+    for (uint32_t i = 0; i < k; i++) {
+        const msgpack_object *m = &result->via.array.ptr[i];
+        const char *why = decode_puzzle(m, &v[i].puzzle);
+        if (why) {
+            free(v);
+            return bad_puzzle(err, i, why);
+        }
+        wire_rules_decode(proto_map_get(m, PROTO_K_RULES), &v[i].rules, &f);
+    }
+    *out = v;
+    *len = k;
     return 0;
 }
 

@@ -49,9 +49,11 @@ enum rpc_code rpc_decode_generate(const msgpack_object_array *params, struct rpc
 
 /* ------------------------------------------------------ the client's end */
 
-/* Append a generate request to b (o may be NULL: []).  Returns 0 or a
- * negative errno (nothing appended). */
-int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o);
+/* Append a generate request to b (o may be NULL: []) with rules (NULL:
+ * classic).  Returns 0 or a negative errno (nothing appended; -EINVAL:
+ * rules wire_rules_check refuses). */
+int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_client_generate_opts *o,
+                       const struct sudoku_client_rules *rules);
 
 /* Decode the answer to a request for count puzzles.  On success *out is a
  * malloc'ed array of *len (1..count).  Returns 0, or -EPROTO with err set
@@ -59,5 +61,12 @@ int wire_pack_generate(struct cbuf *b, uint32_t msgid, const struct sudoku_clien
 int wire_decode_generate(const msgpack_object *error, const msgpack_object *result, unsigned count,
                          struct sudoku_client_puzzle **out, size_t *len,
                          struct sudoku_client_error *err);
+
+/* The same, each puzzle with its rules (the answer map's `rules`; absent:
+ * classic).  On success *out is one malloc'ed block of *len variants and
+ * what their rules point to (free() it). */
+int wire_decode_generate_rules(const msgpack_object *error, const msgpack_object *result,
+                               unsigned count, struct sudoku_client_variant **out, size_t *len,
+                               struct sudoku_client_error *err);
 
 #endif /* SUDOKU_PROTO_GENERATE_H */

@@ -375,6 +375,13 @@ int input_next(struct input *in, struct input_record *r)
         snprintf(r->error, sizeof(r->error), "line holds a NUL byte");
         return 1;
     }
+    if (*p == '{' &&
+        in->takes_json) { /* JSON lines: read by the tool; the form of the next is unchanged */
+        r->format = INPUT_JSON;
+        r->text = p;
+        r->len = strlen(p);
+        return 1;
+    }
     int was_line = in->format == INPUT_LINE;
     if (in->is_auto)
         in->format = detect(p);

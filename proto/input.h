@@ -4,7 +4,10 @@
  * Reads one input (a file or stdin) as a stream of records, each a puzzle
  * with the number of the line it starts on.  Memory is constant: lines are
  * read into a fixed buffer (an overlong line becomes a failed record, not a
- * bigger buffer).  Unless forced, each puzzle's form is detected from its
+ * bigger buffer).  When the reader asks for it (takes_json), a line that
+ * starts with '{' is a JSON-lines record ({"puzzle": ..., "rules": {...}}),
+ * whatever the format: its text is handed on whole for the tool to read
+ * (tool/rules.h).  Unless forced, each puzzle's form is detected from its
  * first line, so a line puzzle may follow a grid.  Linked into the tools,
  * not into libsudoku-client.
  */
@@ -20,15 +23,16 @@
 enum input_format {
     INPUT_AUTO = 0, /* detect each puzzle's form from its first line */
     INPUT_LINE,     /* one puzzle per line */
-    INPUT_GRID      /* n lines of n numbers per puzzle (judge format) */
+    INPUT_GRID,     /* n lines of n numbers per puzzle (judge format) */
+    INPUT_JSON      /* a record only: one JSON object on one line */
 };
 
 /* One puzzle read from the input. */
 struct input_record {
     uint64_t line;            /* line number where the puzzle starts (1-based) */
     enum input_format format; /* INPUT_LINE or INPUT_GRID */
-    const char *text;         /* line form: the trimmed line, valid until the next read */
-    size_t len;               /* line form: its length */
+    const char *text;         /* line form, JSON: the trimmed line, valid until the next read */
+    size_t len;               /* line form, JSON: its length */
     int is_lower;             /* line form: letters were lowercase */
     int is_compact;           /* grid form: rows of one character a cell ("53..7....") */
     unsigned n;               /* grid form: side */
@@ -50,6 +54,7 @@ struct input {
     int has_nul;      /* the last line held a NUL byte */
     int is_pending;   /* line holds a line not yet taken: the next read gives it */
     int looks_binary; /* a NUL or control byte within the first INPUT_SNIFF bytes */
+    int takes_json;   /* set after input_open: '{' lines are INPUT_JSON records */
 };
 
 /* Open path ("-" for stdin) with format (INPUT_AUTO to detect).  Returns 0

@@ -26,6 +26,7 @@
 #include "proto/end.h"
 #include "proto/mpput.h"
 #include "proto/mpscan.h"
+#include "proto/rules.h"
 
 /* ====================================================== the daemon's end */
 #if PROTO_DAEMON_END
@@ -325,9 +326,18 @@ void wire_opt_double(struct wire_opts *w, enum proto_key k, double v)
     opt_add(w, k, WIRE_DOUBLE)->f = v;
 }
 
+void wire_opt_rules(struct wire_opts *w, const struct sudoku_client_rules *r)
+{
+    if (!wire_rules_is_empty(r))
+        opt_add(w, PROTO_K_RULES, WIRE_RULES)->rules = r;
+}
+
 static void pack_opt_value(msgpack_packer *pk, const struct wire_opt *o)
 {
     switch (o->type) {
+    case WIRE_RULES:
+        wire_pack_rules(pk, o->rules);
+        break;
     case WIRE_UINT:
         msgpack_pack_uint64(pk, o->u);
         break;

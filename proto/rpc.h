@@ -130,15 +130,18 @@ int rpc_pack_result_head(msgpack_packer *pk, uint32_t msgid);
 
 /* The options map of one request, gathered before it is packed: only the
  * keys the caller set, in the order they were added. */
-#define WIRE_OPTS_MAX 12 /* keys one request sets at most (generate: 10) */
+#define WIRE_OPTS_MAX 12 /* keys one request sets at most (generate: 11) */
+
+struct sudoku_client_rules;
 
 struct wire_opt {
-    enum proto_key key;                                        /* the key */
-    enum { WIRE_UINT, WIRE_BOOL, WIRE_STR, WIRE_DOUBLE } type; /* what the value is */
-    uint64_t u;                                                /* WIRE_UINT; WIRE_BOOL 0 or 1 */
-    double f;                                                  /* WIRE_DOUBLE */
-    const char *s;                                             /* WIRE_STR, borrowed */
-    size_t len;                                                /* bytes of s */
+    enum proto_key key;                                                    /* the key */
+    enum { WIRE_UINT, WIRE_BOOL, WIRE_STR, WIRE_DOUBLE, WIRE_RULES } type; /* the value's */
+    uint64_t u;                              /* WIRE_UINT; WIRE_BOOL 0 or 1 */
+    double f;                                /* WIRE_DOUBLE */
+    const char *s;                           /* WIRE_STR, borrowed */
+    size_t len;                              /* bytes of s */
+    const struct sudoku_client_rules *rules; /* WIRE_RULES, borrowed (proto/rules.h) */
 };
 
 struct wire_opts {
@@ -154,6 +157,9 @@ void wire_opt_bool(struct wire_opts *w, enum proto_key k, int v);
 void wire_opt_str(struct wire_opts *w, enum proto_key k, const char *s, size_t len);
 void wire_opt_cstr(struct wire_opts *w, enum proto_key k, const char *s); /* NUL-terminated */
 void wire_opt_double(struct wire_opts *w, enum proto_key k, double v);
+/* Add the rules map (key rules) when r asks for any rule; r is borrowed
+ * until packed and must have passed wire_rules_check. */
+void wire_opt_rules(struct wire_opts *w, const struct sudoku_client_rules *r);
 /* Pack w as a map: its length, then each key and value as msgpack-c
  * packs them (smallest integer encodings). */
 void wire_pack_opts(msgpack_packer *pk, const struct wire_opts *w);

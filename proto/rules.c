@@ -10,6 +10,7 @@
  */
 #include "proto/rules.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -167,3 +168,202 @@ enum rpc_code rpc_decode_rules(const msgpack_object *o, int is_generate, struct 
 }
 
 #endif /* PROTO_DAEMON_END */
+
+/* ====================================================== the client's end */
+#if PROTO_CLIENT_END
+
+/* The flag of each boolean rule and its key, in the order they are sent. */
+static const struct {
+    unsigned flag;
+    enum proto_key key;
+} wire_bools[] = {
+    {SUDOKU_CLIENT_RULE_DIAGONALS, PROTO_K_DIAGONALS},
+    {SUDOKU_CLIENT_RULE_WINDOWS, PROTO_K_WINDOWS},
+    {SUDOKU_CLIENT_RULE_ANTI_KNIGHT, PROTO_K_ANTI_KNIGHT},
+    {SUDOKU_CLIENT_RULE_ANTI_KING, PROTO_K_ANTI_KING},
+    {SUDOKU_CLIENT_RULE_NON_CONSECUTIVE, PROTO_K_NON_CONSECUTIVE},
+};
+#define WIRE_BOOLS_LEN (sizeof(wire_bools) / sizeof(wire_bools[0]))
+
+static int has_regions(const struct sudoku_client_rules *r)
+{
+    return (r->flags & SUDOKU_CLIENT_RULE_DRAW_REGIONS) || r->regions;
+}
+
+static int has_cages(const struct sudoku_client_rules *r)
+{
+    return (r->flags & SUDOKU_CLIENT_RULE_DRAW_CAGES) || r->cages_len;
+}
+
+int wire_rules_is_empty(const struct sudoku_client_rules *r)
+{
+    return !r || (!(r->flags & WIRE_RULE_FLAGS) && !r->regions && !r->cages_len);
+}
+
+int wire_rules_check(const struct sudoku_client_rules *r)
+{
+    size_t cells = 0;
+
+    if (!r)
+        return 0;
+    if ((r->flags & ~WIRE_RULE_FLAGS) || r->regions_len > SUDOKU_CLIENT_MAX_CELLS ||
+        (r->regions_len && !r->regions) || r->cages_len > SUDOKU_CLIENT_MAX_CELLS ||
+        (r->cages_len && !r->cages))
+        return -EINVAL;
+    for (size_t i = 0; i < r->cages_len; i++) {
+        cells += r->cages[i].cells_len;
+        if (cells > SUDOKU_CLIENT_MAX_CELLS || (r->cages[i].cells_len && !r->cages[i].cells))
+            return -EINVAL;
+    }
+    return 0;
+}
+
+static void pack_cages(msgpack_packer *pk, const struct sudoku_client_rules *r)
+{
+    msgpack_pack_array(pk, r->cages_len);
+    for (size_t i = 0; i < r->cages_len; i++) {
+        const struct sudoku_client_cage *c = &r->cages[i];
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_unsigned_int(pk, c->sum);
+        msgpack_pack_array(pk, c->cells_len);
+        for (size_t k = 0; k < c->cells_len; k++)
+            msgpack_pack_uint16(pk, c->cells[k]);
+    }
+}
+
+void wire_pack_rules(msgpack_packer *pk, const struct sudoku_client_rules *r)
+{
+    size_t keys = (size_t)has_regions(r) + (size_t)has_cages(r);
+
+    for (size_t i = 0; i < WIRE_BOOLS_LEN; i++)
+        keys += (r->flags & wire_bools[i].flag) != 0;
+    msgpack_pack_map(pk, keys);
+    for (size_t i = 0; i < WIRE_BOOLS_LEN; i++) {
+        if (r->flags & wire_bools[i].flag) {
+            proto_pack_key(pk, wire_bools[i].key);
+            msgpack_pack_true(pk);
+        }
+    }
+    if (has_regions(r)) {
+        proto_pack_key(pk, PROTO_K_REGIONS);
+        if (r->regions) {
+            msgpack_pack_str(pk, r->regions_len);
+            msgpack_pack_str_body(pk, r->regions, r->regions_len);
+        } else {
+            msgpack_pack_true(pk);
+        }
+    }
+    if (has_cages(r)) {
+        proto_pack_key(pk, PROTO_K_CAGES);
+        if (r->cages_len)
+            pack_cages(pk, r);
+        else
+            msgpack_pack_true(pk);
+    }
+}
+
+/* A cage of an answer, [sum, [cell, ...]], every number in range.
+ * Returns its cell count or -EPROTO. */
+static long cage_cells(const msgpack_object *c)
+{
+    const msgpack_object_array *a = &c->via.array;
+
+    if (c->type != MSGPACK_OBJECT_ARRAY || a->size != 2 ||
+        a->ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER || a->ptr[0].via.u64 > UINT32_MAX ||
+        a->ptr[1].type != MSGPACK_OBJECT_ARRAY)
+        return -EPROTO;
+    for (uint32_t k = 0; k < a->ptr[1].via.array.size; k++) {
+        const msgpack_object *v = &a->ptr[1].via.array.ptr[k];
+        if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 >= SUDOKU_CLIENT_MAX_CELLS)
+            return -EPROTO;
+    }
+    return (long)a->ptr[1].via.array.size;
+}
+
+/* One key of an answer's rules map into *z. */
+static int measure_key(enum proto_key key, const msgpack_object *v, struct wire_rules_size *z)
+{
+    if (key == PROTO_K_REGIONS) {
+        if (v->type != MSGPACK_OBJECT_STR || v->via.str.size > SUDOKU_CLIENT_MAX_CELLS)
+            return -EPROTO;
+        z->regions += v->via.str.size + 1;
+        return 0;
+    }
+    if (key == PROTO_K_CAGES) {
+        if (v->type != MSGPACK_OBJECT_ARRAY || v->via.array.size > SUDOKU_CLIENT_MAX_CELLS)
+            return -EPROTO;
+        for (uint32_t i = 0; i < v->via.array.size; i++) {
+            long n = cage_cells(&v->via.array.ptr[i]);
+            if (n < 0)
+                return -EPROTO;
+            z->cells += (size_t)n;
+        }
+        z->cages += v->via.array.size;
+        return 0;
+    }
+    for (size_t i = 0; i < WIRE_BOOLS_LEN; i++)
+        if (key == wire_bools[i].key && v->type != MSGPACK_OBJECT_BOOLEAN)
+            return -EPROTO;
+    return 0;
+}
+
+int wire_rules_measure(const msgpack_object *o, struct wire_rules_size *z)
+{
+    int regions = 0, cages = 0;
+
+    if (!o || o->type == MSGPACK_OBJECT_NIL)
+        return 0;
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return -EPROTO;
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        enum proto_key key = proto_key_of(&o->via.map.ptr[i].key);
+        /* A key twice would be measured twice and kept once. */
+        regions += key == PROTO_K_REGIONS;
+        cages += key == PROTO_K_CAGES;
+        if (regions > 1 || cages > 1 || measure_key(key, &o->via.map.ptr[i].val, z) < 0)
+            return -EPROTO;
+    }
+    return 0;
+}
+
+static void decode_cages_into(const msgpack_object *v, struct sudoku_client_rules *out,
+                              struct wire_rules_fill *f)
+{
+    out->cages = f->cages;
+    out->cages_len = v->via.array.size;
+    for (uint32_t i = 0; i < v->via.array.size; i++, f->cages++) {
+        const msgpack_object_array *a = &v->via.array.ptr[i].via.array;
+        const msgpack_object_array *cells = &a->ptr[1].via.array;
+        f->cages->sum = (unsigned)a->ptr[0].via.u64;
+        f->cages->cells = f->cells;
+        f->cages->cells_len = cells->size;
+        for (uint32_t k = 0; k < cells->size; k++)
+            *f->cells++ = (uint16_t)cells->ptr[k].via.u64;
+    }
+}
+
+void wire_rules_decode(const msgpack_object *o, struct sudoku_client_rules *out,
+                       struct wire_rules_fill *f)
+{
+    memset(out, 0, sizeof(*out));
+    if (!o || o->type != MSGPACK_OBJECT_MAP)
+        return;
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        enum proto_key key = proto_key_of(&o->via.map.ptr[i].key);
+        const msgpack_object *v = &o->via.map.ptr[i].val;
+        for (size_t b = 0; b < WIRE_BOOLS_LEN; b++)
+            if (key == wire_bools[b].key && v->via.boolean)
+                out->flags |= wire_bools[b].flag;
+        if (key == PROTO_K_REGIONS) {
+            memcpy(f->regions, v->via.str.ptr, v->via.str.size);
+            f->regions[v->via.str.size] = '\0';
+            out->regions = f->regions;
+            out->regions_len = v->via.str.size;
+            f->regions += v->via.str.size + 1;
+        } else if (key == PROTO_K_CAGES) {
+            decode_cages_into(v, out, f);
+        }
+    }
+}
+
+#endif /* PROTO_CLIENT_END */

@@ -1,6 +1,8 @@
 /* rules.h -- the `rules` option of solve, explain, rate and generate.
  *
- * The daemon (rpc_*) decodes the map into a plain, fixed-size struct
+ * The client (wire_*) packs a struct sudoku_client_rules as the map, and
+ * reads the `rules` map of a generated puzzle back into one.  The daemon
+ * (rpc_*) decodes the map into a plain, fixed-size struct
  * rpc_rules: the boolean rules as SDK_RULE_* bits, a jigsaw's layout
  * string, a killer's cages as sums and cell numbers, each checked for its
  * type and bounded by the largest grid.  Whether the regions and cages fit
@@ -16,6 +18,7 @@
 #include <stdint.h>
 
 #include <msgpack.h>
+#include <sudoku/client.h>
 #include <sudoku/plugin.h>
 
 #include "proto/rpc.h"
@@ -41,5 +44,47 @@ struct rpc_rules {
  * "cages: cage 3 must be [sum, [cell, ...]]"). */
 enum rpc_code rpc_decode_rules(const msgpack_object *o, int is_generate, struct rpc_rules *r,
                                char *err, size_t err_size);
+
+/* ------------------------------------------------------ the client's end */
+
+/* Every SUDOKU_CLIENT_RULE_* flag a request may carry. */
+#define WIRE_RULE_FLAGS 0x7fu
+
+/* 1 when r (NULL: classic) asks for no rule at all: nothing to send. */
+int wire_rules_is_empty(const struct sudoku_client_rules *r);
+
+/* 0 when r can be packed: known flags only, the layout and every cage's
+ * cells within the largest grid's cells, no NULL array with a length.
+ * Else -EINVAL.  Nothing else is judged here: the daemon does that. */
+int wire_rules_check(const struct sudoku_client_rules *r);
+
+/* Pack r (checked by wire_rules_check) as the rules map: the booleans set,
+ * regions as a string (or true for DRAW_REGIONS), cages as [[sum,
+ * [cell, ...]], ...] (or true for DRAW_CAGES). */
+void wire_pack_rules(msgpack_packer *pk, const struct sudoku_client_rules *r);
+
+/* What a rules map of an answer needs, counted by wire_rules_measure. */
+struct wire_rules_size {
+    size_t cages;   /* struct sudoku_client_cage entries */
+    size_t cells;   /* uint16_t cage cells */
+    size_t regions; /* layout bytes, with a NUL */
+};
+
+/* Add to *z what o (a generated puzzle's rules map; nil or absent: none)
+ * needs.  Returns 0 or -EPROTO when o is not a rules map of the wire's
+ * shape (unknown keys are passed over, for rules of a later daemon). */
+int wire_rules_measure(const msgpack_object *o, struct wire_rules_size *z);
+
+/* Where wire_rules_decode writes: cursors into storage measured first. */
+struct wire_rules_fill {
+    struct sudoku_client_cage *cages;
+    uint16_t *cells;
+    char *regions;
+};
+
+/* Decode o (measured by wire_rules_measure) into *out, its arrays taken
+ * from f's cursors (advanced). */
+void wire_rules_decode(const msgpack_object *o, struct sudoku_client_rules *out,
+                       struct wire_rules_fill *f);
 
 #endif /* SUDOKU_PROTO_RULES_H */

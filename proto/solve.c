@@ -363,7 +363,8 @@ int wire_pack_puzzle_call(struct cbuf *b, uint32_t msgid, enum rpc_method m, con
 /* The options o sets, in their order on the wire: solver, limit (solve
  * only: rate takes none), timeout_ms. */
 static void gather_options(struct wire_opts *w, enum rpc_method m,
-                           const struct sudoku_client_options *o)
+                           const struct sudoku_client_options *o,
+                           const struct sudoku_client_rules *rules)
 {
     w->len = 0;
     if (o && o->solver)
@@ -372,28 +373,33 @@ static void gather_options(struct wire_opts *w, enum rpc_method m,
         wire_opt_uint(w, PROTO_K_LIMIT, o->limit);
     if (o && o->timeout_ms)
         wire_opt_uint(w, PROTO_K_TIMEOUT_MS, o->timeout_ms);
+    wire_opt_rules(w, rules);
 }
 
 int wire_pack_solve_or_rate(struct cbuf *b, uint32_t msgid, enum rpc_method m, const char *puzzle,
                             size_t len, unsigned n, const uint8_t *cells,
-                            const struct sudoku_client_options *o)
+                            const struct sudoku_client_options *o,
+                            const struct sudoku_client_rules *rules)
 {
     struct wire_opts opts;
 
-    gather_options(&opts, m, o);
+    if (wire_rules_check(rules) < 0)
+        return -EINVAL;
+    gather_options(&opts, m, o, rules);
     return wire_pack_puzzle_call(b, msgid, m, puzzle, len, n, cells, &opts);
 }
 
 int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,
                         const struct sudoku_client_options *o)
 {
-    return wire_pack_solve_or_rate(b, msgid, RPC_M_SOLVE, puzzle, len, 0, NULL, o);
+    return wire_pack_solve_or_rate(b, msgid, RPC_M_SOLVE, puzzle, len, 0, NULL, o, NULL);
 }
 
 int wire_pack_solve_cells(struct cbuf *b, uint32_t msgid, unsigned n, const uint8_t *cells,
                           const struct sudoku_client_options *o)
 {
-    return cells ? wire_pack_solve_or_rate(b, msgid, RPC_M_SOLVE, NULL, 0, n, cells, o) : -EINVAL;
+    return cells ? wire_pack_solve_or_rate(b, msgid, RPC_M_SOLVE, NULL, 0, n, cells, o, NULL)
+                 : -EINVAL;
 }
 
 /* -------------------------------------------------------------- the answer */

@@ -99,10 +99,12 @@ int wire_pack_puzzle_call(struct cbuf *b, uint32_t msgid, enum rpc_method m, con
                           const struct wire_opts *opts);
 /* The same with the options of a struct sudoku_client_options (o may be
  * NULL): solver, timeout_ms, and limit when m is solve (a rating batch
- * sends rate requests with it). */
+ * sends rate requests with it), and the rules map when rules (may be NULL)
+ * asks for any (-EINVAL when wire_rules_check refuses them). */
 int wire_pack_solve_or_rate(struct cbuf *b, uint32_t msgid, enum rpc_method m, const char *puzzle,
                             size_t len, unsigned n, const uint8_t *cells,
-                            const struct sudoku_client_options *o);
+                            const struct sudoku_client_options *o,
+                            const struct sudoku_client_rules *rules);
 /* Append a solve request with a line-form puzzle and the set options (o
  * may be NULL).  Returns 0 or a negative errno (nothing appended). */
 int wire_pack_solve_str(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t len,

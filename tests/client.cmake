@@ -9,6 +9,7 @@
 # test_client_find: how the tool finds the daemon and says why it cannot.
 # test_client_names: the batch calls' two spellings, one function each.
 # test_tool_commands: the tool's subcommand table, no daemon.
+# test_tool_rules: variant rules in the tool (--rules, JSON lines), daemon and --local.
 if(TARGET sudoku_client_static)
   # fake_peer: the scripted fake daemons' socketpair, send and serving loop.
   add_library(fake_peer STATIC fake_peer.c)
@@ -44,6 +45,11 @@ if(TARGET sudoku_client_static)
     sudoku_add_test(NAME test_client_explain_e2e SOURCES test_client_explain_e2e.c
       LIBS tool_run daemon_harness sudoku_client_static LABELS client TIMEOUT 300)
     add_dependencies(test_client_explain_e2e sudoku sudokud)
+    # Variant rules: --rules, --regions and JSON lines, daemon and --local,
+    # every solution checked against every rule (core/rules).
+    sudoku_add_test(NAME test_tool_rules SOURCES test_tool_rules.c var_line.c
+      LIBS tool_run daemon_harness sudoku_core sudoku_proto sudoku_util LABELS client TIMEOUT 300)
+    add_dependencies(test_tool_rules sudoku sudokud)
     # The subcommand table: which row a command line runs, and its help.
     sudoku_add_test(NAME test_tool_commands SOURCES test_tool_commands.c
       LIBS tool_run LABELS client TIMEOUT 60)

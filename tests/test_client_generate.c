@@ -28,24 +28,25 @@
 
 /* How the fake answers. */
 enum script {
-    S_GOOD,         /* count puzzles (or `give` when set), reversed in groups */
-    S_ERROR,        /* an error map */
-    S_NOT_ARRAY,    /* result is a map */
-    S_EMPTY,        /* result is [] */
-    S_TOO_MANY,     /* count + 1 puzzles */
-    S_NOT_MAP,      /* an element is an int */
-    S_NO_PUZZLE,    /* puzzle missing */
-    S_SHORT_PUZZLE, /* puzzle of 15 cells */
-    S_BAD_SYMBOL,   /* puzzle with a 'Z' */
-    S_BLANK_SOL,    /* solution has a blank */
-    S_CHANGED,      /* solution changes a given */
-    S_SIZE_DIFFERS, /* 9x9 solution for a 4x4 puzzle */
-    S_GIVENS_WRONG, /* givens off by one */
-    S_NO_SEED,      /* seed missing */
-    S_NEG_SEED,     /* seed negative */
-    S_RATING_STR,   /* rating is a string */
-    S_LONG_WORD,    /* difficulty of 40 bytes */
-    S_ERROR_NO_CODE /* an error map without a code */
+    S_GOOD,          /* count puzzles (or `give` when set), reversed in groups */
+    S_ERROR,         /* an error map */
+    S_NOT_ARRAY,     /* result is a map */
+    S_EMPTY,         /* result is [] */
+    S_TOO_MANY,      /* count + 1 puzzles */
+    S_NOT_MAP,       /* an element is an int */
+    S_NO_PUZZLE,     /* puzzle missing */
+    S_SHORT_PUZZLE,  /* puzzle of 15 cells */
+    S_BAD_SYMBOL,    /* puzzle with a 'Z' */
+    S_BLANK_SOL,     /* solution has a blank */
+    S_CHANGED,       /* solution changes a given */
+    S_SIZE_DIFFERS,  /* 9x9 solution for a 4x4 puzzle */
+    S_GIVENS_WRONG,  /* givens off by one */
+    S_NO_SEED,       /* seed missing */
+    S_NEG_SEED,      /* seed negative */
+    S_RATING_STR,    /* rating is a string */
+    S_LONG_WORD,     /* difficulty of 40 bytes */
+    S_ERROR_NO_CODE, /* an error map without a code */
+    S_RULES          /* as S_GOOD, each puzzle with rules: windows, a layout, cage i */
 };
 
 /* What the fake saw of the last request. */
@@ -108,7 +109,22 @@ static void pack_one(msgpack_packer *pk, enum script s, unsigned i, uint64_t see
         sol[2] = '.';
     if (broken && s == S_CHANGED)
         sol[1] = '3'; /* the given at cell 1 is 2 */
-    msgpack_pack_map(pk, broken && (s == S_NO_PUZZLE || s == S_NO_SEED) ? 6 : 7);
+    msgpack_pack_map(pk, broken && (s == S_NO_PUZZLE || s == S_NO_SEED) ? 6 : s == S_RULES ? 8 : 7);
+    if (s == S_RULES) { /* windows, the boxes as a layout, one cage [i + 3, [i, 15]] */
+        pstr(pk, "rules");
+        msgpack_pack_map(pk, 3);
+        pstr(pk, "windows");
+        msgpack_pack_true(pk);
+        pstr(pk, "regions");
+        pstr(pk, "1122112233443344");
+        pstr(pk, "cages");
+        msgpack_pack_array(pk, 1);
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_unsigned_int(pk, i + 3);
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_unsigned_int(pk, i % 15);
+        msgpack_pack_unsigned_int(pk, 15);
+    }
     if (!(broken && s == S_NO_PUZZLE)) {
         pstr(pk, "puzzle");
         pstr(pk, puzzle);
@@ -414,6 +430,41 @@ static void test_decodes_puzzles(void **state)
     stop_fake(&f, c, th);
 }
 
+/* A variant request: the rules map goes out, each puzzle's rules come
+ * back in the one block the caller frees (a copy of the batch's). */
+static void test_generate_rules(void **state)
+{
+    (void)state;
+    struct fake f;
+    pthread_t th;
+    struct sudoku_client *c = start_fake(&f, &th, S_RULES);
+    struct sudoku_client_generate_opts o = {.count = 3, .seed = 9, .has_seed = 1};
+    const struct sudoku_client_rules draw = {
+        SUDOKU_CLIENT_RULE_WINDOWS | SUDOKU_CLIENT_RULE_DRAW_CAGES, NULL, 0, NULL, 0};
+    struct sudoku_client_variant *v = NULL;
+    struct sudoku_client_error err;
+    size_t len = 0;
+    assert_int_equal(sudoku_client_generate_rules(c, &o, &draw, &v, &len, &err), 0);
+    assert_int_equal(fake_last(&f).keys, 3); /* count, seed, rules */
+    assert_int_equal(len, 3);
+    for (unsigned i = 0; i < len; i++) {
+        const struct sudoku_client_rules *r = &v[i].rules;
+        assert_string_equal(v[i].puzzle.solution, GRID4);
+        assert_true(v[i].puzzle.seed == 9 + i);
+        assert_int_equal(r->flags, SUDOKU_CLIENT_RULE_WINDOWS);
+        assert_int_equal(r->regions_len, 16);
+        assert_memory_equal(r->regions, "1122112233443344", 16);
+        assert_int_equal(r->cages_len, 1);
+        assert_int_equal(r->cages[0].sum, i + 3);
+        assert_int_equal(r->cages[0].cells_len, 2);
+        assert_int_equal(r->cages[0].cells[0], i % 15);
+        assert_int_equal(r->cages[0].cells[1], 15);
+    }
+    sudoku_client_variants_free(v);
+    sudoku_client_variants_free(NULL);
+    stop_fake(&f, c, th);
+}
+
 /* The daemon's error comes back with its code and message. */
 static void test_error_answer(void **state)
 {
@@ -616,9 +667,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sends_every_option), cmocka_unit_test(test_decodes_puzzles),
-        cmocka_unit_test(test_error_answer),       cmocka_unit_test(test_malformed_answers),
-        cmocka_unit_test(test_batch_in_order),     cmocka_unit_test(test_batch_drop),
-        cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_generate_rules),     cmocka_unit_test(test_error_answer),
+        cmocka_unit_test(test_malformed_answers),  cmocka_unit_test(test_batch_in_order),
+        cmocka_unit_test(test_batch_drop),         cmocka_unit_test(test_bad_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -432,6 +432,160 @@ static void test_socket_path(void **state)
     assert_int_equal(sudoku_client_socket_path(longp, out, sizeof(out)), -ENAMETOOLONG);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Variant rules */
+
+/* A solve with rules: the booleans in their order, regions, cages. */
+static void test_pack_rules(void **state)
+{
+    (void)state;
+    struct cbuf b = {.max = 4096};
+    struct bytes want = {.len = 0};
+    const uint16_t cage_cells[2] = {0, 300};
+    const struct sudoku_client_cage cage = {3, 2, cage_cells};
+    const struct sudoku_client_rules r = {
+        SUDOKU_CLIENT_RULE_DIAGONALS | SUDOKU_CLIENT_RULE_NON_CONSECUTIVE, "1122", 4, &cage, 1};
+    assert_int_equal(wire_pack_solve_or_rate(&b, 1, RPC_M_SOLVE, "1234", 4, 0, NULL, NULL, &r), 0);
+    put(&want, 3, 0x94, 0x00, 0x01);
+    put_str(&want, "solve");
+    put(&want, 1, 0x92);
+    put_str(&want, "1234");
+    put(&want, 1, 0x81);
+    put_str(&want, "rules");
+    put(&want, 1, 0x84);
+    put_str(&want, "diagonals");
+    put(&want, 1, 0xc3);
+    put_str(&want, "non_consecutive");
+    put(&want, 1, 0xc3);
+    put_str(&want, "regions");
+    put_str(&want, "1122");
+    put_str(&want, "cages");
+    put(&want, 6, 0x91, 0x92, 0x03, 0x92, 0x00, 0xcd); /* [[3, [0, 300]]] */
+    put(&want, 2, 0x01, 0x2c);
+    expect_bytes(&b, &want);
+    cbuf_free(&b);
+}
+
+/* Rules with nothing in them send no rules key; draw flags send true. */
+static void test_pack_rules_empty_and_draw(void **state)
+{
+    (void)state;
+    struct cbuf b = {.max = 4096};
+    struct bytes want = {.len = 0};
+    const struct sudoku_client_rules none = {0, NULL, 0, NULL, 0};
+    const struct sudoku_client_rules draw = {SUDOKU_CLIENT_RULE_DRAW_CAGES, NULL, 0, NULL, 0};
+    assert_int_equal(wire_pack_solve_or_rate(&b, 1, RPC_M_SOLVE, "1234", 4, 0, NULL, NULL, &none),
+                     0);
+    put(&want, 3, 0x94, 0x00, 0x01);
+    put_str(&want, "solve");
+    put(&want, 1, 0x91);
+    put_str(&want, "1234");
+    expect_bytes(&b, &want);
+    b.len = 0;
+    want.len = 0;
+    assert_int_equal(wire_pack_generate(&b, 2, NULL, &draw), 0);
+    put(&want, 3, 0x94, 0x00, 0x02);
+    put_str(&want, "generate");
+    put(&want, 2, 0x91, 0x81);
+    put_str(&want, "rules");
+    put(&want, 1, 0x81);
+    put_str(&want, "cages");
+    put(&want, 1, 0xc3);
+    expect_bytes(&b, &want);
+    cbuf_free(&b);
+}
+
+/* Rules that cannot be encoded are refused before a byte is written. */
+static void test_pack_rules_refused(void **state)
+{
+    (void)state;
+    struct cbuf b = {.max = 4096};
+    uint16_t cells[SUDOKU_CLIENT_MAX_CELLS + 1] = {0};
+    const struct sudoku_client_cage big = {1, SUDOKU_CLIENT_MAX_CELLS + 1, cells};
+    const struct sudoku_client_rules bad[] = {
+        {0x80, NULL, 0, NULL, 0},                       /* an unknown flag */
+        {0, NULL, 4, NULL, 0},                          /* a length without its layout */
+        {0, NULL, 0, NULL, 1},                          /* cages counted, none given */
+        {0, NULL, 0, &big, 1},                          /* more cells than 25x25 has */
+        {0, "1", SUDOKU_CLIENT_MAX_CELLS + 1, NULL, 0}, /* a layout over 625 */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(
+            wire_pack_solve_or_rate(&b, 1, RPC_M_SOLVE, "1234", 4, 0, NULL, NULL, &bad[i]),
+            -EINVAL);
+        assert_int_equal(b.len, 0);
+    }
+    cbuf_free(&b);
+}
+
+/* A generate answer's rules come back in one block, as sent. */
+static void test_decode_generate_rules(void **state)
+{
+    (void)state;
+    const char *puzzle = "1.3.3.1.2.4.4.2.", *solution = "1234341221434321";
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    struct sudoku_client_variant *v = NULL;
+    struct sudoku_client_error err;
+    size_t len = 0;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 2);
+    for (int i = 0; i < 2; i++) {
+        msgpack_pack_map(&pk, i == 0 ? 5 : 4);
+        msgpack_pack_str_with_body(&pk, "puzzle", 6);
+        msgpack_pack_str_with_body(&pk, puzzle, 16);
+        msgpack_pack_str_with_body(&pk, "solution", 8);
+        msgpack_pack_str_with_body(&pk, solution, 16);
+        msgpack_pack_str_with_body(&pk, "givens", 6);
+        msgpack_pack_uint8(&pk, 8);
+        msgpack_pack_str_with_body(&pk, "seed", 4);
+        msgpack_pack_uint8(&pk, (uint8_t)(7 + i));
+        if (i == 0) { /* the second is classic: no rules key */
+            msgpack_pack_str_with_body(&pk, "rules", 5);
+            msgpack_pack_map(&pk, 3);
+            msgpack_pack_str_with_body(&pk, "windows", 7);
+            msgpack_pack_true(&pk);
+            msgpack_pack_str_with_body(&pk, "regions", 7);
+            msgpack_pack_str_with_body(&pk, "1122112233443344", 16);
+            msgpack_pack_str_with_body(&pk, "cages", 5);
+            msgpack_pack_array(&pk, 2);
+            msgpack_pack_array(&pk, 2);
+            msgpack_pack_uint8(&pk, 4);
+            msgpack_pack_array(&pk, 2);
+            msgpack_pack_uint8(&pk, 0);
+            msgpack_pack_uint8(&pk, 4);
+            msgpack_pack_array(&pk, 2);
+            msgpack_pack_uint8(&pk, 2);
+            msgpack_pack_array(&pk, 1);
+            msgpack_pack_uint8(&pk, 15);
+        }
+    }
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, NULL), MSGPACK_UNPACK_SUCCESS);
+    msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
+    assert_int_equal(wire_decode_generate_rules(&nil, &u.data, 2, &v, &len, &err), 0);
+    assert_int_equal(len, 2);
+    assert_string_equal(v[0].puzzle.puzzle, puzzle);
+    assert_int_equal(v[0].rules.flags, SUDOKU_CLIENT_RULE_WINDOWS);
+    assert_int_equal(v[0].rules.regions_len, 16);
+    assert_memory_equal(v[0].rules.regions, "1122112233443344", 16);
+    assert_int_equal(v[0].rules.cages_len, 2);
+    assert_int_equal(v[0].rules.cages[0].sum, 4);
+    assert_int_equal(v[0].rules.cages[0].cells_len, 2);
+    assert_int_equal(v[0].rules.cages[0].cells[1], 4);
+    assert_int_equal(v[0].rules.cages[1].cells[0], 15);
+    assert_int_equal(v[1].puzzle.seed, 8);
+    assert_int_equal(v[1].rules.flags, 0);
+    assert_null(v[1].rules.regions);
+    assert_int_equal(v[1].rules.cages_len, 0);
+    sudoku_client_variants_free(v);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +599,10 @@ int main(void)
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_decode_solvers_stats),
         cmocka_unit_test(test_socket_path),
+        cmocka_unit_test(test_pack_rules),
+        cmocka_unit_test(test_pack_rules_empty_and_draw),
+        cmocka_unit_test(test_pack_rules_refused),
+        cmocka_unit_test(test_decode_generate_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

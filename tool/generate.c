@@ -21,6 +21,13 @@
  * (tool/local.c), so the same --seed prints the same bytes.  With --format
  * svg|png|pdf the puzzles are drawn (picture.c) instead of printed, or
  * besides when -o names the picture's file.
+ *
+ * With --rules (or --regions) every request carries the rules (jigsaw
+ * without --regions and killer ask the daemon to draw the regions or the
+ * cages from the seed) and each puzzle comes back with its full rules:
+ * printed as JSON lines ({"puzzle", "rules", "solution", ...}: the line
+ * form cannot carry them) unless stdout is a terminal and --json is not
+ * given, where each puzzle is drawn with its regions and cages (vgrid.h).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -36,6 +43,7 @@
 #include "tool/picture.h"
 #include "tool/progress.h"
 #include "tool/tool.h"
+#include "tool/vgrid.h"
 #include "util/clock.h"
 #include "util/json.h"
 #include "util/opts.h"
@@ -69,6 +77,11 @@ struct gen_cli {
     int is_local;                /* --local (or SUDOKU_LOCAL=1): the plugins in this process */
     const char *plugin_dir;      /* -P, with --local */
     struct picture_opts picture; /* --format svg|png|pdf, -o, --per-page, --candidates */
+    const char *rules_arg;       /* --rules LIST */
+    const char *regions_arg;     /* --regions LAYOUT|@FILE */
+    struct tool_rules rules;     /* from both; rules.r is sent when it asks for any */
+    int is_variant;              /* rules asked for: answers carry their rules */
+    int is_drawn;                /* variants on a terminal: drawn, not JSON */
 };
 
 /* One run: what has been printed, and the first failure. */
@@ -208,6 +221,13 @@ static const struct opts_spec gen_table[] = {
      "reproducible output: the same command gives the same\n"
      "bytes (default: the daemon picks seeds)",
      OPTS_CALL_TO(on_seed)},
+    {"rules", 0, "LIST",
+     "variants: x, windoku, anti-knight, anti-king,\n"
+     "non-consecutive, jigsaw (regions drawn from the seed,\n"
+     "or --regions), killer (cages drawn from the seed)",
+     OPTS_STRING_AT(struct gen_cli, rules_arg)},
+    {"regions", 0, "LAYOUT", "jigsaw on this layout: n*n symbols 1-9, A-P (or @FILE)",
+     OPTS_STRING_AT(struct gen_cli, regions_arg)},
     {"no-minimal", 0, NULL, "unique but not minimal puzzles",
      OPTS_FLAG_AT(struct gen_cli, is_no_minimal)},
     {"solution", 0, NULL, "print each solution after its puzzle, after a space",
@@ -251,7 +271,8 @@ const struct opts_prog tool_generate_prog = {
     .name = "sudoku generate",
     .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
              "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
-             "                       [--json] [-s PATH | --local [-P DIR]]\n"
+             "                       [--json] [--rules LIST [--regions LAYOUT]]\n"
+             "                       [-s PATH | --local [-P DIR]]\n"
              "                       [--format svg|png|pdf [--per-page N]] [-o FILE]\n"
              "\n"
              "Ask sudokud for COUNT new puzzles, each with a unique solution, and print\n"
@@ -266,6 +287,36 @@ const struct opts_prog tool_generate_prog = {
 };
 
 static int check_picture(const struct tool_command *c, struct gen_cli *o);
+
+/* --rules and --regions into o->rules.  Returns -1 to go on, else the
+ * exit status (said). */
+static int check_rules(const struct tool_command *c, struct gen_cli *o)
+{
+    unsigned flags = 0;
+    char err[256];
+
+    memset(&o->rules.r, 0, sizeof(o->rules.r));
+    if (o->rules_arg && tool_rules_names(o->rules_arg, &flags, err, sizeof(err)) < 0) {
+        opts_usage_error(c->prog, "--rules: %s", err);
+        return EXIT_USAGE;
+    }
+    if (o->regions_arg) {
+        if (tool_rules_regions(&o->rules, o->regions_arg, err, sizeof(err)) < 0 ||
+            tool_rules_check_layout(&o->rules.r, err, sizeof(err)) < 0) {
+            opts_usage_error(c->prog, "--regions: %s", err);
+            return EXIT_USAGE;
+        }
+        flags &= ~SUDOKU_CLIENT_RULE_DRAW_REGIONS; /* this layout, not a drawn one */
+    }
+    o->rules.r.flags = flags;
+    o->is_variant = tool_rules_any(&o->rules.r);
+    if (o->is_variant && o->picture.is_on) {
+        opts_usage_error(c->prog, "--rules: pictures of variants are not drawn yet");
+        return EXIT_USAGE;
+    }
+    o->is_drawn = o->is_variant && !o->is_json && isatty(1);
+    return -1;
+}
 
 /* Parse argv, the whole command line, whose first operand is c's word.
  * Returns -1 to go on, else the exit status. */
@@ -284,6 +335,8 @@ static int parse(const struct tool_command *c, int argc, char **argv, struct gen
         return EXIT_USAGE;
     }
     rc = check_picture(c, o);
+    if (rc < 0)
+        rc = check_rules(c, o);
     if (rc >= 0)
         return rc;
     if (!o->count)
@@ -340,6 +393,36 @@ static void print_puzzle(const struct gen_cli *o, const struct sudoku_client_puz
     }
     printf("{\"puzzle\":\"%s\",\"solution\":\"%s\",\"givens\":%u,\"seed\":%llu,\"rating\":",
            p->puzzle, p->solution, p->givens, (unsigned long long)p->seed);
+    put_rating(p->rating);
+    fputs(",\"difficulty\":", stdout);
+    json_put_string(stdout, p->difficulty);
+    fputs(",\"symmetry\":", stdout);
+    json_put_string(stdout, p->symmetry);
+    puts("}");
+}
+
+/* A variant: one JSON line with its rules, or drawn on a terminal. */
+static void print_variant(const struct gen_cli *o, const struct sudoku_client_variant *v)
+{
+    const struct sudoku_client_puzzle *p = &v->puzzle;
+
+    if (o->is_drawn) {
+        uint8_t cells[SUDOKU_CLIENT_MAX_CELLS];
+        unsigned n;
+        printf("seed %llu, %u givens%s%s\n", (unsigned long long)p->seed, p->givens,
+               p->difficulty[0] ? ", " : "", p->difficulty);
+        if (codec_parse_line(p->puzzle, strlen(p->puzzle), &n, cells, NULL, 0) == 0)
+            vgrid_print(stdout, n, cells, &v->rules);
+        if (o->is_solution &&
+            codec_parse_line(p->solution, strlen(p->solution), &n, cells, NULL, 0) == 0)
+            vgrid_print(stdout, n, cells, &v->rules);
+        putchar('\n');
+        return;
+    }
+    printf("{\"puzzle\":\"%s\",\"rules\":", p->puzzle);
+    tool_rules_put_json(stdout, &v->rules);
+    printf(",\"solution\":\"%s\",\"givens\":%u,\"seed\":%llu,\"rating\":", p->solution, p->givens,
+           (unsigned long long)p->seed);
     put_rating(p->rating);
     fputs(",\"difficulty\":", stdout);
     json_put_string(stdout, p->difficulty);
@@ -420,25 +503,23 @@ static void maybe_progress(struct gen_run *r)
 /* ------------------------------------------------------------------------ */
 /* Running */
 
-/* One chunk answered; tag is how many puzzles it asked for. */
-static void on_chunk(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_puzzle *p,
-                     size_t len, const struct sudoku_client_error *err)
+/* A chunk came back: 1 when its puzzles are to be printed, else 0 (a
+ * chunk failed, this one or one before). */
+static int chunk_begin(struct gen_run *r, const struct sudoku_client_error *err)
 {
-    struct gen_run *r = arg;
-    (void)seq;
     if (r->is_failed)
-        return; /* after a failed chunk nothing is printed */
+        return 0; /* after a failed chunk nothing is printed */
     if (err) {
         r->is_failed = 1;
         r->err = *err;
-        return;
+        return 0;
     }
-    for (size_t i = 0; i < len; i++) {
-        if (!r->o->picture.is_on || r->o->picture.out)
-            print_puzzle(r->o, &p[i]);
-        if (r->o->picture.is_on)
-            draw_puzzle(r, &p[i]);
-    }
+    return 1;
+}
+
+/* The len puzzles of a chunk that asked for tag were printed. */
+static void chunk_end(struct gen_run *r, uint64_t tag, size_t len)
+{
     r->printed += len;
     if (len < tag) {
         r->is_failed = r->is_short = 1;
@@ -448,6 +529,37 @@ static void on_chunk(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_
                  (unsigned long long)tag);
     }
     maybe_progress(r);
+}
+
+/* One chunk answered; tag is how many puzzles it asked for. */
+static void on_chunk(void *arg, uint64_t seq, uint64_t tag, const struct sudoku_client_puzzle *p,
+                     size_t len, const struct sudoku_client_error *err)
+{
+    struct gen_run *r = arg;
+    (void)seq;
+    if (!chunk_begin(r, err))
+        return;
+    for (size_t i = 0; i < len; i++) {
+        if (!r->o->picture.is_on || r->o->picture.out)
+            print_puzzle(r->o, &p[i]);
+        if (r->o->picture.is_on)
+            draw_puzzle(r, &p[i]);
+    }
+    chunk_end(r, tag, len);
+}
+
+/* The same for a chunk of variants (--rules). */
+static void on_variants(void *arg, uint64_t seq, uint64_t tag,
+                        const struct sudoku_client_variant *v, size_t len,
+                        const struct sudoku_client_error *err)
+{
+    struct gen_run *r = arg;
+    (void)seq;
+    if (!chunk_begin(r, err))
+        return;
+    for (size_t i = 0; i < len; i++)
+        print_variant(r->o, &v[i]);
+    chunk_end(r, tag, len);
 }
 
 /* The options of chunk starting at puzzle k of the output. */
@@ -478,7 +590,8 @@ static int run_chunks(struct gen_run *r, struct sudoku_client_genbatch *b,
     struct sudoku_client_generate_opts g;
     for (uint64_t k = 0; k < r->o->count && !r->is_failed; k += g.count) {
         chunk_opts(r->o, k, &g);
-        int rc = sudoku_client_genbatch_add(b, &g, g.count, err);
+        int rc = sudoku_client_genbatch_add_rules(b, &g, r->o->is_variant ? &r->o->rules.r : NULL,
+                                                  g.count, err);
         if (rc < 0)
             return rc;
     }
@@ -514,6 +627,13 @@ static int generate_local(const struct gen_cli *o)
         struct sudoku_client_error err;
         size_t len = 0;
         chunk_opts(o, k, &g);
+        if (o->is_variant) {
+            struct sudoku_client_variant *v = NULL;
+            int rc = local_generate_rules(l, &g, &o->rules.r, &v, &len, &err);
+            on_variants(&r, k / GEN_CHUNK, g.count, rc < 0 ? NULL : v, len, rc < 0 ? &err : NULL);
+            free(v);
+            continue;
+        }
         int rc = local_generate(l, &g, &p, &len, &err);
         on_chunk(&r, k / GEN_CHUNK, g.count, rc < 0 ? NULL : p, len, rc < 0 ? &err : NULL);
         sudoku_client_puzzles_free(p);
@@ -548,7 +668,11 @@ static int generate(const struct gen_cli *o)
     r.bar.is_on = isatty(2) && o->count > GEN_CHUNK;
     if (o->timeout_ms)
         sudoku_client_set_io_timeout(c, o->timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
-    rc = sudoku_client_genbatch_new(c, o->window ? o->window : GEN_WINDOW, on_chunk, &r, &b);
+    if (o->is_variant)
+        rc = sudoku_client_genbatch_new_rules(c, o->window ? o->window : GEN_WINDOW, on_variants,
+                                              &r, &b);
+    else
+        rc = sudoku_client_genbatch_new(c, o->window ? o->window : GEN_WINDOW, on_chunk, &r, &b);
     if (rc == 0)
         rc = run_chunks(&r, b, &err);
     else
@@ -572,7 +696,7 @@ static int generate(const struct gen_cli *o)
 
 int tool_generate(const struct tool_command *c, int argc, char **argv)
 {
-    struct gen_cli o = {0};
+    static struct gen_cli o; /* its rules: 17 KiB, off the stack */
     int rc = parse(c, argc, argv, &o);
     const char *env_local = getenv("SUDOKU_LOCAL");
 

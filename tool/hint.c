@@ -42,6 +42,7 @@ static int open_input(struct input *in, const char *file, enum input_format form
         fprintf(stderr, "sudoku: cannot open %s: %s\n", file, strerror(-rc));
         return 1;
     }
+    in->takes_json = 1; /* {"puzzle": ..., "rules": ...} lines: tool_record_rules */
     int tty = isatty(fileno(in->f));
     if (is_tty)
         *is_tty = tty;
@@ -66,7 +67,7 @@ static int close_input(struct input *in, int rc)
 static int record_text(const struct input_record *rec, char *buf, size_t size, const char **text,
                        size_t *len)
 {
-    if (rec->format == INPUT_LINE) {
+    if (rec->format != INPUT_GRID) {
         *text = rec->text;
         *len = rec->len;
         return 0;
@@ -264,8 +265,9 @@ static int draw_steps(struct explain_run *r, const char *text, size_t len, const
 }
 
 /* Explain one record.  Returns 0, or the negative errno of a lost daemon. */
-static int explain_one(struct explain_run *r, const char *file, const struct input_record *rec)
+static int explain_one(struct explain_run *r, const char *file, struct input_record *rec)
 {
+    const struct sudoku_client_rules *rules = tool_record_rules(rec, r->o);
     char buf[SUDOKU_CLIENT_MAX_CELLS + 1], pbuf[SUDOKU_CLIENT_MAX_CELLS + 1];
     struct sudoku_client_explain_opts eo = {.solver = r->o->solve.solver,
                                             .timeout_ms = r->o->solve.timeout_ms};
@@ -286,8 +288,8 @@ static int explain_one(struct explain_run *r, const char *file, const struct inp
         r->failed = 1;
         return 0;
     }
-    rc = r->local ? local_explain(r->local, text, len, &eo, &e, &err)
-                  : sudoku_client_explain(r->c, text, len, &eo, &e, &err);
+    rc = r->local ? local_explain(r->local, text, len, &eo, rules, &e, &err)
+                  : sudoku_client_explain_rules(r->c, text, len, &eo, rules, &e, &err);
     if (rc < 0) {
         if (r->c && sudoku_client_broken(r->c, NULL) < 0)
             return rc;
@@ -450,7 +452,8 @@ static void on_rating(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
 }
 
 /* --local: rate the record here and now, as the daemon would. */
-static void rate_local(struct rate_run *r, uint64_t tag, const struct input_record *rec)
+static void rate_local(struct rate_run *r, uint64_t tag, const struct input_record *rec,
+                       const struct sudoku_client_rules *rules)
 {
     struct sudoku_client_options so = {.solver = r->o->solve.solver,
                                        .timeout_ms = r->o->solve.timeout_ms};
@@ -461,20 +464,22 @@ static void rate_local(struct rate_run *r, uint64_t tag, const struct input_reco
         res.status = SUDOKU_CLIENT_FAILED;
         tool_record_error(rec, &res.error);
     } else {
-        local_rate(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
-                   rec->cells, &so, &res);
+        local_rate(r->local, rec->format != INPUT_GRID ? rec->text : NULL, rec->len, rec->n,
+                   rec->cells, &so, rules, &res);
     }
     on_rating(r, 0, tag, &res);
 }
 
 static int rate_record(struct rate_run *r, struct sudoku_client_batch *b, uint64_t tag,
-                       const struct input_record *rec, struct sudoku_client_error *err)
+                       struct input_record *rec, struct sudoku_client_error *err)
 {
+    const struct sudoku_client_rules *rules = tool_record_rules(rec, r->o);
+
     if (r->local) {
-        rate_local(r, tag, rec);
+        rate_local(r, tag, rec, rules);
         return 0;
     }
-    return tool_batch_add(b, tag, rec, err);
+    return tool_batch_add(b, tag, rec, rules, err);
 }
 
 /* Feed one input.  Returns 0, 1 (unreadable) or the batch's negative errno. */

@@ -15,6 +15,7 @@
 #include "tool/local.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,10 @@ static enum rpc_code set_puzzle(struct rpc_solve_params *s, const char *text, si
     if (text)
         return codec_parse_line(text, len, &s->n, s->cells, msg, msg_size) < 0 ? RPC_BAD_PUZZLE
                                                                                : RPC_OK;
+    if (!cells) {
+        snprintf(msg, msg_size, "no puzzle");
+        return RPC_BAD_PUZZLE;
+    }
     s->n = n;
     memcpy(s->cells, cells, (size_t)n * n);
     return RPC_OK;
@@ -142,15 +147,49 @@ static enum rpc_code set_options(struct rpc_solve_params *s, const char *solver,
     return RPC_OK;
 }
 
+/* The rules as the daemon decodes them: packed as the client library
+ * sends them and read back with the daemon's decoder (proto/rules.c), so
+ * the same rules get the same bad_request.  rules NULL: classic. */
+static enum rpc_code set_rules(struct rpc_rules *out, const struct sudoku_client_rules *rules,
+                               int is_generate, char *msg, size_t msg_size)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    enum rpc_code code = RPC_BAD_REQUEST;
+
+    memset(out, 0, offsetof(struct rpc_rules, regions));
+    if (wire_rules_is_empty(rules))
+        return RPC_OK;
+    if (wire_rules_check(rules) < 0) {
+        snprintf(msg, msg_size, "rules: more cells than the largest grid has");
+        return RPC_BAD_REQUEST;
+    }
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_unpacked_init(&u);
+    wire_pack_rules(&pk, rules);
+    snprintf(msg, msg_size, "out of memory for the rules");
+    if (sb.data && msgpack_unpack_next(&u, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
+        code = rpc_decode_rules(&u.data, is_generate, out, msg, msg_size);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    return code;
+}
+
 /* A solve or rate request on one puzzle (as for set_puzzle) with opts
- * (solver, timeout_ms; NULL for the defaults) into req. */
+ * (solver, timeout_ms; NULL for the defaults) and rules (NULL: classic)
+ * into req: the options first, as the daemon judges them. */
 static enum rpc_code puzzle_request(struct rpc_request *req, const char *text, size_t len,
                                     unsigned n, const uint8_t *cells,
-                                    const struct sudoku_client_options *opts, char *msg,
+                                    const struct sudoku_client_options *opts,
+                                    const struct sudoku_client_rules *rules, char *msg,
                                     size_t msg_size)
 {
-    enum rpc_code code = set_puzzle(&req->solve, text, len, n, cells, msg, msg_size);
+    enum rpc_code code = set_rules(&req->solve.rules, rules, 0, msg, msg_size);
 
+    if (code == RPC_OK)
+        code = set_puzzle(&req->solve, text, len, n, cells, msg, msg_size);
     if (code != RPC_OK)
         return code;
     return set_options(&req->solve, opts ? opts->solver : NULL, opts ? opts->timeout_ms : 0, msg,
@@ -190,11 +229,16 @@ static void result_of(const struct method_call *call, enum rpc_code code, const 
 }
 
 void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
-                 const struct sudoku_client_options *opts, struct sudoku_client_result *res)
+                 const struct sudoku_client_options *opts, const struct sudoku_client_rules *rules,
+                 struct sudoku_client_result *res)
 {
-    struct rpc_request req = {.method = RPC_M_SOLVE};
+    static struct rpc_request req; /* rules and cells: kept off the stack */
     char msg[256];
-    enum rpc_code code = puzzle_request(&req, text, len, n, cells, opts, msg, sizeof(msg));
+    enum rpc_code code;
+
+    memset(&req, 0, sizeof(req));
+    req.method = RPC_M_SOLVE;
+    code = puzzle_request(&req, text, len, n, cells, opts, rules, msg, sizeof(msg));
 
     memset(res, 0, sizeof(*res));
     req.solve.limit = opts && opts->limit ? opts->limit : 1;
@@ -264,11 +308,16 @@ static void rating_of(const struct method_call *call, struct sudoku_client_ratin
 }
 
 void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
-                const struct sudoku_client_options *opts, struct sudoku_client_rating *res)
+                const struct sudoku_client_options *opts, const struct sudoku_client_rules *rules,
+                struct sudoku_client_rating *res)
 {
-    struct rpc_request req = {.method = RPC_M_RATE};
+    static struct rpc_request req; /* rules and cells: kept off the stack */
     char msg[256];
-    enum rpc_code code = puzzle_request(&req, text, len, n, cells, opts, msg, sizeof(msg));
+    enum rpc_code code;
+
+    memset(&req, 0, sizeof(req));
+    req.method = RPC_M_RATE;
+    code = puzzle_request(&req, text, len, n, cells, opts, rules, msg, sizeof(msg));
 
     memset(res, 0, sizeof(*res));
     if (code == RPC_OK)
@@ -294,11 +343,14 @@ static int refuse(struct sudoku_client_error *err, enum rpc_code code, const cha
  * first, then the puzzle, then the pencil marks of its side. */
 static enum rpc_code explain_request(const char *text, size_t len,
                                      const struct sudoku_client_explain_opts *eo,
+                                     const struct sudoku_client_rules *rules,
                                      struct rpc_request *req, char *msg, size_t msg_size)
 {
     struct rpc_explain_params *e = &req->explain;
-    enum rpc_code code;
+    enum rpc_code code = set_rules(&req->solve.rules, rules, 0, msg, msg_size);
 
+    if (code != RPC_OK)
+        return code;
     if (eo && eo->progress) {
         char why[200];
         if (codec_parse_line(eo->progress, eo->progress_len, &e->progress_n, e->progress, why,
@@ -430,13 +482,17 @@ static int explanation_of(const struct method_call *call, struct sudoku_client_e
 
 int local_explain(struct local *l, const char *text, size_t len,
                   const struct sudoku_client_explain_opts *eo,
-                  struct sudoku_client_explanation **out, struct sudoku_client_error *err)
+                  const struct sudoku_client_rules *rules, struct sudoku_client_explanation **out,
+                  struct sudoku_client_error *err)
 {
-    struct rpc_request req = {.method = RPC_M_EXPLAIN};
+    static struct rpc_request req; /* rules and cells: kept off the stack */
     char msg[256];
-    enum rpc_code code = explain_request(text, len, eo, &req, msg, sizeof(msg));
+    enum rpc_code code;
     int rc;
 
+    memset(&req, 0, sizeof(req));
+    req.method = RPC_M_EXPLAIN;
+    code = explain_request(text, len, eo, rules, &req, msg, sizeof(msg));
     *out = NULL;
     if (code == RPC_OK)
         code = local_call(l, &req, msg, sizeof(msg));
@@ -457,6 +513,7 @@ int local_explain(struct local *l, const char *text, size_t len,
 /* Decode opts as the daemon decodes a generate request: pack it as the
  * client library sends it and read it back with proto/'s decoder. */
 static enum rpc_code generate_params(const struct sudoku_client_generate_opts *opts,
+                                     const struct sudoku_client_rules *rules,
                                      struct rpc_generate_params *g, char *msg, size_t msg_size)
 {
     struct cbuf b = {.max = 1u << 16};
@@ -465,7 +522,7 @@ static enum rpc_code generate_params(const struct sudoku_client_generate_opts *o
 
     msgpack_unpacked_init(&u);
     snprintf(msg, msg_size, "cannot encode the request");
-    if (wire_pack_generate(&b, 0, opts) == 0 &&
+    if (wire_pack_generate(&b, 0, opts, rules) == 0 &&
         msgpack_unpack_next(&u, (const char *)b.data, b.len, NULL) == MSGPACK_UNPACK_SUCCESS &&
         u.data.type == MSGPACK_OBJECT_ARRAY && u.data.via.array.size == 4 &&
         u.data.via.array.ptr[3].type == MSGPACK_OBJECT_ARRAY)
@@ -510,18 +567,31 @@ static int puzzles_of(const struct method_call *call, struct sudoku_client_puzzl
     return 0;
 }
 
+/* One generate call with rules (NULL: classic) through the method.
+ * Returns RPC_OK with l->call holding the answer (end it with method_end),
+ * or the code with its message in msg. */
+static enum rpc_code generate_call(struct local *l, const struct sudoku_client_generate_opts *opts,
+                                   const struct sudoku_client_rules *rules, char *msg,
+                                   size_t msg_size)
+{
+    static struct rpc_request req; /* rules: kept off the stack */
+    enum rpc_code code;
+
+    memset(&req, 0, sizeof(req));
+    req.method = RPC_M_GENERATE;
+    code = generate_params(opts, rules, &req.generate, msg, msg_size);
+    return code == RPC_OK ? local_call(l, &req, msg, msg_size) : code;
+}
+
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
                    struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err)
 {
-    struct rpc_request req = {.method = RPC_M_GENERATE};
     char msg[256];
-    enum rpc_code code = generate_params(opts, &req.generate, msg, sizeof(msg));
+    enum rpc_code code = generate_call(l, opts, NULL, msg, sizeof(msg));
     int rc;
 
     *out = NULL;
     *len = 0;
-    if (code == RPC_OK)
-        code = local_call(l, &req, msg, sizeof(msg));
     if (code != RPC_OK) {
         client__set_error(err, proto_code_name(code), "%s", msg);
         rc = -EPROTO;
@@ -530,4 +600,52 @@ int local_generate(struct local *l, const struct sudoku_client_generate_opts *op
     }
     method_end(l->call);
     return rc;
+}
+
+/* The rules of a generated puzzle: those asked for, less the draw flags.
+ * (The method does not hand out drawn regions or cages yet: a request
+ * that draws them is refused by it as unsupported before this runs.) */
+static void variant_rules(const struct sudoku_client_rules *asked, struct sudoku_client_rules *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!asked)
+        return;
+    *out = *asked;
+    out->flags &= ~(SUDOKU_CLIENT_RULE_DRAW_REGIONS | SUDOKU_CLIENT_RULE_DRAW_CAGES);
+}
+
+int local_generate_rules(struct local *l, const struct sudoku_client_generate_opts *opts,
+                         const struct sudoku_client_rules *rules,
+                         struct sudoku_client_variant **out, size_t *len,
+                         struct sudoku_client_error *err)
+{
+    struct sudoku_client_puzzle *p = NULL;
+    char msg[256];
+    enum rpc_code code = generate_call(l, opts, rules, msg, sizeof(msg));
+    int rc;
+
+    *out = NULL;
+    *len = 0;
+    if (code != RPC_OK) {
+        client__set_error(err, proto_code_name(code), "%s", msg);
+        method_end(l->call);
+        return -EPROTO;
+    }
+    rc = puzzles_of(l->call, &p, len, err);
+    method_end(l->call);
+    if (rc < 0)
+        return rc;
+    *out = calloc(*len, sizeof(**out));
+    if (!*out) {
+        sudoku_client_puzzles_free(p);
+        *len = 0;
+        client__set_error(err, "io", "out of memory for the puzzles");
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < *len; i++) {
+        (*out)[i].puzzle = p[i];
+        variant_rules(rules, &(*out)[i].rules);
+    }
+    sudoku_client_puzzles_free(p);
+    return 0;
 }

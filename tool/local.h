@@ -29,19 +29,24 @@ int local_open(const char *dir, int verbose, struct local **out);
 void local_free(struct local *l);
 
 /* Solve one puzzle, in the line form (text, len) or as n*n cells (text
- * NULL), with opts (solver, limit, timeout_ms; NULL for the defaults) into
- * *res, as a daemon answer would read. */
+ * NULL), with opts (solver, limit, timeout_ms; NULL for the defaults) and
+ * rules (NULL: classic; judged as the daemon judges them) into *res, as a
+ * daemon answer would read.  Not reentrant (one request at a time). */
 void local_solve(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
-                 const struct sudoku_client_options *opts, struct sudoku_client_result *res);
+                 const struct sudoku_client_options *opts, const struct sudoku_client_rules *rules,
+                 struct sudoku_client_result *res);
 
 /* Rate one puzzle (line form text, len; or n*n cells, text NULL) with opts
- * (solver: the explaining plugin, timeout_ms; NULL for the defaults) into
+ * (solver: the explaining plugin, timeout_ms; NULL for the defaults) and
+ * rules (NULL: classic) into
  * *res, as a daemon's rate answer would read: the same plugin choice, the
  * same solution check, codes and messages (method/rate.c). */
 void local_rate(struct local *l, const char *text, size_t len, unsigned n, const uint8_t *cells,
-                const struct sudoku_client_options *opts, struct sudoku_client_rating *res);
+                const struct sudoku_client_options *opts, const struct sudoku_client_rules *rules,
+                struct sudoku_client_rating *res);
 
-/* Explain one line-form puzzle (text, len) with eo (solver, steps,
+/* Explain one line-form puzzle (text, len) under rules (NULL: classic)
+ * with eo (solver, steps,
  * progress in the line form, timeout_ms; NULL for the defaults), as a
  * daemon's explain answer would read: the same plugin choice, checks,
  * codes, messages and steps, reveal and mistake included
@@ -51,7 +56,8 @@ void local_rate(struct local *l, const char *text, size_t len, unsigned n, const
  * -ENOMEM. */
 int local_explain(struct local *l, const char *text, size_t len,
                   const struct sudoku_client_explain_opts *eo,
-                  struct sudoku_client_explanation **out, struct sudoku_client_error *err);
+                  const struct sudoku_client_rules *rules, struct sudoku_client_explanation **out,
+                  struct sudoku_client_error *err);
 
 /* Make the puzzles of one generate request (opts as for
  * sudoku_client_generate) with the plugins of this process, as the daemon
@@ -61,6 +67,15 @@ int local_explain(struct local *l, const char *text, size_t len,
  * the daemon's error answer would be, or -ENOMEM. */
 int local_generate(struct local *l, const struct sudoku_client_generate_opts *opts,
                    struct sudoku_client_puzzle **out, size_t *len, struct sudoku_client_error *err);
+
+/* local_generate with rules (NULL: classic), the answer as
+ * sudoku_client_generate_rules gives it: *out is a malloc'ed array of *len
+ * variants (free it with free(): their rules point into rules, the
+ * caller's, which must outlive them).  Returns as local_generate. */
+int local_generate_rules(struct local *l, const struct sudoku_client_generate_opts *opts,
+                         const struct sudoku_client_rules *rules,
+                         struct sudoku_client_variant **out, size_t *len,
+                         struct sudoku_client_error *err);
 
 /* The loaded solvers into out[0..cap), as sudoku_client_solvers() lists a
  * daemon's.  Returns how many there are. */

@@ -83,6 +83,14 @@ static const struct opts_spec option_table[] = {
      "picture: its file; several pages of svg or png:\n"
      "FILE-1, FILE-2, ...)",
      OPTS_STRING_AT(struct tool_opts, out_path)},
+    {"rules", 0, "LIST",
+     "variant rules of every puzzle, comma-separated: x,\n"
+     "windoku, anti-knight, anti-king, non-consecutive,\n"
+     "jigsaw (with --regions); killer cages come in JSON\n"
+     "lines: {\"puzzle\": ..., \"rules\": {\"cages\": ...}}",
+     OPTS_STRING_AT(struct tool_opts, rules_arg)},
+    {"regions", 0, "LAYOUT", "jigsaw: n*n region symbols 1-9, A-P (or @FILE)",
+     OPTS_STRING_AT(struct tool_opts, regions_arg)},
     {"solver", 0, "NAME", "solver to use (see: sudoku solvers)",
      OPTS_STRING_AT(struct tool_opts, solve.solver)},
     {"limit", 0, "N", "stop after N solutions (default 1)",
@@ -217,6 +225,38 @@ static int check_picture(const struct tool_command *c, struct tool_opts *o)
     return 0;
 }
 
+int tool_rules_setup(struct tool_opts *o)
+{
+    static struct tool_rules cli; /* o->rules points here */
+    char err[256];
+    unsigned flags = 0;
+
+    memset(&cli.r, 0, sizeof(cli.r));
+    if (o->rules_arg && tool_rules_names(o->rules_arg, &flags, err, sizeof(err)) < 0) {
+        opts_usage_error(&tool_prog, "--rules: %s", err);
+        return EXIT_USAGE;
+    }
+    if (flags & SUDOKU_CLIENT_RULE_DRAW_CAGES) {
+        opts_usage_error(&tool_prog,
+                         "--rules killer: the cages come with each puzzle, in JSON lines "
+                         "({\"puzzle\": ..., \"rules\": {\"cages\": [[sum, [cell, "
+                         "...]], ...]}})");
+        return EXIT_USAGE;
+    }
+    if ((flags & SUDOKU_CLIENT_RULE_DRAW_REGIONS) && !o->regions_arg) {
+        opts_usage_error(&tool_prog, "--rules jigsaw needs --regions LAYOUT (or @FILE)");
+        return EXIT_USAGE;
+    }
+    cli.r.flags = flags & ~(SUDOKU_CLIENT_RULE_DRAW_REGIONS | SUDOKU_CLIENT_RULE_DRAW_CAGES);
+    if (o->regions_arg && (tool_rules_regions(&cli, o->regions_arg, err, sizeof(err)) < 0 ||
+                           tool_rules_check_layout(&cli.r, err, sizeof(err)) < 0)) {
+        opts_usage_error(&tool_prog, "--regions: %s", err);
+        return EXIT_USAGE;
+    }
+    o->rules = tool_rules_any(&cli.r) ? &cli.r : NULL;
+    return 0;
+}
+
 int tool_main(const struct tool_command *c, int argc, char **argv)
 {
     static char *stdin_only[] = {"-"};
@@ -229,7 +269,7 @@ int tool_main(const struct tool_command *c, int argc, char **argv)
         return rc;
     if (env_local && strcmp(env_local, "1") == 0)
         o.is_local = 1;
-    if (check_row(c, &o, argc - first) || check_picture(c, &o))
+    if (check_row(c, &o, argc - first) || check_picture(c, &o) || tool_rules_setup(&o))
         return EXIT_USAGE;
     o.can_local = (c->flags & TOOL_CMD_LOCAL) != 0;
     if (o.out_path && !o.picture.is_on && !freopen(o.out_path, "w", stdout)) {

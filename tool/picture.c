@@ -192,7 +192,7 @@ static int solve_one(struct render_run *r, const char *file, uint64_t line, unsi
     struct sudoku_client_options so = {.solver = r->o->solve.solver,
                                        .timeout_ms = r->o->solve.timeout_ms};
     if (r->local)
-        local_solve(r->local, NULL, 0, n, cells, &so, res);
+        local_solve(r->local, NULL, 0, n, cells, &so, NULL, res);
     else if (sudoku_client_solve_cells(r->c, n, cells, &so, res) < 0 &&
              sudoku_client_broken(r->c, NULL) < 0)
         return -2;

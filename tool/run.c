@@ -8,12 +8,20 @@
  *
  * Each puzzle's tag packs what on_answer needs to know about its input:
  *
- *   63        42 41                 3     2      1     0
- *   [ file idx ][ line number      ][compact][grid][lower]
+ *   63        42 41               4    3       2     1      0
+ *   [ file idx ][ line number    ][json][compact][grid][lower]
+ *
+ * A puzzle's rules and (JSON lines) its text are kept until its answer in
+ * r->kept, a ring of window + 1 entries indexed by the batch's seq: an add
+ * may deliver the answers of the window before it, never its own before
+ * it returns... but one entry more costs nothing and makes that moot.
+ * A JSON-lines puzzle is answered in JSON lines, carrying its rules; on a
+ * terminal a puzzle with a jigsaw layout or cages is drawn (vgrid.h).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -23,15 +31,23 @@
 #include "tool/local.h"
 #include "tool/progress.h"
 #include "tool/tool.h"
+#include "tool/vgrid.h"
 #include "util/clock.h"
 #include "util/json.h"
 
 #define TAG_LOWER      1u
 #define TAG_GRID       2u
 #define TAG_COMPACT    4u /* a grid of rows like "53..7....": answered so */
-#define TAG_LINE_SHIFT 3
-#define TAG_LINE_BITS  39
+#define TAG_JSON       8u /* a JSON-lines record: answered in JSON, with its rules */
+#define TAG_LINE_SHIFT 4
+#define TAG_LINE_BITS  38
 #define TAG_FILE_SHIFT 42
+
+/* What an answer needs of its puzzle, kept from its add. */
+struct kept {
+    struct sudoku_client_rules *rules; /* a JSON line's (tool_rules_dup), or NULL */
+    char *puzzle;                      /* a JSON line's puzzle text, or NULL */
+};
 
 /* State of one run of the tool. */
 struct run {
@@ -51,6 +67,10 @@ struct run {
     uint64_t bytes_before;  /* bytes of inputs already finished */
     struct input in;        /* the input being read */
     int is_reading;         /* in is open */
+    struct kept *kept;      /* kept_len entries, by seq */
+    unsigned kept_len;      /* window + 1 */
+    uint64_t added;         /* puzzles added: the next one's seq */
+    int is_tty_out;         /* stdout is a terminal: draw variant grids */
 };
 
 static const char *file_name(const struct run *r, uint64_t tag)
@@ -121,11 +141,35 @@ static void json_end(const struct run *r, uint64_t tag)
     puts("}");
 }
 
-static void print_json(const struct run *r, uint64_t tag, const struct sudoku_client_result *res,
-                       const char *solution)
+/* The rules of the answer to seq: its JSON line's, else the command line's. */
+static const struct sudoku_client_rules *rules_of(const struct run *r, uint64_t seq, uint64_t tag)
 {
-    printf("{\"line\":%llu,\"status\":\"%s\"", (unsigned long long)tag_line(tag),
-           sudoku_client_status_name(res->status));
+    const struct kept *k = &r->kept[seq % r->kept_len];
+    return (tag & TAG_JSON) ? k->rules : r->o->rules;
+}
+
+/* A JSON line's puzzle and rules, or --rules, carried into its answer. */
+static void json_rules(const struct run *r, uint64_t seq, uint64_t tag)
+{
+    const struct sudoku_client_rules *rules = rules_of(r, seq, tag);
+    const char *puzzle = r->kept[seq % r->kept_len].puzzle;
+
+    if ((tag & TAG_JSON) && puzzle) {
+        fputs(",\"puzzle\":", stdout);
+        json_put_string(stdout, puzzle);
+    }
+    if ((tag & TAG_JSON) || rules) {
+        fputs(",\"rules\":", stdout);
+        tool_rules_put_json(stdout, rules);
+    }
+}
+
+static void print_json(const struct run *r, uint64_t seq, uint64_t tag,
+                       const struct sudoku_client_result *res, const char *solution)
+{
+    printf("{\"line\":%llu", (unsigned long long)tag_line(tag));
+    json_rules(r, seq, tag);
+    printf(",\"status\":\"%s\"", sudoku_client_status_name(res->status));
     if (res->status == SUDOKU_CLIENT_FAILED) {
         fputs(",\"code\":", stdout);
         json_put_string(stdout, res->error.code);
@@ -227,8 +271,18 @@ static void print_grid(struct run *r, uint64_t tag, const struct sudoku_client_r
         fputs(text, stdout);
 }
 
+/* Draw this answer with its regions and cages: --output readable, or a
+ * terminal and a puzzle with a layout or cages. */
+static int as_vgrid(const struct run *r, const struct sudoku_client_rules *rules)
+{
+    if (!rules || (!rules->regions && !rules->cages_len))
+        return 0;
+    return r->o->output == TOOL_OUT_READABLE ||
+           (r->is_tty_out && r->o->output == TOOL_OUT_AS_INPUT);
+}
+
 static void print_plain(struct run *r, uint64_t tag, const struct sudoku_client_result *res,
-                        const char *solution)
+                        const char *solution, const struct sudoku_client_rules *rules)
 {
     const char *verdict = res->count == 1 ? "unique" : "multiple";
     char count[32];
@@ -236,6 +290,15 @@ static void print_plain(struct run *r, uint64_t tag, const struct sudoku_client_
     count_text(r, res, count, sizeof(count));
     if (r->o->is_count) { /* sudoku count: the number alone */
         puts(count);
+        return;
+    }
+    if (as_vgrid(r, rules)) {
+        if (r->grids_printed++ > 0)
+            putchar('\n');
+        vgrid_print(stdout, res->n, res->cells, rules);
+        if (r->o->is_unique || r->o->solve.limit > 1)
+            printf("count: %s%s%s\n", count, r->o->is_unique ? " " : "",
+                   r->o->is_unique ? verdict : "");
         return;
     }
     if (!r->o->is_unique && r->o->solve.limit > 1) { /* --limit N: the count too */
@@ -292,7 +355,6 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
 {
     struct run *r = arg;
     char solution[SUDOKU_CLIENT_MAX_CELLS + 1];
-    (void)seq;
     snprintf(solution, sizeof(solution), "%s", res->solution);
     for (char *p = solution; (tag & TAG_LOWER) && *p; p++)
         *p = (char)tolower((unsigned char)*p);
@@ -305,10 +367,11 @@ static void on_answer(void *arg, uint64_t seq, uint64_t tag, const struct sudoku
         r->failed += res->status == SUDOKU_CLIENT_FAILED;
         report_failure(r, tag, res);
     }
-    if (r->o->is_json)
-        print_json(r, tag, res, solution);
+    if (r->o->is_json || ((tag & TAG_JSON) && r->o->output == TOOL_OUT_AS_INPUT &&
+                          !as_vgrid(r, rules_of(r, seq, tag))))
+        print_json(r, seq, tag, res, solution);
     else if (res->status == SUDOKU_CLIENT_SOLVED)
-        print_plain(r, tag, res, solution);
+        print_plain(r, tag, res, solution, rules_of(r, seq, tag));
     else if (res->status == SUDOKU_CLIENT_UNSOLVABLE && r->o->is_count)
         puts("0"); /* counted: none */
     maybe_progress(r);
@@ -322,49 +385,95 @@ static uint64_t make_tag(int file_idx, const struct input_record *rec)
     uint64_t line = rec->line & ((UINT64_C(1) << TAG_LINE_BITS) - 1);
     return ((uint64_t)file_idx << TAG_FILE_SHIFT) | (line << TAG_LINE_SHIFT) |
            (rec->format == INPUT_GRID ? TAG_GRID : 0) | (rec->is_lower ? TAG_LOWER : 0) |
-           (rec->format == INPUT_GRID && rec->is_compact ? TAG_COMPACT : 0);
+           (rec->format == INPUT_GRID && rec->is_compact ? TAG_COMPACT : 0) |
+           (rec->format == INPUT_JSON ? TAG_JSON : 0);
 }
 
 /* --local: answer the record here and now, as the daemon would. */
-static void feed_local(struct run *r, uint64_t tag, const struct input_record *rec)
+static void feed_local(struct run *r, uint64_t seq, uint64_t tag, const struct input_record *rec,
+                       const struct sudoku_client_rules *rules)
 {
-    struct sudoku_client_result res;
+    static struct sudoku_client_result res; /* 1.3 KiB of cells: off the stack */
 
+    memset(&res, 0, sizeof(res));
     if (rec->error[0]) {
-        memset(&res, 0, sizeof(res));
         res.status = SUDOKU_CLIENT_FAILED;
         tool_record_error(rec, &res.error);
     } else {
-        local_solve(r->local, rec->format == INPUT_LINE ? rec->text : NULL, rec->len, rec->n,
-                    rec->cells, &r->o->solve, &res);
+        local_solve(r->local, rec->format != INPUT_GRID ? rec->text : NULL, rec->len, rec->n,
+                    rec->cells, &r->o->solve, rules, &res);
     }
-    on_answer(r, 0, tag, &res);
+    on_answer(r, seq, tag, &res);
 }
 
 void tool_record_error(const struct input_record *rec, struct sudoku_client_error *e)
 {
-    snprintf(e->code, sizeof(e->code), "bad_puzzle");
+    snprintf(e->code, sizeof(e->code), "%s",
+             rec->format == INPUT_JSON ? "bad_request" : "bad_puzzle");
     snprintf(e->message, sizeof(e->message), "%s", rec->error);
 }
 
-int tool_batch_add(struct sudoku_client_batch *b, uint64_t tag, const struct input_record *rec,
-                   struct sudoku_client_error *err)
+const struct sudoku_client_rules *tool_record_rules(struct input_record *rec,
+                                                    const struct tool_opts *o)
 {
-    if (rec->error[0])
-        return sudoku_client_batch_add_failed(b, tag, "bad_puzzle", rec->error, err);
-    if (rec->format == INPUT_GRID)
-        return sudoku_client_batch_add_cells(b, rec->n, rec->cells, tag, err);
-    return sudoku_client_batch_add(b, rec->text, rec->len, tag, err);
+    static struct tool_rules json;                   /* the last JSON line's rules */
+    static char puzzle[4 * SUDOKU_CLIENT_MAX_CELLS]; /* and its puzzle */
+
+    if (rec->format != INPUT_JSON || rec->error[0])
+        return rec->format == INPUT_JSON ? NULL : o->rules;
+    if (tool_rules_from_json(rec->text, rec->len, puzzle, sizeof(puzzle), &json, rec->error,
+                             sizeof(rec->error)) < 0)
+        return NULL;
+    rec->text = puzzle;
+    rec->len = strlen(puzzle);
+    return &json.r;
 }
 
-static int feed_record(struct run *r, struct sudoku_client_batch *b, uint64_t tag,
-                       const struct input_record *rec, struct sudoku_client_error *err)
+/* Keep what the answer to add seq needs (a JSON line's puzzle and
+ * rules).  A copy that cannot be made is said in rec->error. */
+static void keep(struct run *r, uint64_t seq, struct input_record *rec,
+                 const struct sudoku_client_rules *rules)
 {
+    struct kept *k = &r->kept[seq % r->kept_len];
+
+    free(k->rules);
+    free(k->puzzle);
+    k->rules = NULL;
+    k->puzzle = NULL;
+    if (rec->format != INPUT_JSON)
+        return;
+    k->rules = tool_rules_dup(rules);
+    k->puzzle = rec->error[0] ? NULL : strndup(rec->text, rec->len);
+    if ((rules && !k->rules) || (!rec->error[0] && !k->puzzle))
+        snprintf(rec->error, sizeof(rec->error), "out of memory for the puzzle's rules");
+}
+
+int tool_batch_add(struct sudoku_client_batch *b, uint64_t tag, const struct input_record *rec,
+                   const struct sudoku_client_rules *rules, struct sudoku_client_error *err)
+{
+    if (rec->error[0]) {
+        struct sudoku_client_error e = {{0}, {0}};
+        tool_record_error(rec, &e);
+        return sudoku_client_batch_add_failed(b, tag, e.code, e.message, err);
+    }
+    if (rec->format == INPUT_GRID)
+        return sudoku_client_batch_add_cells_rules(b, rec->n, rec->cells, rules, tag, err);
+    return sudoku_client_batch_add_rules(b, rec->text, rec->len, rules, tag, err);
+}
+
+static int feed_record(struct run *r, struct sudoku_client_batch *b, int idx,
+                       struct input_record *rec, struct sudoku_client_error *err)
+{
+    uint64_t tag = make_tag(idx, rec);
+    const struct sudoku_client_rules *rules = tool_record_rules(rec, r->o);
+    uint64_t seq = r->added++;
+
+    keep(r, seq, rec, rules);
     if (r->local) {
-        feed_local(r, tag, rec);
+        feed_local(r, seq, tag, rec, rules);
         return 0;
     }
-    return tool_batch_add(b, tag, rec, err);
+    return tool_batch_add(b, tag, rec, rules, err);
 }
 
 /* After the daemon was lost: count the puzzles left in in, so the summary can
@@ -396,6 +505,7 @@ static int feed_file(struct run *r, struct sudoku_client_batch *b, int idx,
         return 1;
     }
     r->is_reading = 1;
+    r->in.takes_json = 1;
     int is_tty = isatty(fileno(r->in.f)), is_binary_said = 0;
     uint64_t records_before = r->records;
     if (is_tty && !r->o->is_quiet)
@@ -409,7 +519,7 @@ static int feed_file(struct run *r, struct sudoku_client_batch *b, int idx,
                     "not a puzzle file\n",
                     input_name(&r->in));
         }
-        rc = feed_record(r, b, make_tag(idx, &rec), &rec, err);
+        rc = feed_record(r, b, idx, &rec, err);
         /* Someone is typing: answer this puzzle before reading the next. */
         if (rc == 0 && is_tty && b)
             rc = sudoku_client_batch_finish(b, err);
@@ -575,20 +685,47 @@ int tool_check_solver(struct sudoku_client *c, struct local *l, const struct too
     return EXIT_USAGE;
 }
 
+/* The ring of what answers need of their puzzles, window + 1 entries.
+ * Returns 0 or -ENOMEM (said). */
+static int kept_new(struct run *r, unsigned window)
+{
+    r->kept_len = window + 1;
+    r->kept = calloc(r->kept_len, sizeof(*r->kept));
+    if (!r->kept)
+        fputs("sudoku: out of memory\n", stderr);
+    return r->kept ? 0 : -ENOMEM;
+}
+
+static void kept_free(struct run *r)
+{
+    for (unsigned i = 0; r->kept && i < r->kept_len; i++) {
+        free(r->kept[i].rules);
+        free(r->kept[i].puzzle);
+    }
+    free(r->kept);
+    r->kept = NULL;
+}
+
 /* --local: every input through the plugins of this process. */
 static int solve_local(struct run *r, int nfiles)
 {
     struct sudoku_client_error err;
-    int rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
+    int rc = kept_new(r, 1);
 
     if (rc < 0)
+        return EXIT_SOME_FAILED;
+    rc = local_open(r->o->plugin_dir, r->o->is_verbose, &r->local);
+    if (rc < 0) {
+        kept_free(r);
         return EXIT_NO_PLUGINS;
+    }
     rc = tool_check_solver(NULL, r->local, r->o);
     if (rc == 0)
         rc = feed_all(r, NULL, nfiles, &err);
     fflush(stdout);
     progress_clear(&r->bar);
     local_free(r->local);
+    kept_free(r);
     if (rc == EXIT_USAGE)
         return rc;
     if (r->o->is_verbose || is_failed(r) || rc != 0)
@@ -617,6 +754,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     struct sudoku_client_error err;
     struct sudoku_client_batch *b = NULL;
     r.bytes_total = total_bytes(files, nfiles);
+    r.is_tty_out = isatty(1);
     if (o->is_local)
         return solve_local(&r, nfiles);
     struct sudoku_client *c = tool_connect(o);
@@ -630,7 +768,9 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
     }
     if (o->solve.timeout_ms)
         sudoku_client_set_io_timeout(c, o->solve.timeout_ms + TOOL_TIMEOUT_MARGIN_MS);
-    rc = sudoku_client_batch_new(c, pick_window(o, files, nfiles), &o->solve, on_answer, &r, &b);
+    rc = kept_new(&r, pick_window(o, files, nfiles));
+    if (rc == 0)
+        rc = sudoku_client_batch_new(c, r.kept_len - 1, &o->solve, on_answer, &r, &b);
     if (rc == 0)
         rc = feed_all(&r, b, nfiles, &err);
     else
@@ -641,6 +781,7 @@ int tool_solve(const struct tool_opts *o, char **files, int nfiles)
         fprintf(stderr, "sudoku: lost the daemon at %s: %s\n", sudoku_client_path(c), err.message);
     sudoku_client_batch_free(b);
     sudoku_client_free(c);
+    kept_free(&r);
     if (o->is_verbose || is_failed(&r) || rc != 0)
         summary(&r);
     if (rc < 0)

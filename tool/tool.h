@@ -10,6 +10,7 @@
 
 #include "proto/input.h"
 #include "tool/picture.h"
+#include "tool/rules.h"
 #include <sudoku/client.h>
 
 #define EXIT_ALL_SOLVED  0 /* every puzzle solved */
@@ -36,27 +37,30 @@ enum tool_output {
 
 /* Everything the command line chose. */
 struct tool_opts {
-    const char *socket;                 /* -s, NULL: default rules */
-    enum input_format format;           /* --format */
-    enum tool_output output;            /* --output (or --format) */
-    struct sudoku_client_options solve; /* --solver, --limit, --timeout */
-    int is_unique;                      /* --unique */
-    int is_count;                       /* sudoku count: print the number of solutions */
-    const char *progress;               /* hint, explain --progress: the players' grids */
-    unsigned steps;                     /* hint, explain --steps, 0: default */
-    int is_json;                        /* --json */
-    int is_verbose;                     /* -v */
-    unsigned window;                    /* -w, 0: default */
-    int is_local;                       /* --local or SUDOKU_LOCAL=1: no daemon */
-    const char *plugin_dir;             /* -P, for --local; NULL: the installed one */
-    int can_local;                      /* the subcommand runs with --local too */
-    const char *out_path;               /* -o FILE: answers there, not on stdout */
-    int is_quiet;                       /* -q: no notices, error lines or summary */
-    char **files;                       /* the operands after the subcommand's word */
-    int files_len;                      /* how many */
-    struct picture_opts picture;        /* --format svg|png|pdf, --size, ...; out: -o's
-                                           file when there is a picture */
-    int is_solution;                    /* render --solution: draw the solved grid */
+    const char *socket;                      /* -s, NULL: default rules */
+    enum input_format format;                /* --format */
+    enum tool_output output;                 /* --output (or --format) */
+    struct sudoku_client_options solve;      /* --solver, --limit, --timeout */
+    int is_unique;                           /* --unique */
+    int is_count;                            /* sudoku count: print the number of solutions */
+    const char *progress;                    /* hint, explain --progress: the players' grids */
+    unsigned steps;                          /* hint, explain --steps, 0: default */
+    int is_json;                             /* --json */
+    int is_verbose;                          /* -v */
+    unsigned window;                         /* -w, 0: default */
+    int is_local;                            /* --local or SUDOKU_LOCAL=1: no daemon */
+    const char *plugin_dir;                  /* -P, for --local; NULL: the installed one */
+    int can_local;                           /* the subcommand runs with --local too */
+    const char *out_path;                    /* -o FILE: answers there, not on stdout */
+    int is_quiet;                            /* -q: no notices, error lines or summary */
+    char **files;                            /* the operands after the subcommand's word */
+    int files_len;                           /* how many */
+    struct picture_opts picture;             /* --format svg|png|pdf, --size, ...; out: -o's
+                                                file when there is a picture */
+    int is_solution;                         /* render --solution: draw the solved grid */
+    const char *rules_arg;                   /* --rules LIST, as given */
+    const char *regions_arg;                 /* --regions STRING|@FILE, as given */
+    const struct sudoku_client_rules *rules; /* from both, NULL: classic (JSON lines: theirs) */
 };
 
 /* Connect as the options say; on failure print why and how to start the
@@ -68,15 +72,30 @@ struct sudoku_client *tool_connect(const struct tool_opts *o);
  * answers.  Returns an exit code. */
 int tool_solve(const struct tool_opts *o, char **files, int nfiles);
 
-/* Add one input record to batch b with tag: a record the reader refused
- * as a local bad_puzzle failure (answered in order), a grid as cells, a
- * line as its text.  Returns as sudoku_client_batch_add. */
+/* Add one input record to batch b with tag and rules (NULL: classic): a
+ * record the reader refused as a local failure (tool_record_error,
+ * answered in order), a grid as cells, a line (or JSON line) as its text.
+ * Returns as sudoku_client_batch_add. */
 int tool_batch_add(struct sudoku_client_batch *b, uint64_t tag, const struct input_record *rec,
-                   struct sudoku_client_error *err);
+                   const struct sudoku_client_rules *rules, struct sudoku_client_error *err);
 
 /* The error a record the reader refused gets, as the daemon would give it:
- * code bad_puzzle, rec's reason (may be empty) as the message. */
+ * code bad_puzzle (a JSON line that cannot be read: bad_request), rec's
+ * reason (may be empty) as the message. */
 void tool_record_error(const struct input_record *rec, struct sudoku_client_error *e);
+
+/* The rules of record rec: a JSON-lines record is read (tool_rules_from_json),
+ * its text becomes its puzzle's in the line form (valid until the next
+ * call; the format stays INPUT_JSON) and its rules are its own; a bad one
+ * gets rec->error.  Any other record
+ * takes the command line's (o->rules).  Returns the rules (NULL: classic),
+ * valid until the next call.  Not reentrant. */
+const struct sudoku_client_rules *tool_record_rules(struct input_record *rec,
+                                                    const struct tool_opts *o);
+
+/* Build o->rules from --rules and --regions (options.c).  Returns 0 or
+ * EXIT_USAGE (said). */
+int tool_rules_setup(struct tool_opts *o);
 
 struct local;
 

@@ -503,6 +503,128 @@ SUDOKU_CLIENT_API size_t sudoku_client_genbatch_pending(const struct sudoku_clie
  * connection then still has requests in flight, so free the client too. */
 SUDOKU_CLIENT_API void sudoku_client_genbatch_free(struct sudoku_client_genbatch *b);
 
+/* ------------------------------------------------------------------------ */
+/* Variant rules (docs/protocol.md, "Variant rules") */
+
+/* The boolean rules, as bits of struct sudoku_client_rules.flags. */
+#define SUDOKU_CLIENT_RULE_DIAGONALS       0x01u /* both main diagonals are houses (X) */
+#define SUDOKU_CLIENT_RULE_WINDOWS         0x02u /* windoku's extra windows */
+#define SUDOKU_CLIENT_RULE_ANTI_KNIGHT     0x04u /* no digit a knight's move from itself */
+#define SUDOKU_CLIENT_RULE_ANTI_KING       0x08u /* no digit a king's move from itself */
+#define SUDOKU_CLIENT_RULE_NON_CONSECUTIVE 0x10u /* orthogonal neighbours never differ by 1 */
+/* generate only: the daemon draws a jigsaw layout (regions: true) or
+ * killer cages (cages: true) from the seed; regions and cages stay empty. */
+#define SUDOKU_CLIENT_RULE_DRAW_REGIONS 0x20u
+#define SUDOKU_CLIENT_RULE_DRAW_CAGES   0x40u
+
+/* One killer cage: its cells hold distinct digits adding up to sum. */
+struct sudoku_client_cage {
+    unsigned sum;          /* the digits' total */
+    size_t cells_len;      /* entries in cells */
+    const uint16_t *cells; /* 0-based row-major cell numbers */
+};
+
+/* The rules of one puzzle; zero-initialised it is classic Sudoku.  Nothing
+ * is checked here: the daemon judges the rules against the puzzle and
+ * answers bad_request naming the rule and the cell ("regions: region 9 is
+ * not connected (r7c7 is cut off from r1c1)"), which the calls below pass
+ * on in err or the result's error.  The caller owns every pointer; each
+ * call encodes the rules at once and keeps nothing of them.  A later rule
+ * that carries data of its own comes with calls of its own: this struct
+ * never changes. */
+struct sudoku_client_rules {
+    unsigned flags;                         /* SUDOKU_CLIENT_RULE_* bits */
+    const char *regions;                    /* jigsaw: n*n symbols '1'-'9','A'-'P'; NULL: none */
+    size_t regions_len;                     /* bytes of regions */
+    const struct sudoku_client_cage *cages; /* killer: the cages; NULL: none */
+    size_t cages_len;                       /* entries in cages (0: no killer) */
+};
+
+/* sudoku_client_solve with rules (NULL: classic).  Returns as
+ * sudoku_client_solve; rules that cannot be encoded (more cells than the
+ * largest grid has, an unknown flag) fail with res->error code "usage" and
+ * -EINVAL, the client staying usable. */
+SUDOKU_CLIENT_API int sudoku_client_solve_rules(struct sudoku_client *c, const char *puzzle,
+                                                size_t len,
+                                                const struct sudoku_client_options *opts,
+                                                const struct sudoku_client_rules *rules,
+                                                struct sudoku_client_result *res);
+
+/* sudoku_client_batch_add (line form) and sudoku_client_batch_add_cells
+ * (n*n cells) with this puzzle's own rules (NULL: classic), for solving and
+ * rating batches alike: one batch may mix rules freely.  Rules that cannot
+ * be encoded make this puzzle a failure (code "usage") in its place in the
+ * order; the batch goes on.  Returns as sudoku_client_batch_add. */
+SUDOKU_CLIENT_API int sudoku_client_batch_add_rules(struct sudoku_client_batch *b,
+                                                    const char *puzzle, size_t len,
+                                                    const struct sudoku_client_rules *rules,
+                                                    uint64_t tag, struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_client_batch_add_cells_rules(struct sudoku_client_batch *b, unsigned n,
+                                                          const uint8_t *cells,
+                                                          const struct sudoku_client_rules *rules,
+                                                          uint64_t tag,
+                                                          struct sudoku_client_error *err);
+
+/* sudoku_client_explain and sudoku_client_rate with rules (NULL: classic).
+ * Return as those calls (rules that cannot be encoded: -EINVAL, code
+ * "usage"). */
+SUDOKU_CLIENT_API int sudoku_client_explain_rules(struct sudoku_client *c, const char *puzzle,
+                                                  size_t len,
+                                                  const struct sudoku_client_explain_opts *opts,
+                                                  const struct sudoku_client_rules *rules,
+                                                  struct sudoku_client_explanation **out,
+                                                  struct sudoku_client_error *err);
+SUDOKU_CLIENT_API int sudoku_client_rate_rules(struct sudoku_client *c, const char *puzzle,
+                                               size_t len,
+                                               const struct sudoku_client_explain_opts *opts,
+                                               const struct sudoku_client_rules *rules,
+                                               struct sudoku_client_rating *res);
+
+/* One generated puzzle with its full rules: the booleans asked for, and
+ * the regions and cages the daemon drew (or those sent), so that the
+ * rules can be sent back to solve as they are.  rules points into the
+ * array that holds this entry. */
+struct sudoku_client_variant {
+    struct sudoku_client_puzzle puzzle; /* as sudoku_client_generate gives it */
+    struct sudoku_client_rules rules;   /* its rules; flags never holds DRAW_* */
+};
+
+/* sudoku_client_generate with rules (NULL: classic puzzles; the DRAW_*
+ * flags ask for drawn regions or cages).  On success stores in *out one
+ * malloc'ed block of *len variants and everything their rules point to
+ * (free it with sudoku_client_variants_free) and returns 0; otherwise as
+ * sudoku_client_generate. */
+SUDOKU_CLIENT_API int sudoku_client_generate_rules(struct sudoku_client *c,
+                                                   const struct sudoku_client_generate_opts *opts,
+                                                   const struct sudoku_client_rules *rules,
+                                                   struct sudoku_client_variant **out, size_t *len,
+                                                   struct sudoku_client_error *err);
+
+/* Free a block from sudoku_client_generate_rules.  Accepts NULL. */
+SUDOKU_CLIENT_API void sudoku_client_variants_free(struct sudoku_client_variant *v);
+
+/* Called once per request of a variant generate batch, in the order they
+ * were added, as sudoku_client_genbatch_cb but with each puzzle's rules.
+ * Everything is valid only during the call. */
+typedef void (*sudoku_client_genbatch_rules_cb)(void *arg, uint64_t seq, uint64_t tag,
+                                                const struct sudoku_client_variant *puzzles,
+                                                size_t len, const struct sudoku_client_error *err);
+
+/* Start a generate batch whose answers carry their rules: the same window,
+ * ordering and failure rules as sudoku_client_genbatch_new, and the same
+ * finish, pending and free calls.  Returns 0, -EINVAL or -ENOMEM. */
+SUDOKU_CLIENT_API int sudoku_client_genbatch_new_rules(struct sudoku_client *c, unsigned window,
+                                                       sudoku_client_genbatch_rules_cb cb,
+                                                       void *arg,
+                                                       struct sudoku_client_genbatch **out);
+
+/* sudoku_client_genbatch_add with rules (NULL: classic), on a batch of
+ * either kind (a classic batch's callback gets the puzzles without their
+ * rules).  Returns as sudoku_client_genbatch_add. */
+SUDOKU_CLIENT_API int sudoku_client_genbatch_add_rules(
+    struct sudoku_client_genbatch *b, const struct sudoku_client_generate_opts *opts,
+    const struct sudoku_client_rules *rules, uint64_t tag, struct sudoku_client_error *err);
+
 #ifdef __cplusplus
 }
 #endif
