@@ -53,6 +53,10 @@ static int run_rate(struct tool_opts *o)
         opts_usage_error(&tool_prog, "rate takes no --progress or --steps");
         return EXIT_USAGE;
     }
+    if (o->level || o->marks) {
+        opts_usage_error(&tool_prog, "rate takes no --level or --marks");
+        return EXIT_USAGE;
+    }
     return tool_rate(o, o->files, o->files_len);
 }
 
