@@ -77,14 +77,14 @@ static void set_classic(struct house_set *s)
 static void set_rules(struct house_set *s, const struct sdk_rules *r)
 {
     const uint32_t n = s->n;
-    uint32_t extra = 3 * n, diag = r->kinds & SDK_RULE_DIAGONALS ? 2 : 0;
+    uint32_t extra = 3 * n, diag = (r->kinds & SDK_RULE_DIAGONALS) ? 2 : 0;
 
     for (uint32_t i = 0; i < 3 * n; i++)
         set_add(s,
-                i < n                         ? HOUSE_ROW
-                : i < 2 * n                   ? HOUSE_COLUMN
-                : r->kinds & SDK_RULE_REGIONS ? HOUSE_REGION
-                                              : HOUSE_BOX,
+                i < n                           ? HOUSE_ROW
+                : i < 2 * n                     ? HOUSE_COLUMN
+                : (r->kinds & SDK_RULE_REGIONS) ? HOUSE_REGION
+                                                : HOUSE_BOX,
                 i % n, r->houses + (size_t)i * n, n);
     for (uint32_t i = extra; i < r->houses_len && s->len < MAX_FIXED; i++)
         set_add(s, i - extra < diag ? HOUSE_DIAGONAL : HOUSE_WINDOW,
@@ -334,7 +334,7 @@ static struct house_ref elimination_house(const struct house_set *s, const struc
                                           const struct house_step *st)
 {
     struct cell_bits pat = {{0}}, elim = {{0}};
-    uint32_t pat_len = 0, elim_len = 0, outside = 0, keep = 0, held = 0;
+    uint32_t pat_len = 0, elim_len = 0, outside = 0, held = 0;
     struct house_ref ref;
 
     for (uint32_t k = 0; k < st->cells_len; k++)
@@ -352,6 +352,7 @@ static struct house_ref elimination_house(const struct house_set *s, const struc
         bits_add(&elim, e->cell);
     }
     if (pat_len && elim_len && !outside) {
+        uint32_t keep = 0;
         for (uint32_t i = 0; i < s->n * s->n; i++)
             keep |= has(&pat, i) ? kept(s->n, c, st, i) : 0;
         if (subset_house(s, c, &pat, pat_len, keep, &ref))

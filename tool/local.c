@@ -309,14 +309,14 @@ static enum rpc_code explain_request(const char *text, size_t len,
         e->has_progress = 1;
     }
     e->max_steps = eo ? eo->steps : 0;
-    if (eo && eo->level > 4) {
-        snprintf(msg, msg_size, "option level must be in 1..4");
-        return RPC_BAD_REQUEST;
-    }
-    e->level = eo ? eo->level : 0;
     code = set_puzzle(&req->solve, text, len, 0, NULL, msg, msg_size);
     if (code != RPC_OK)
         return code;
+    e->level = eo ? eo->level : 0;
+    if (e->level > 4) {
+        snprintf(msg, msg_size, "option level must be in 1..4");
+        return RPC_BAD_REQUEST;
+    }
     if (eo && eo->candidates) {
         code = rpc_decode_marks_str(eo->candidates, eo->candidates_len, req->solve.n, e->candidates,
                                     msg, msg_size);
