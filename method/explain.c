@@ -8,7 +8,10 @@
  * its pointer.  After host_explain() the worker also makes the step the
  * plugin cannot give (reveal or mistake), so that the answer map and the
  * tool read the same steps from the same place.  A step map is {technique,
- * rating, placements, eliminations, cells, text} whatever made it.
+ * rating, placements, eliminations, cells, text} whatever made it; below
+ * level 4 it is graded: {technique, rating}, then house (level 2 and 3,
+ * worked out by core/house.c over every step once the run is over), then
+ * cells (level 3).
  */
 #include "method/explain.h"
 
@@ -29,6 +32,8 @@
 /* One explain or rate request's work. */
 struct explain_work {
     int is_rate;                      /* rate: no text, no pattern cells, no extra step */
+    unsigned level;                   /* EXPLAIN_LEVEL_*: how much of each step is given */
+    struct house_ref *houses;         /* levels 2, 3: each step's house (run makes it), owned */
     const struct host_plugin *solver; /* finds the unique solution */
     struct sdk_explain x;             /* the request and its outputs */
     int rc;                           /* host_explain's result */
@@ -173,6 +178,7 @@ static struct explain_work *work_new(const struct rpc_request *req, int is_rate)
         return NULL;
     }
     w->is_rate = is_rate;
+    w->level = req->explain.level ? req->explain.level : EXPLAIN_LEVEL_WHOLE;
     memcpy(w->cells, s->cells, (size_t)s->n * s->n);
     w->x.size = sizeof(w->x);
     w->x.n = s->n;
@@ -279,6 +285,7 @@ void explain_work_destroy(struct method_call *call)
 
     free(w->arrays);
     free(w->marks);
+    free(w->houses);
     rules_free(w->rules);
     free(w);
 }
@@ -394,6 +401,39 @@ static void make_marks_mistake(struct explain_work *w)
     w->is_mistake = 1;
 }
 
+static uint32_t plugin_steps(const struct explain_work *w);
+static void whole_step_at(const struct explain_work *w, uint32_t i, struct explain_step *out);
+
+/* house_step_fn over the work's steps, as the plugin and run made them. */
+static void house_step_at(const void *ctx, uint32_t i, struct house_step *out)
+{
+    struct explain_step st;
+
+    whole_step_at(ctx, i, &st);
+    *out = (struct house_step){.placements = st.placements,
+                               .placements_len = st.placements_len,
+                               .eliminations = st.eliminations,
+                               .eliminations_len = st.eliminations_len,
+                               .cells = st.cells,
+                               .cells_len = st.cells_len};
+}
+
+/* Each step's house, from the position the steps start at (a mistake's
+ * from the player's).  Out of memory leaves w->houses NULL: the steps then
+ * go without one, rather than the answer failing. */
+static void make_houses(struct explain_work *w)
+{
+    uint32_t len = plugin_steps(w) + (w->has_extra ? 1u : 0u);
+    const uint8_t *start = w->x.progress ? w->x.progress : w->cells;
+
+    w->houses = calloc(len ? len : 1, sizeof(*w->houses));
+    if (w->houses &&
+        house_of_steps(w->x.n, w->x.rules, start, w->marks, house_step_at, w, len, w->houses) < 0) {
+        free(w->houses);
+        w->houses = NULL;
+    }
+}
+
 void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64_t deadline_ns)
 {
     struct explain_work *w = work_of(call);
@@ -415,6 +455,8 @@ void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64
         make_marks_mistake(w);
     else if (w->rc == 0 && w->x.status == SDK_EXPLAIN_STUCK)
         make_reveal(w);
+    if (w->level == EXPLAIN_LEVEL_HOUSE || w->level == EXPLAIN_LEVEL_PATTERN)
+        make_houses(w);
 }
 
 /* ---------------------------------------------------------------- outcome */
@@ -509,12 +551,13 @@ void explain_result(const struct method_call *call, struct explanation *out)
         .solver = call->plugin->desc->name,
         .elapsed_us = call->elapsed_us,
         .steps_len = plugin_steps(w) + (w->has_extra ? 1u : 0u),
+        .level = w->level,
     };
 }
 
-void explain_step_at(const struct method_call *call, uint32_t i, struct explain_step *out)
+/* Step i whole, whatever the level. */
+static void whole_step_at(const struct explain_work *w, uint32_t i, struct explain_step *out)
 {
-    const struct explain_work *w = work_of(call);
     const struct sdk_explain *x = &w->x;
     const struct sdk_step *st = &x->steps[i];
 
@@ -533,6 +576,27 @@ void explain_step_at(const struct method_call *call, uint32_t i, struct explain_
         .cells_len = x->cells_out ? st->cells_len : 0,
         .text = x->text && st->text_len ? x->text + st->text_off : "",
     };
+}
+
+void explain_step_at(const struct method_call *call, uint32_t i, struct explain_step *out)
+{
+    const struct explain_work *w = work_of(call);
+    struct explain_step whole;
+
+    whole_step_at(w, i, &whole);
+    if (w->level >= EXPLAIN_LEVEL_WHOLE) {
+        *out = whole;
+        return;
+    }
+    /* What would give the answer away goes: placements, eliminations, the
+     * text, a mistake's restore; the pattern cells stay at level 3. */
+    *out = (struct explain_step){.technique = whole.technique, .rating = whole.rating, .text = ""};
+    if (w->level >= EXPLAIN_LEVEL_HOUSE && w->houses)
+        out->house = w->houses[i];
+    if (w->level >= EXPLAIN_LEVEL_PATTERN) {
+        out->cells = whole.cells;
+        out->cells_len = whole.cells_len;
+    }
 }
 
 /* ---------------------------------------------------------------- answer */
@@ -558,10 +622,41 @@ static int pack_cells(msgpack_packer *pk, const uint16_t *cells, uint32_t len)
     return 0;
 }
 
-/* {technique, rating, placements, eliminations, cells, text}, and restore
- * for a mistake in the pencil marks. */
-static int pack_step(msgpack_packer *pk, const struct explain_step *st)
+/* {"type": ..., "index": ...} */
+static int pack_house(msgpack_packer *pk, struct house_ref h)
 {
+    if (msgpack_pack_map(pk, 2) < 0 || proto_pack_key(pk, PROTO_K_TYPE) < 0 ||
+        rpc_pack_cstr(pk, house_type_name(h.type)) < 0 || proto_pack_key(pk, PROTO_K_INDEX) < 0 ||
+        msgpack_pack_uint16(pk, h.index) < 0)
+        return -ENOMEM;
+    return 0;
+}
+
+/* A graded step (level 1..3): {technique, rating}, house from level 2
+ * (when one was found), cells at level 3. */
+static int pack_graded_step(msgpack_packer *pk, const struct explain_step *st, unsigned level)
+{
+    int has_house = level >= EXPLAIN_LEVEL_HOUSE && st->house.type != HOUSE_NONE;
+    int has_cells = level >= EXPLAIN_LEVEL_PATTERN;
+
+    if (msgpack_pack_map(pk, 2u + (unsigned)has_house + (unsigned)has_cells) < 0 ||
+        proto_pack_key(pk, PROTO_K_TECHNIQUE) < 0 || rpc_pack_cstr(pk, st->technique) < 0 ||
+        proto_pack_key(pk, PROTO_K_RATING) < 0 || msgpack_pack_double(pk, st->rating) < 0)
+        return -ENOMEM;
+    if (has_house && (proto_pack_key(pk, PROTO_K_HOUSE) < 0 || pack_house(pk, st->house) < 0))
+        return -ENOMEM;
+    if (has_cells &&
+        (proto_pack_key(pk, PROTO_K_CELLS) < 0 || pack_cells(pk, st->cells, st->cells_len) < 0))
+        return -ENOMEM;
+    return 0;
+}
+
+/* {technique, rating, placements, eliminations, cells, text}, and restore
+ * for a mistake in the pencil marks; below level 4 the graded step. */
+static int pack_step(msgpack_packer *pk, const struct explain_step *st, unsigned level)
+{
+    if (level < EXPLAIN_LEVEL_WHOLE)
+        return pack_graded_step(pk, st, level);
     if (msgpack_pack_map(pk, st->restore_len ? 7 : 6) < 0 ||
         proto_pack_key(pk, PROTO_K_TECHNIQUE) < 0 || rpc_pack_cstr(pk, st->technique) < 0 ||
         proto_pack_key(pk, PROTO_K_RATING) < 0 || msgpack_pack_double(pk, st->rating) < 0 ||
@@ -625,7 +720,7 @@ static int explain_pack(msgpack_packer *pk, const void *arg)
         return -ENOMEM;
     for (uint32_t i = 0; i < e.steps_len; i++) {
         explain_step_at(call, i, &st);
-        if (pack_step(pk, &st) < 0)
+        if (pack_step(pk, &st, e.level) < 0)
             return -ENOMEM;
     }
     if (proto_pack_key(pk, PROTO_K_STATUS) < 0 || proto_pack_key(pk, status_key(e.status)) < 0 ||

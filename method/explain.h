@@ -7,7 +7,10 @@
  * say: a `reveal` step when logic is stuck (one cell of the solution, so a
  * hint always helps) and, when the player's progress or pencil marks
  * disagree with the solution, only a `mistake` step (docs/protocol.md,
- * explain).  The
+ * explain).  Below level 4 a step keeps only what its level gives (its
+ * technique and rating, the house core/house.c names, the pattern cells):
+ * explain_step_at() hands out the graded step, so the answer map and the
+ * tool's --local give the same.  The
  * daemon packs it as the answer map; the sudoku tool's --local reads the
  * same steps through explain_result() and explain_step_at().
  *
@@ -19,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "core/house.h"
 #include "method/method.h"
 
 extern const struct method_ops explain_ops;
@@ -36,6 +40,7 @@ struct explain_step {
     const char *text;                          /* one sentence, "" when none */
     const struct sdk_cell_value *restore;      /* a marks mistake: candidates to mark again */
     uint32_t restore_len;                      /* entries in restore (0: not such a step) */
+    struct house_ref house;                    /* levels 2 and 3: where to look; else NONE */
 };
 
 /* The summary of an explanation, borrowed from its call until method_end. */
@@ -49,7 +54,14 @@ struct explanation {
     const char *solver;     /* the explaining plugin's name */
     uint64_t elapsed_us;    /* time it took */
     uint32_t steps_len;     /* steps, the reveal or the mistake included */
+    unsigned level;         /* how much of each step it gives, 1..4 (EXPLAIN_LEVEL_*) */
 };
+
+/* How much of each step an explanation gives (the explain option level). */
+#define EXPLAIN_LEVEL_TECHNIQUE 1 /* technique and rating */
+#define EXPLAIN_LEVEL_HOUSE     2 /* and the house */
+#define EXPLAIN_LEVEL_PATTERN   3 /* and the pattern cells */
+#define EXPLAIN_LEVEL_WHOLE     4 /* placements, eliminations, cells, text, restore */
 
 /* The result of a call of explain_ops whose outcome was RPC_OK; its steps
  * are explain_step_at(call, 0 .. out->steps_len). */

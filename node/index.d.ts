@@ -129,6 +129,17 @@ export interface ExplainOptions extends CallOptions {
     /** An explaining plugin; default: the first one loaded. */
     solver?: string | null;
     timeout_ms?: number;
+    /** The player's pencil marks: n*n*n characters (each cell's n digits,
+     * '.' or '0' for a removed one) or one digit list per cell. */
+    candidates?: string | number[][] | null;
+    /** How much of each step: 1 technique, 2 and house, 3 and cells, 4 all (default). */
+    level?: 1 | 2 | 3 | 4 | null;
+}
+
+/** A house: type and 0-based index (docs/protocol.md). */
+export interface House {
+    type: 'row' | 'column' | 'box' | 'region' | 'diagonal' | 'window' | 'cage';
+    index: number;
 }
 
 /** [cell, value]: cell 0-based row-major, value 1..n. */
@@ -138,10 +149,15 @@ export interface Step {
     /** snake_case, from techniques.md, or `reveal` / `mistake`. */
     technique: string;
     rating: number;
+    /** Absent below level 4, as are eliminations and text (cells below 3). */
     placements: CellValue[];
     eliminations: CellValue[];
     cells: number[];
     text: string;
+    /** Levels 2 and 3 only: where to look. */
+    house?: House;
+    /** A mistake in the pencil marks: the candidates to mark again. */
+    restore?: CellValue[];
 }
 
 export interface Explanation {
@@ -150,6 +166,9 @@ export interface Explanation {
     rating: number;
     difficulty: Difficulty;
     hardest: string;
+    /** Sudoku Explainer's pearl and diamond (0: not rated). */
+    ep: number;
+    ed: number;
     solver: string;
     elapsed_us: number;
 }
@@ -166,6 +185,9 @@ export interface Rating {
     steps: number;
     /** False when the techniques got stuck (rating 10.0). */
     logic: boolean;
+    /** Sudoku Explainer's pearl and diamond (0: not rated). */
+    ep: number;
+    ed: number;
     solver: string;
     elapsed_us: number;
 }

@@ -150,7 +150,21 @@ static enum rpc_code decode_candidates(const msgpack_object *v, unsigned n,
 
 /* ------------------------------------------------------------- the options */
 
-/* steps and progress; candidates is only found (*cand), to be read
+/* level: 1..4, nil for the default (4). */
+static enum rpc_code decode_level(const msgpack_object *v, struct rpc_explain_params *e, char *err,
+                                  size_t err_size)
+{
+    uint64_t level = 0;
+    enum rpc_code code;
+
+    if (v->type == MSGPACK_OBJECT_NIL)
+        return RPC_OK;
+    code = rpc_decode_uint_option(v, "level", 1, 4, &level, err, err_size);
+    e->level = (uint32_t)level;
+    return code;
+}
+
+/* steps, progress and level; candidates is only found (*cand), to be read
  * once the puzzle's side is known.  rpc_decode_options() judged the map's
  * shape. */
 static enum rpc_code explain_options(const msgpack_object *o, struct rpc_explain_params *e,
@@ -173,6 +187,9 @@ static enum rpc_code explain_options(const msgpack_object *o, struct rpc_explain
             break;
         case PROTO_K_CANDIDATES:
             *cand = v;
+            break;
+        case PROTO_K_LEVEL:
+            code = decode_level(v, e, err, err_size);
             break;
         default:
             break;
@@ -229,6 +246,8 @@ int wire_pack_explain(struct cbuf *b, uint32_t msgid, const char *puzzle, size_t
         wire_opt_str(&opts, PROTO_K_PROGRESS, o->progress, o->progress_len);
     if (o && o->candidates)
         wire_opt_str(&opts, PROTO_K_CANDIDATES, o->candidates, o->candidates_len);
+    if (o && o->level)
+        wire_opt_uint(&opts, PROTO_K_LEVEL, o->level);
     if (o && o->timeout_ms)
         wire_opt_uint(&opts, PROTO_K_TIMEOUT_MS, o->timeout_ms);
     wire_opt_rules(&opts, rules);
@@ -369,22 +388,45 @@ static int check_cells(const msgpack_object *a, unsigned n, size_t *count)
     return 0;
 }
 
+/* A graded step (level below 4) leaves out placements, eliminations,
+ * cells or text: absent reads as empty. */
+static int check_pairs_opt(const msgpack_object *a, unsigned n, size_t *count)
+{
+    return a ? check_pairs(a, n, count) : 0;
+}
+
+/* The house of a graded step: {"type": str, "index": uint}, or absent. */
+static int check_house(const msgpack_object *h)
+{
+    const msgpack_object *type, *index;
+
+    if (!h)
+        return 0;
+    type = proto_map_get(h, PROTO_K_TYPE);
+    index = proto_map_get(h, PROTO_K_INDEX);
+    if (h->type != MSGPACK_OBJECT_MAP || !type || type->type != MSGPACK_OBJECT_STR ||
+        type->via.str.size >= SUDOKU_CLIENT_WORD_SIZE || !index ||
+        index->type != MSGPACK_OBJECT_POSITIVE_INTEGER || index->via.u64 > SUDOKU_CLIENT_MAX_CELLS)
+        return -EPROTO;
+    return 0;
+}
+
 static int check_step(const msgpack_object *s, unsigned n, struct explain_size *z)
 {
     const msgpack_object *technique = proto_map_get(s, PROTO_K_TECHNIQUE),
                          *text = proto_map_get(s, PROTO_K_TEXT),
-                         *restore = proto_map_get(s, PROTO_K_RESTORE);
+                         *cells = proto_map_get(s, PROTO_K_CELLS);
     double rating;
 
     if (s->type != MSGPACK_OBJECT_MAP || !technique || technique->type != MSGPACK_OBJECT_STR ||
-        !text || text->type != MSGPACK_OBJECT_STR || get_rating(s, PROTO_K_RATING, &rating) < 0 ||
-        check_pairs(proto_map_get(s, PROTO_K_PLACEMENTS), n, &z->pairs) < 0 ||
-        check_pairs(proto_map_get(s, PROTO_K_ELIMINATIONS), n, &z->pairs) < 0 ||
-        check_cells(proto_map_get(s, PROTO_K_CELLS), n, &z->cells) < 0)
+        (text && text->type != MSGPACK_OBJECT_STR) || get_rating(s, PROTO_K_RATING, &rating) < 0 ||
+        check_pairs_opt(proto_map_get(s, PROTO_K_PLACEMENTS), n, &z->pairs) < 0 ||
+        check_pairs_opt(proto_map_get(s, PROTO_K_ELIMINATIONS), n, &z->pairs) < 0 ||
+        check_pairs_opt(proto_map_get(s, PROTO_K_RESTORE), n, &z->pairs) < 0 ||
+        (cells && check_cells(cells, n, &z->cells) < 0) ||
+        check_house(proto_map_get(s, PROTO_K_HOUSE)) < 0)
         return -EPROTO;
-    if (restore && check_pairs(restore, n, &z->pairs) < 0)
-        return -EPROTO;
-    z->text += text->via.str.size + 1;
+    z->text += (text ? text->via.str.size : 0) + 1;
     return 0;
 }
 
@@ -424,17 +466,32 @@ struct explain_fill {
     char *text;
 };
 
+/* Pairs of the array a (NULL: none, *len 0) into the block. */
 static const struct sudoku_client_cell_value *fill_pairs(const msgpack_object *a,
                                                          struct explain_fill *f, size_t *len)
 {
     const struct sudoku_client_cell_value *first = f->pairs;
-    for (uint32_t i = 0; i < a->via.array.size; i++, f->pairs++) {
+    for (uint32_t i = 0; a && i < a->via.array.size; i++, f->pairs++) {
         const msgpack_object *p = a->via.array.ptr[i].via.array.ptr;
         f->pairs->cell = (uint16_t)p[0].via.u64;
         f->pairs->value = (uint8_t)p[1].via.u64;
     }
-    *len = a->via.array.size;
+    *len = a ? a->via.array.size : 0;
     return first;
+}
+
+/* The house pass 1 checked, into out (none: "" and 0). */
+static void fill_house(const msgpack_object *h, struct sudoku_client_step *out)
+{
+    const msgpack_object *type = h ? proto_map_get(h, PROTO_K_TYPE) : NULL;
+
+    out->house_type[0] = '\0';
+    out->house_index = 0;
+    if (!type)
+        return;
+    memcpy(out->house_type, type->via.str.ptr, type->via.str.size);
+    out->house_type[type->via.str.size] = '\0';
+    out->house_index = (unsigned)proto_map_get(h, PROTO_K_INDEX)->via.u64;
 }
 
 static void fill_step(const msgpack_object *s, struct sudoku_client_step *out,
@@ -452,13 +509,15 @@ static void fill_step(const msgpack_object *s, struct sudoku_client_step *out,
     if (restore)
         out->restore = fill_pairs(restore, f, &out->restore_len);
     out->cells = f->cells;
-    out->cells_len = cells->via.array.size;
-    for (uint32_t i = 0; i < cells->via.array.size; i++)
+    out->cells_len = cells ? cells->via.array.size : 0;
+    for (uint32_t i = 0; i < out->cells_len; i++)
         *f->cells++ = (uint16_t)cells->via.array.ptr[i].via.u64;
     out->text = f->text;
-    memcpy(f->text, text->via.str.ptr, text->via.str.size);
-    f->text[text->via.str.size] = '\0';
-    f->text += text->via.str.size + 1;
+    if (text)
+        memcpy(f->text, text->via.str.ptr, text->via.str.size);
+    f->text[text ? text->via.str.size : 0] = '\0';
+    f->text += (text ? text->via.str.size : 0) + 1;
+    fill_house(proto_map_get(s, PROTO_K_HOUSE), out);
 }
 
 /* One allocation: the explanation, then its steps (aligned by the flexible

@@ -1,8 +1,9 @@
 /* explain.h -- the explain and rate messages, both ends.
  *
  * Both take solve's [puzzle] or [puzzle, options] (proto/solve.h: the
- * puzzle, solver and timeout_ms); explain adds steps, progress and
- * candidates (the player's pencil marks, in either of their two forms).  The
+ * puzzle, solver and timeout_ms); explain adds steps, progress,
+ * candidates (the player's pencil marks, in either of their two forms) and
+ * level (how much of each step the answer gives).  The
  * client (wire_*) packs the requests and decodes the answers into the
  * library's structs, checking every cell and value; the daemon (rpc_*)
  * decodes the requests.  Their answers are packed by the method layer
@@ -31,6 +32,7 @@ struct rpc_explain_params {
     int has_progress;                /* explain: progress holds the player's grid */
     unsigned progress_n;             /* its side: the caller checks it against the puzzle's */
     int has_candidates;              /* explain: candidates holds the player's pencil marks */
+    uint32_t level;                  /* explain: how much of each step, 1..4; 0 = not given (4) */
     uint8_t progress[SDK_MAX_CELLS]; /* progress_n^2 cells, 0 = blank */
     /* The pencil marks, n*n cells of the puzzle's side (checked against it
      * here): bit d-1 set when digit d is marked. */
@@ -40,7 +42,7 @@ struct rpc_explain_params {
 /* ------------------------------------------------------ the daemon's end */
 
 /* The params of an explain or a rate (method says which: only explain
- * reads steps, progress and candidates) into *s (puzzle, solver,
+ * reads steps, progress, candidates and level) into *s (puzzle, solver,
  * timeout_ms; limit 1) and *e.  Candidates are checked against the
  * puzzle's side; a malformed one is a bad_request naming the cell.
  * Returns RPC_OK or the code, the reason in err. */

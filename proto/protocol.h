@@ -97,6 +97,10 @@ enum rpc_method {
     X(PROGRESS, "progress")                                                                        \
     X(CANDIDATES, "candidates")                                                                    \
     X(RESTORE, "restore")                                                                          \
+    X(LEVEL, "level")                                                                              \
+    X(HOUSE, "house")                                                                              \
+    X(TYPE, "type")                                                                                \
+    X(INDEX, "index")                                                                              \
     X(TECHNIQUE, "technique")                                                                      \
     X(RATING, "rating")                                                                            \
     X(PLACEMENTS, "placements")                                                                    \

@@ -42,7 +42,8 @@ target_compile_definitions(daemon_harness PUBLIC
   SUDOKU_TEST_PLUGIN_DIR="${CMAKE_BINARY_DIR}/tests/plugins")
 
 foreach(t test_daemon_proto test_daemon_load test_daemon_socket test_daemon_stuck
-          test_daemon_bounds test_daemon_explain test_daemon_isolate test_daemon_marks)
+          test_daemon_bounds test_daemon_explain test_daemon_isolate test_daemon_marks
+          test_daemon_levels)
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     sudoku_add_test(NAME ${t} SOURCES ${t}.c LIBS daemon_harness Threads::Threads
                     LABELS daemon TIMEOUT 300)

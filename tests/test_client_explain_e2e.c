@@ -602,6 +602,78 @@ static void test_explain_local_matches_daemon(void **state)
     same_local(hint, 5, 1);
     const char *steps[] = {"hint", "--steps", "3", path, NULL};
     same_local(steps, 4, 1);
+    const char *graded[] = {"hint", "--level", "2", "--steps", "4", path, NULL};
+    same_local(graded, 6, 1);
+    const char *graded_json[] = {"explain", "--level", "3", "--json", path, NULL};
+    same_local(graded_json, 5, 1);
+}
+
+/* The pencil marks of k's givens with nothing crossed out, as the
+ * 729-character string (a player who marked every candidate). */
+static void full_marks(const struct known *k, char *out)
+{
+    for (unsigned i = 0; i < 81; i++)
+        for (unsigned d = 1; d <= 9; d++) {
+            int open = !k->cells[i];
+            for (unsigned j = 0; j < 81 && open; j++) {
+                int sees = i / 9 == j / 9 || i % 9 == j % 9 ||
+                           (i / 27 == j / 27 && i % 9 / 3 == j % 9 / 3);
+                open = !(sees && k->cells[j] == d);
+            }
+            out[i * 9 + d - 1] = open ? (char)('0' + d) : '.';
+        }
+    out[729] = '\0';
+}
+
+/* sudoku hint --level 2 --marks @FILE: each puzzle's line is the library's
+ * level-2 answer from the same marks, in words ("hidden single in box 4"),
+ * and its technique the whole hint's. */
+static void test_hint_level_marks(void **state)
+{
+    static struct known k[4];
+    static struct tool_run run;
+    char path[256], mpath[256], marks[730], want[4096] = "";
+    struct sudoku_client *c = connect_daemon();
+    size_t len = load(c, DATA("norvig_top95.txt"), 0, 2, k, 4), used = 0;
+    (void)state;
+    assert_int_equal(len, 4);
+    write_puzzles("puzzle.txt", k, len, path, sizeof(path));
+    tmp_path(mpath, sizeof(mpath), "marks.txt");
+    FILE *f = fopen(mpath, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < len; i++) {
+        struct sudoku_client_explain_opts eo = {
+            .steps = 1, .level = 2, .candidates = marks, .candidates_len = 729};
+        struct sudoku_client_explain_opts whole = eo;
+        struct sudoku_client_explanation *e = NULL, *w = NULL;
+        struct sudoku_client_error err;
+        full_marks(&k[i], marks);
+        fprintf(f, "%s\n", marks);
+        whole.level = 0;
+        assert_int_equal(sudoku_client_explain(c, k[i].text, 81, &eo, &e, &err), 0);
+        assert_int_equal(sudoku_client_explain(c, k[i].text, 81, &whole, &w, &err), 0);
+        assert_int_equal(e->steps_len, 1);
+        assert_string_equal(e->steps[0].technique, w->steps[0].technique);
+        assert_true(e->steps[0].house_type[0] != '\0');
+        assert_int_equal(e->steps[0].placements_len + e->steps[0].eliminations_len, 0);
+        assert_string_equal(e->steps[0].text, "");
+        used += (size_t)snprintf(want + used, sizeof(want) - used, "%s", i ? "\n" : "");
+        for (const char *t = e->steps[0].technique; *t; t++)
+            want[used++] = *t == '_' ? ' ' : *t;
+        used += (size_t)snprintf(want + used, sizeof(want) - used, " in %s %u\n",
+                                 e->steps[0].house_type, e->steps[0].house_index + 1);
+        sudoku_client_explanation_free(e);
+        sudoku_client_explanation_free(w);
+    }
+    fclose(f);
+    sudoku_client_free(c);
+    char at[300];
+    snprintf(at, sizeof(at), "@%s", mpath);
+    const char *args[] = {"hint", "--level", "2", "--marks", at, path, NULL};
+    run_tool(&run, args);
+    assert_int_equal(run.status, 0);
+    assert_string_equal(run.out, want);
+    unlink(mpath);
 }
 
 static int setup(void **state)
@@ -637,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_rate_order),
         cmocka_unit_test(test_rate_local_matches_daemon),
         cmocka_unit_test(test_explain_local_matches_daemon),
+        cmocka_unit_test(test_hint_level_marks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

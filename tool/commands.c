@@ -53,6 +53,10 @@ static int run_rate(struct tool_opts *o)
         opts_usage_error(&tool_prog, "rate takes no --progress or --steps");
         return EXIT_USAGE;
     }
+    if (o->level || o->marks) {
+        opts_usage_error(&tool_prog, "rate takes no --level or --marks");
+        return EXIT_USAGE;
+    }
     return tool_rate(o, o->files, o->files_len);
 }
 
@@ -68,7 +72,8 @@ static int run_render(struct tool_opts *o)
 /* The usage and help of the rows that have their own. */
 static const char usage_daemon[] = "[-s PATH] [--json]";
 static const char usage_steps[] = "[-s PATH] [--progress FILE] [--steps N] [--solver NAME]\n"
-                                  "[--timeout MS] [--format F] [--json] [FILE...]";
+                                  "[--timeout MS] [--format F] [--json] [FILE...]\n"
+                                  "[--level N] [--marks STRING|@FILE]";
 static const char usage_rate[] = "[-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
                                  "[--local [-P DIR]] [--json] [FILE...]";
 static const char help_solvers[] = "List the daemon's solvers: name, version, sizes, default.\n";
@@ -78,7 +83,10 @@ static const char help_hint[] =
     "Print the next step a person would take on each puzzle, in words (the\n"
     "easiest technique that applies; --steps N: the next N).  --progress FILE\n"
     "holds the player's grid for each puzzle, in order: the hint starts there,\n"
-    "and wrong entries are named first.  --json: one object per puzzle.\n"
+    "and wrong entries are named first.  --marks STRING|@FILE: the player's\n"
+    "pencil marks (@FILE: a line a puzzle).  --level 1|2|3: only the technique,\n"
+    "and its house (\"naked pair in row 3\"), and its cells.\n"
+    "--json: one object per puzzle.\n"
     "--format svg|png|pdf [-o FILE] [--candidates]: draw the grid before the\n"
     "step instead (see: sudoku render --help).\n";
 static const char help_explain[] =

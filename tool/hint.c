@@ -12,13 +12,16 @@
  * order.  With --local, local.c explains and rates them in this process
  * instead, with the daemon's checks and words.  With
  * --progress FILE, the k-th grid of FILE is the player's grid for the k-th
- * puzzle.  Failures go to stderr as "sudoku: FILE:LINE: CODE:
- * MESSAGE"; a lost daemon ends the run with exit 3.  With --format
+ * puzzle; with --marks @FILE, the k-th line of FILE its pencil marks
+ * (--marks STRING: the same marks for every puzzle).  --level 1..3 prints
+ * a graded hint ("naked pair in row 3") in place of the step's sentence.  Failures go to stderr as
+ * "sudoku: FILE:LINE: CODE: MESSAGE"; a lost daemon ends the run with exit 3.  With --format
  * svg|png|pdf hint and explain draw the grid before each step
  * (picture.c) instead of printing it, or besides when -o names the file.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -129,20 +132,43 @@ static void json_pairs(const struct sudoku_client_cell_value *p, size_t len)
     putchar(']');
 }
 
-static void json_step(const struct sudoku_client_step *s)
+static void json_cells(const struct sudoku_client_step *s)
+{
+    fputs(",\"cells\":[", stdout);
+    for (size_t i = 0; i < s->cells_len; i++)
+        printf(i ? ",%u" : "%u", s->cells[i]);
+    putchar(']');
+}
+
+/* A graded step (--level 1..3): the keys the daemon gave at that level. */
+static void json_graded_step(const struct sudoku_client_step *s, unsigned level)
+{
+    if (level >= 2 && s->house_type[0]) {
+        fputs(",\"house\":{\"type\":", stdout);
+        json_put_string(stdout, s->house_type);
+        printf(",\"index\":%u}", s->house_index);
+    }
+    if (level >= 3)
+        json_cells(s);
+    putchar('}');
+}
+
+static void json_step(const struct sudoku_client_step *s, unsigned level)
 {
     fputs("{\"technique\":", stdout);
     json_put_string(stdout, s->technique);
     fputs(",\"rating\":", stdout);
     json_number(s->rating);
+    if (level && level < 4) {
+        json_graded_step(s, level);
+        return;
+    }
     fputs(",\"placements\":", stdout);
     json_pairs(s->placements, s->placements_len);
     fputs(",\"eliminations\":", stdout);
     json_pairs(s->eliminations, s->eliminations_len);
-    fputs(",\"cells\":[", stdout);
-    for (size_t i = 0; i < s->cells_len; i++)
-        printf(i ? ",%u" : "%u", s->cells[i]);
-    fputs("],\"text\":", stdout);
+    json_cells(s);
+    fputs(",\"text\":", stdout);
     json_put_string(stdout, s->text);
     putchar('}');
 }
@@ -160,7 +186,7 @@ static void json_pearl(double ep, double ed)
 }
 
 static void json_explanation(uint64_t line, const char *file,
-                             const struct sudoku_client_explanation *e)
+                             const struct sudoku_client_explanation *e, unsigned level)
 {
     printf("{\"line\":%llu,\"status\":\"%s\",\"rating\":", (unsigned long long)line,
            sudoku_client_explain_status_name(e->status));
@@ -176,26 +202,56 @@ static void json_explanation(uint64_t line, const char *file,
     for (size_t i = 0; i < e->steps_len; i++) {
         if (i)
             putchar(',');
-        json_step(&e->steps[i]);
+        json_step(&e->steps[i], level);
     }
     putchar(']');
     json_end(file);
 }
 
+/* A house in words, rows and columns from 1 as in the steps' text: "row
+ * 3", "box 5", "the main diagonal". */
+static void print_house(const struct sudoku_client_step *s)
+{
+    if (strcmp(s->house_type, "diagonal") == 0)
+        fputs(s->house_index ? " on the anti-diagonal" : " on the main diagonal", stdout);
+    else
+        printf(" in %s %u", s->house_type, s->house_index + 1);
+}
+
+/* One step as --level says: the daemon's sentence (level 4), or the
+ * technique's name in words, then its house (2), then its cells (3):
+ * "naked pair in row 3: r3c1 r3c5". */
+static void print_step(const struct sudoku_client_step *s, unsigned level, unsigned n)
+{
+    if (!level || level >= 4) {
+        puts(s->text);
+        return;
+    }
+    for (const char *c = s->technique; *c; c++)
+        putchar(*c == '_' ? ' ' : *c);
+    if (level >= 2 && s->house_type[0])
+        print_house(s);
+    for (size_t i = 0; level >= 3 && i < s->cells_len; i++)
+        printf("%sr%uc%u", i ? " " : ": ", s->cells[i] / n + 1, s->cells[i] % n + 1);
+    putchar('\n');
+}
+
 /* sudoku hint: each step's sentence ("already solved" when none is left). */
-static void print_hint(const struct sudoku_client_explanation *e)
+static void print_hint(const struct sudoku_client_explanation *e, unsigned level)
 {
     if (e->steps_len == 0)
         puts("solved: nothing is left to place");
     for (size_t i = 0; i < e->steps_len; i++)
-        puts(e->steps[i].text);
+        print_step(&e->steps[i], level, e->n);
 }
 
 /* sudoku explain: "1. text" a step, then the summary line. */
-static void print_explanation(const struct sudoku_client_explanation *e)
+static void print_explanation(const struct sudoku_client_explanation *e, unsigned level)
 {
-    for (size_t i = 0; i < e->steps_len; i++)
-        printf("%zu. %s\n", i + 1, e->steps[i].text);
+    for (size_t i = 0; i < e->steps_len; i++) {
+        printf("%zu. ", i + 1);
+        print_step(&e->steps[i], level, e->n);
+    }
     printf("%s: %zu step%s, rating %.1f, difficulty %s, hardest %s\n",
            sudoku_client_explain_status_name(e->status), e->steps_len, e->steps_len == 1 ? "" : "s",
            e->rating, e->difficulty, e->hardest[0] ? e->hardest : "none");
@@ -211,6 +267,9 @@ struct explain_run {
     struct sudoku_client *c; /* the connection; NULL with --local */
     struct local *local;     /* --local: the plugins in this process, else NULL */
     struct input progress;   /* --progress: the players' grids, else f NULL */
+    FILE *marks;             /* --marks @FILE: a line of pencil marks a puzzle, else NULL */
+    char *marks_line;        /* the last line read from it (getline's) */
+    size_t marks_cap;        /* its allocation */
     uint64_t done;           /* puzzles explained (for the blank line between) */
     int failed;              /* some puzzle failed */
     struct render_doc doc;   /* --format svg|png|pdf: a grid a step */
@@ -233,6 +292,36 @@ static int next_progress(struct explain_run *r, char *buf, size_t size, const ch
         return -1;
     }
     return record_text(&rec, buf, size, text, len) < 0 ? -1 : 0;
+}
+
+/* The pencil marks for the next puzzle: --marks STRING itself, or the next
+ * line of --marks @FILE (its line end and trailing blanks cut).  Returns
+ * 0 (*text NULL: no --marks) or -1 (printed) when there is no line left. */
+static int next_marks(struct explain_run *r, const char **text, size_t *len)
+{
+    ssize_t got;
+
+    *text = NULL;
+    *len = 0;
+    if (!r->o->marks)
+        return 0;
+    if (!r->marks) {
+        *text = r->o->marks;
+        *len = strlen(r->o->marks);
+        return 0;
+    }
+    got = getline(&r->marks_line, &r->marks_cap, r->marks);
+    if (got < 0) {
+        fprintf(stderr, "sudoku: %s: no line of pencil marks left for this puzzle\n",
+                r->o->marks + 1);
+        return -1;
+    }
+    while (got > 0 && (r->marks_line[got - 1] == '\n' || r->marks_line[got - 1] == '\r' ||
+                       r->marks_line[got - 1] == ' ' || r->marks_line[got - 1] == '\t'))
+        got--;
+    *text = r->marks_line;
+    *len = (size_t)got;
+    return 0;
 }
 
 static void report(struct explain_run *r, const char *file, uint64_t line,
@@ -283,7 +372,10 @@ static int explain_one(struct explain_run *r, const char *file, struct input_rec
         report(r, file, rec->line, &bad);
         return 0;
     }
+    eo.level = r->o->level;
     int rc = next_progress(r, pbuf, sizeof(pbuf), &eo.progress, &eo.progress_len);
+    if (rc == 0 || rc == 1)
+        rc = next_marks(r, &eo.candidates, &eo.candidates_len);
     if (rc < 0) {
         r->failed = 1;
         return 0;
@@ -308,11 +400,11 @@ static int explain_one(struct explain_run *r, const char *file, struct input_rec
     if (!r->o->is_json && r->done > 1) /* a blank line between puzzles */
         putchar('\n');
     if (r->o->is_json)
-        json_explanation(rec->line, file, e);
+        json_explanation(rec->line, file, e, r->o->level);
     else if (r->is_hint)
-        print_hint(e);
+        print_hint(e, r->o->level);
     else
-        print_explanation(e);
+        print_explanation(e, r->o->level);
     sudoku_client_explanation_free(e);
     return 0;
 }
@@ -361,6 +453,9 @@ static void explain_close(struct explain_run *r)
     sudoku_client_free(r->c);
     local_free(r->local);
     input_close(&r->progress);
+    if (r->marks)
+        fclose(r->marks);
+    free(r->marks_line);
 }
 
 int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfiles)
@@ -373,6 +468,14 @@ int tool_explain(const struct tool_opts *o, int is_hint, char **files, int nfile
         rc = input_open(&r.progress, o->progress, INPUT_AUTO);
         if (rc < 0) {
             fprintf(stderr, "sudoku: cannot open %s: %s\n", o->progress, strerror(-rc));
+            return EXIT_USAGE;
+        }
+    }
+    if (o->marks && o->marks[0] == '@') {
+        r.marks = fopen(o->marks + 1, "r");
+        if (!r.marks) {
+            fprintf(stderr, "sudoku: cannot open %s: %s\n", o->marks + 1, strerror(errno));
+            explain_close(&r);
             return EXIT_USAGE;
         }
     }

@@ -364,6 +364,11 @@ static enum rpc_code explain_request(const char *text, size_t len,
     code = set_puzzle(&req->solve, text, len, 0, NULL, msg, msg_size);
     if (code != RPC_OK)
         return code;
+    e->level = eo ? eo->level : 0;
+    if (e->level > 4) {
+        snprintf(msg, msg_size, "option level must be in 1..4");
+        return RPC_BAD_REQUEST;
+    }
     if (eo && eo->candidates) {
         code = rpc_decode_marks_str(eo->candidates, eo->candidates_len, req->solve.n, e->candidates,
                                     msg, msg_size);
@@ -426,6 +431,8 @@ static void copy_step(const struct explain_step *st, struct sudoku_client_step *
     out->text = f->text;
     memcpy(f->text, st->text, text_len + 1);
     f->text += text_len + 1;
+    snprintf(out->house_type, sizeof(out->house_type), "%s", house_type_name(st->house.type));
+    out->house_index = st->house.index;
 }
 
 static enum sudoku_client_explain_status status_of(uint32_t status)

@@ -112,6 +112,15 @@ static const struct opts_spec option_table[] = {
      OPTS_STRING_AT(struct tool_opts, progress)},
     {"steps", 0, "N", "hint, explain: at most N steps (hint: 1)",
      OPTS_NUMBER_AT(struct tool_opts, steps, 1, 1000000)},
+    {"level", 0, "N",
+     "hint, explain: how much of each step, 1 the technique,\n"
+     "2 and its house, 3 and its cells, 4 all (default)",
+     OPTS_NUMBER_AT(struct tool_opts, level, 1, 4)},
+    {"marks", 0, "STRING|@FILE",
+     "hint, explain: the player's pencil marks, n*n*n\n"
+     "characters (each cell's n digits, '.' or '0' for a\n"
+     "removed one); @FILE: a line of them a puzzle",
+     OPTS_STRING_AT(struct tool_opts, marks)},
     {"solution", 0, NULL, "render: draw the solved grid (the daemon's or --local)",
      OPTS_FLAG_AT(struct tool_opts, is_solution)},
     {"candidates", 0, NULL, "render, hint, explain: pencil marks in empty cells",

@@ -45,6 +45,8 @@ struct tool_opts {
     int is_count;                            /* sudoku count: print the number of solutions */
     const char *progress;                    /* hint, explain --progress: the players' grids */
     unsigned steps;                          /* hint, explain --steps, 0: default */
+    unsigned level;                          /* hint, explain --level 1..4, 0: default (4) */
+    const char *marks;                       /* hint, explain --marks STRING|@FILE, or NULL */
     int is_json;                             /* --json */
     int is_verbose;                          /* -v */
     unsigned window;                         /* -w, 0: default */

@@ -287,6 +287,11 @@ struct sudoku_client_explain_opts {
      * or '0' for a removed one (the 729-character form of a 9x9). */
     const char *candidates;
     size_t candidates_len; /* bytes of candidates */
+    /* explain: how much of each step to give, 1..4, 0: the daemon's
+     * default (4).  1: technique and rating only; 2: and the house; 3: and
+     * the pattern cells; 4: the whole step (placements, eliminations,
+     * text).  A game's graded hint. */
+    unsigned level;
 };
 
 /* How far an explanation went. */
@@ -317,6 +322,11 @@ struct sudoku_client_step {
      * again (each the solution's value of its cell); empty otherwise. */
     const struct sudoku_client_cell_value *restore;
     size_t restore_len; /* entries in restore */
+    /* The house to look at, given at levels 2 and 3 (opts->level):
+     * "row", "column", "box", "region", "diagonal", "window" or "cage";
+     * "" when the answer has none. */
+    char house_type[SUDOKU_CLIENT_WORD_SIZE];
+    unsigned house_index; /* 0-based within its type (docs/protocol.md) */
 };
 
 /* The answer to an explain: one allocation, freed with

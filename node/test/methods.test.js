@@ -201,6 +201,43 @@ test('explain: steps, progress and a mistake', async () => {
     assert.equal(m.status, 'partial');
 });
 
+test('explain: hint levels from pencil marks, the house and ep/ed', async () => {
+    const p = NINE[6];
+    const grid = cellsOf(p);
+    const sees = (a, b) =>
+        Math.floor(a / 9) === Math.floor(b / 9) || a % 9 === b % 9 ||
+        (Math.floor(a / 27) === Math.floor(b / 27) && Math.floor((a % 9) / 3) === Math.floor((b % 9) / 3));
+    let marks = '';
+    for (let i = 0; i < 81; i++)
+        for (let d = 1; d <= 9; d++)
+            marks += !grid[i] && !grid.some((v, j) => v === d && sees(i, j)) ? String(d) : '.';
+    const whole = (await client.explain(p, { steps: 1, candidates: marks })).steps[0];
+    const one = (await client.explain(p, { steps: 1, candidates: marks, level: 1 })).steps[0];
+    assert.deepEqual(Object.keys(one).sort(), ['rating', 'technique']);
+    const two = (await client.explain(p, { steps: 1, candidates: marks, level: 2 })).steps[0];
+    assert.deepEqual(Object.keys(two).sort(), ['house', 'rating', 'technique']);
+    assert.equal(two.technique, whole.technique);
+    // The house holds the step's first placement or a pattern cell.
+    const { type, index } = two.house;
+    const inHouse = (c) =>
+        type === 'row' ? Math.floor(c / 9) === index
+        : type === 'column' ? c % 9 === index
+        : Math.floor(c / 27) * 3 + Math.floor((c % 9) / 3) === index;
+    const cell = whole.placements.length ? whole.placements[0][0] : whole.cells[0];
+    assert.ok(['row', 'column', 'box'].includes(type) && whole.cells.some(inHouse));
+    if (whole.placements.length) assert.ok(inHouse(cell));
+    const three = (await client.explain(p, { steps: 1, candidates: marks, level: 3 })).steps[0];
+    assert.deepEqual(three.cells, whole.cells);
+    assert.deepEqual(three.house, two.house);
+    const e = await client.explain(p);
+    assert.ok(e.ed > 0 && e.ed <= e.ep && e.ep <= e.rating);
+    const r = await client.rate(p);
+    assert.equal(r.ep, e.ep);
+    assert.equal(r.ed, e.ed);
+    await assert.rejects(client.explain(p, { level: 5 }), (err) =>
+        err.code === 'bad_request' && /level/.test(err.message));
+});
+
 test('rate: a rating, a band and the hardest technique', async () => {
     const r = await client.rate(NINE[7]);
     assert.equal(typeof r.rating, 'number');

@@ -230,16 +230,18 @@ class AsyncClient:
                                        timeout_ms=timeout_ms), timeout)
 
     async def explain(self, puzzle, *, steps=None, progress=None, solver=None,
-                      timeout_ms=None, timeout=None):
+                      timeout_ms=None, timeout=None, candidates=None, level=None):
         """The steps a person would take; returns an Explanation."""
         return await self.call(p.explain(puzzle, steps=steps, progress=progress,
-                                         solver=solver, timeout_ms=timeout_ms), timeout)
+                                         solver=solver, timeout_ms=timeout_ms,
+                                         candidates=candidates, level=level), timeout)
 
     async def hint(self, puzzle, *, progress=None, solver=None, timeout_ms=None,
-                   timeout=None):
+                   timeout=None, candidates=None, level=None):
         """The next step (``explain`` with ``steps: 1``); a Step or None."""
         e = await self.explain(puzzle, steps=1, progress=progress, solver=solver,
-                               timeout_ms=timeout_ms, timeout=timeout)
+                               timeout_ms=timeout_ms, timeout=timeout,
+                               candidates=candidates, level=level)
         return e.steps[0] if e.steps else None
 
     async def rate(self, puzzle, *, solver=None, timeout_ms=None, timeout=None):

@@ -333,15 +333,21 @@ class Client:
                          timeout)
 
     def explain(self, puzzle, *, steps=None, progress=None, solver=None, timeout_ms=None,
-                timeout=None):
-        """The steps a person would take; returns an Explanation."""
+                timeout=None, candidates=None, level=None):
+        """The steps a person would take; returns an Explanation.
+        ``candidates``: the player's pencil marks (the n*n*n-character
+        string, or a list of per-cell digit lists); ``level`` 1-4: how much
+        of each step to give (2: technique and ``house``)."""
         return self.call(p.explain(puzzle, steps=steps, progress=progress, solver=solver,
-                                   timeout_ms=timeout_ms), timeout)
+                                   timeout_ms=timeout_ms, candidates=candidates, level=level),
+                         timeout)
 
-    def hint(self, puzzle, *, progress=None, solver=None, timeout_ms=None, timeout=None):
+    def hint(self, puzzle, *, progress=None, solver=None, timeout_ms=None, timeout=None,
+             candidates=None, level=None):
         """The next step (``explain`` with ``steps: 1``); a Step or None."""
         e = self.explain(puzzle, steps=1, progress=progress, solver=solver,
-                         timeout_ms=timeout_ms, timeout=timeout)
+                         timeout_ms=timeout_ms, timeout=timeout, candidates=candidates,
+                         level=level)
         return e.steps[0] if e.steps else None
 
     def rate(self, puzzle, *, solver=None, timeout_ms=None, timeout=None):

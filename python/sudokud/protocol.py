@@ -75,10 +75,12 @@ def solve(puzzle, *, solver=None, limit=None, timeout_ms=None):
     return Request("solve", _with_options([puzzle_param(puzzle)], opts), t.SolveResult.from_wire)
 
 
-def explain(puzzle, *, steps=None, progress=None, solver=None, timeout_ms=None):
+def explain(puzzle, *, steps=None, progress=None, solver=None, timeout_ms=None,
+            candidates=None, level=None):
     if progress is not None:
         progress = puzzle_param(progress)
-    opts = _options(steps=steps, progress=progress, solver=solver, timeout_ms=timeout_ms)
+    opts = _options(steps=steps, progress=progress, solver=solver, timeout_ms=timeout_ms,
+                    candidates=candidates, level=level)
     return Request("explain", _with_options([puzzle_param(puzzle)], opts),
                    t.Explanation.from_wire)
 

@@ -61,6 +61,15 @@ def _ints(seq, key, what):
     return list(seq)
 
 
+def _house(obj, what):
+    """A step's house {"type": str, "index": int} as (type, index); None when absent."""
+    if obj is None:
+        return None
+    m = _map(obj, what + " house")
+    return (_get(m, "type", (str,), what=what + " house"),
+            _get(m, "index", (int,), what=what + " house"))
+
+
 def _pairs(seq, key, what):
     if not isinstance(seq, list):
         raise ProtocolError("malformed %s from the daemon: %r" % (what, key))
@@ -195,7 +204,10 @@ class Stats:
 @dataclass
 class Step:
     """One step of an explanation: cells are 0-based row-major indices,
-    values 1..n; ``placements`` and ``eliminations`` are (cell, value) pairs."""
+    values 1..n; ``placements`` and ``eliminations`` are (cell, value) pairs.
+    A graded step (``level`` 1-3) leaves placements, eliminations and text
+    empty (and cells below 3); ``house`` is its (type, index) at levels 2
+    and 3, e.g. ("row", 2) for row 3, else None."""
 
     technique: str
     rating: float
@@ -203,6 +215,7 @@ class Step:
     eliminations: List[Tuple[int, int]]
     cells: List[int]
     text: str
+    house: Optional[Tuple[str, int]] = None
 
     @classmethod
     def from_wire(cls, obj):
@@ -211,10 +224,12 @@ class Step:
         return cls(
             technique=_get(m, "technique", (str,), what=w),
             rating=float(_get(m, "rating", _NUM, what=w)),
-            placements=_pairs(_get(m, "placements", (list,), what=w), "placements", w),
-            eliminations=_pairs(_get(m, "eliminations", (list,), what=w), "eliminations", w),
-            cells=_ints(_get(m, "cells", (list,), what=w), "cells", w),
+            placements=_pairs(_get(m, "placements", (list,), [], what=w), "placements", w),
+            eliminations=_pairs(_get(m, "eliminations", (list,), [], what=w), "eliminations",
+                                w),
+            cells=_ints(_get(m, "cells", (list,), [], what=w), "cells", w),
             text=_get(m, "text", (str,), "", what=w),
+            house=_house(m.get("house"), w),
         )
 
 

@@ -239,6 +239,52 @@ def test_hint_is_one_step(client):
         assert solution[cell] == value
 
 
+def house_cells(house, n=9):
+    """The cells of a 9x9 house (type, index), as docs/protocol.md numbers them."""
+    kind, k = house
+    if kind == "row":
+        return {k * n + c for c in range(n)}
+    if kind == "column":
+        return {r * n + k for r in range(n)}
+    assert kind == "box"
+    return {(k // 3 * 3 + j // 3) * n + k % 3 * 3 + j % 3 for j in range(n)}
+
+
+def full_marks(grid, n=9):
+    """Every candidate the grid's filled cells allow, as per-cell lists."""
+    def sees(a, b):
+        return (a // n == b // n or a % n == b % n
+                or (a // 27 == b // 27 and a % n // 3 == b % n // 3))
+    return [[] if grid[i] else
+            [d for d in range(1, n + 1)
+             if not any(grid[j] == d and sees(i, j) for j in range(n * n))]
+            for i in range(n * n)]
+
+
+def test_hint_levels_and_marks(client):
+    g = client.generate(seed=16, difficulty="medium")[0]
+    grid = cells(g.puzzle)
+    marks = full_marks(grid)
+    text = "".join("".join(str(d) if d in m else "." for d in range(1, 10)) for m in marks)
+    whole = client.hint(g.puzzle, candidates=marks)
+    assert whole.house is None and whole.text
+    one = client.hint(g.puzzle, candidates=text, level=1)
+    assert one.technique == whole.technique and one.house is None
+    assert not (one.placements or one.eliminations or one.cells or one.text)
+    two = client.hint(g.puzzle, candidates=marks, level=2)
+    three = client.hint(g.puzzle, candidates=text, level=3)
+    assert two.technique == three.technique == whole.technique
+    assert two.house == three.house and not two.cells and three.cells == whole.cells
+    house = house_cells(two.house)
+    # the house holds the placed cell, or pattern cells of an elimination
+    placed = {c for c, _ in whole.placements}
+    assert placed & house if placed else set(whole.cells) & house
+    e = client.explain(g.puzzle, level=2)
+    assert all(s.house for s in e.steps) and 0.0 < e.ed <= e.ep <= e.rating
+    with pytest.raises(sudokud.BadRequest, match="level"):
+        client.hint(g.puzzle, level=5)
+
+
 def test_rate(client):
     g = client.generate(seed=15, difficulty="hard")[0]
     r = client.rate(g.puzzle)
