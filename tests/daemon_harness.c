@@ -338,11 +338,17 @@ int dh_is_response(const msgpack_object *o, uint32_t *msgid)
 
 int dh_call(struct dh_reader *r, const msgpack_sbuffer *req, uint32_t msgid, msgpack_unpacked *out)
 {
+    return dh_call_within(r, req, msgid, out, DH_TIMEOUT_MS);
+}
+
+int dh_call_within(struct dh_reader *r, const msgpack_sbuffer *req, uint32_t msgid,
+                   msgpack_unpacked *out, int timeout_ms)
+{
     int rc = dh_send(r->fd, req->data, req->size);
     uint32_t id;
 
     while (rc == 0) {
-        rc = dh_read(r, out, DH_TIMEOUT_MS);
+        rc = dh_read(r, out, timeout_ms);
         if (rc == 0 && dh_is_response(&out->data, &id) && id == msgid)
             return 0;
     }
