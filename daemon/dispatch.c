@@ -49,14 +49,13 @@
  * back first in its flow from finish(), keeping its place in flight, its
  * deadline and its answer room.
  *
- * Fast path (--inline-us): with every worker idle and no other request
- * buffered on the connection, a call its method says is prompt (a 9x9 or
- * smaller solve for a plugin that declares SDK_CAP_PROMPT) is first tried
- * on the loop thread under a deadline of a few tens of microseconds
- * (try_inline); if it finishes, it is answered at once without any
- * cross-thread wake-up, else it goes to the pool as above, its timeout
- * still counted from arrival.  A plugin without the flag never runs on the
- * loop: nothing there may fail to return.
+ * Fast path (--inline-us): with every worker idle (or nothing else in flight
+ * on the connection) and no other request buffered on it, a call its method says is prompt (a 9x9
+ * or smaller solve for a plugin that declares SDK_CAP_PROMPT) is first tried on the loop thread
+ * under a deadline of a few tens of microseconds (try_inline); if it finishes, it is answered at
+ * once without any cross-thread wake-up, else it goes to the pool as above, its timeout still
+ * counted from arrival.  A plugin without the flag never runs on the loop: nothing there may fail
+ * to return.
  */
 #include "daemon/dispatch.h"
 #include "util/clock.h"
@@ -343,10 +342,13 @@ static struct job *new_job(struct session *ss, struct conn *c, uint32_t msgid)
     return job;
 }
 
-/* The bounded fast path: with every worker idle, a small puzzle is tried
- * on the loop thread for at most cfg->inline_us (and at most INLINE_ROUND
+/* The bounded fast path: with every worker idle, or with this connection
+ * owing nothing else (a client asking one thing at a time while other
+ * connections keep every worker on long work), a small puzzle is tried on
+ * the loop thread for at most cfg->inline_us (and at most INLINE_ROUND
  * times that per loop iteration, over all connections), which saves the
- * three cross-thread wake-ups of a pool round trip.  The solver enforces the
+ * three cross-thread wake-ups of a pool round trip, or the wait for a
+ * worker to finish a slice of someone else's long work.  The solver enforces the
  * budget only when it polls its deadline (bitmask 9x9: every 16 guesses),
  * so one attempt can overrun it; a connection whose attempt overran or did
  * not finish gets no inline solves for INLINE_BACKOFF_MS, and only 9x9 and
@@ -362,7 +364,7 @@ static int try_inline(struct session *ss, struct conn *c, struct job *job)
 
     if (budget == 0 || !ops->is_prompt || !ops->is_prompt(&job->call) || c->has_more_input ||
         uv_now(d->loop) < ss->inline_off_until_ms || d->inline_spent_ns >= budget * INLINE_ROUND ||
-        !pool_is_idle(d->pool))
+        (!pool_is_idle(d->pool) && !list_empty(&ss->jobs)))
         return 0;
     t0 = clock_now_ns();
     cap = t0 + budget < job->deadline_ns ? t0 + budget : job->deadline_ns;

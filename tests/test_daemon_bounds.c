@@ -598,6 +598,73 @@ static void test_flood_leaves_room(void **state)
     assert_int_equal(dh_stop(&d), 0);
 }
 
+/* An easy 9x9 puzzle: puzzles[0]'s solution (solved by the daemon, checked)
+ * with every ninth cell blank, so singles alone finish it. */
+static void easy_puzzle(struct dh_reader *r, char *out, size_t size)
+{
+    msgpack_sbuffer req;
+    msgpack_unpacked u;
+    const msgpack_object *sol;
+
+    assert_true(size > 81);
+    msgpack_sbuffer_init(&req);
+    dh_pack_solve(&req, 1, puzzles[0], NULL, 0, 0);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(dh_call_within(&r[0], &req, 1, &u, SLOW_MS), 0);
+    assert_int_equal(dh_check_solved(dh_result(&u.data), puzzles[0]), 0);
+    sol = dh_map_get(dh_result(&u.data), "solution");
+    memcpy(out, sol->via.str.ptr, 81);
+    out[81] = '\0';
+    for (int i = 0; i < 81; i += 9)
+        out[i + i / 9 % 9] = '.';
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&req);
+}
+
+/* The only worker runs another connection's endless search (timeout 10 s):
+ * a client asking one easy 9x9 solve at a time is answered on the loop
+ * while that search still runs, not after its worker comes free (before:
+ * only with every worker idle, so it waited the whole 10 s). */
+static void test_busy_workers_leave_prompt_solve(void **state)
+{
+    static const char *const extra[] = {"-j", "1", "--inline-us", "1000", NULL};
+    struct dh_reader busy, r;
+    msgpack_sbuffer req;
+    msgpack_unpacked u;
+    char easy[128];
+    struct pollfd pfd;
+    uint64_t end;
+
+    (void)state;
+    assert_int_equal(dh_start(&d, extra), 0);
+    dh_reader_init(&busy, dh_connect(d.sock));
+    dh_reader_init(&r, dh_connect(d.sock));
+    assert_true(busy.fd >= 0 && r.fd >= 0);
+    easy_puzzle(&r, easy, sizeof(easy));
+    msgpack_sbuffer_init(&req);
+    dh_pack_solve(&req, 7, DH_ENDLESS, "bitmask", DH_ENDLESS_LIMIT, 10000);
+    assert_int_equal(dh_send(busy.fd, req.data, req.size), 0);
+    end = dh_now_ms() + SLOW_MS;
+    while (stats_in_flight(&r, 2) < 1 && dh_now_ms() < end)
+        usleep(10000); /* the worker is on it */
+    usleep(200000);    /* past its inline attempt and its hand-off */
+    for (uint32_t i = 0; i < 5; i++) {
+        msgpack_sbuffer_clear(&req);
+        dh_pack_solve(&req, 10 + i, easy, "bitmask", 0, 0);
+        msgpack_unpacked_init(&u);
+        assert_int_equal(dh_call_within(&r, &req, 10 + i, &u, SLOW_MS), 0);
+        assert_int_equal(dh_check_solved(dh_result(&u.data), easy), 0);
+        msgpack_unpacked_destroy(&u);
+    }
+    pfd = (struct pollfd){.fd = busy.fd, .events = POLLIN};
+    assert_int_equal(poll(&pfd, 1, 0), 0); /* the search is still running */
+    assert_int_equal(stats_in_flight(&r, 3), 1);
+    msgpack_sbuffer_destroy(&req);
+    dh_reader_close(&busy);
+    dh_reader_close(&r);
+    assert_int_equal(dh_stop(&d), 0);
+}
+
 /* Out of descriptors: the daemon warned at start, logs the failed accepts
  * (under the rate limit) and serves on once descriptors come free. */
 static void test_emfile_keeps_serving(void **state)
@@ -643,6 +710,7 @@ int main(void)
         cmocka_unit_test_teardown(test_generate_held_then_answered, stop_daemon),
         cmocka_unit_test_teardown(test_generate_nonreaders_bounded, stop_daemon),
         cmocka_unit_test_teardown(test_flood_leaves_room, stop_daemon),
+        cmocka_unit_test_teardown(test_busy_workers_leave_prompt_solve, stop_daemon),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
