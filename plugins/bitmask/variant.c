@@ -50,6 +50,7 @@
 #define V_MAX_HOUSES (3 * SDK_MAX_N + 2 + 16) /* rows, columns, boxes, diagonals, windows */
 #define V_MAX_CAGES  (SDK_MAX_CELLS / 2)      /* cages of two cells or more */
 #define V_POLL       16u                      /* guesses between polls up to 9x9 */
+#define V_PICK_TRIES 32u                      /* guess candidates weighed at most */
 /* Stack words for a 9x9 job: houses, peers, neighbours, cages and frames. */
 #define V_SMALL_WORDS ((33 + 81 + 81 + 40) * 2 + 82 * (9 * 2 + 2 + 40) + 8)
 
@@ -581,13 +582,43 @@ V_INLINE int v_propagate(const struct v_geom *g, uint64_t *f, const struct sdk_j
     }
 }
 
-/* The cell to guess on: one with two candidates, else the fewest.  Sets
- * *mask to its candidates. */
-V_INLINE unsigned v_pick(const uint64_t *f, uint32_t *mask, const unsigned N, const unsigned W)
+/* Open peers of cell c in frame f: the fewer, the more its guess decides. */
+V_INLINE unsigned v_open_peers(const struct v_geom *g, const uint64_t *f, unsigned c,
+                               const unsigned N, const unsigned W)
 {
-    uint64_t ones[W], twos[W], threes[W];
+    const uint64_t *peer = g->peer + (size_t)c * W, *open = f + N * W;
+    unsigned k = 0;
+
+    for (unsigned x = 0; x < W; x++)
+        k += (unsigned)__builtin_popcountll(peer[x] & open[x]);
+    return k;
+}
+
+/* Of the cells in set s (W words), the one with the fewest open peers,
+ * looking at V_PICK_TRIES of them at most. */
+V_INLINE unsigned v_pick_in(const struct v_geom *g, const uint64_t *f, const uint64_t *s,
+                            const unsigned N, const unsigned W)
+{
+    unsigned best = 0, best_peers = ~0u, tries = 0;
+
+    for (unsigned k = 0; k < W && tries < V_PICK_TRIES; k++)
+        for (uint64_t x = s[k]; x && tries < V_PICK_TRIES; x &= x - 1, tries++) {
+            const unsigned c = k * 64 + (unsigned)__builtin_ctzll(x);
+            const unsigned p = v_open_peers(g, f, c, N, W);
+            if (p < best_peers) {
+                best = c;
+                best_peers = p;
+            }
+        }
+    return best;
+}
+
+/* The open cells of f with the fewest candidates, into s (W words). */
+V_INLINE void v_fewest(const uint64_t *f, uint64_t *s, const unsigned N, const unsigned W)
+{
+    uint64_t ones[W], twos[W], threes[W], any = 0;
     const uint64_t *open = f + N * W;
-    unsigned best = 0, best_pop = N + 1;
+    unsigned best_pop = N + 1;
 
     for (unsigned k = 0; k < W; k++) {
         ones[k] = 0;
@@ -601,24 +632,38 @@ V_INLINE unsigned v_pick(const uint64_t *f, uint32_t *mask, const unsigned N, co
             twos[k] |= ones[k] & x;
             ones[k] |= x;
         }
-    for (unsigned k = 0; k < W && best_pop > N; k++) {
-        const uint64_t bi = twos[k] & ~threes[k];
-        if (bi) {
-            best = k * 64 + (unsigned)__builtin_ctzll(bi);
-            best_pop = 2;
-        }
+    for (unsigned k = 0; k < W; k++) {
+        s[k] = twos[k] & ~threes[k];
+        any |= s[k];
     }
-    for (unsigned k = 0; k < W && best_pop > N; k++)
-        for (uint64_t s = open[k]; s; s &= s - 1) {
-            const unsigned c = k * 64 + (unsigned)__builtin_ctzll(s);
+    if (any)
+        return;
+    for (unsigned k = 0; k < W; k++)
+        for (uint64_t x = open[k]; x; x &= x - 1) {
+            const unsigned c = (unsigned)__builtin_ctzll(x);
             unsigned pop = 0;
             for (unsigned d = 0; d < N; d++)
-                pop += (unsigned)((f[d * W + k] >> (c & 63)) & 1);
+                pop += (unsigned)((f[d * W + k] >> c) & 1);
             if (pop < best_pop) {
-                best = c;
                 best_pop = pop;
+                for (unsigned j = 0; j < W; j++)
+                    s[j] = 0;
             }
+            if (pop == best_pop)
+                s[k] |= 1ull << c;
         }
+}
+
+/* The cell to guess on: of those with the fewest candidates (MRV), the
+ * one with the fewest open peers.  Sets *mask to its candidates. */
+V_INLINE unsigned v_pick(const struct v_geom *g, const uint64_t *f, uint32_t *mask,
+                         const unsigned N, const unsigned W)
+{
+    uint64_t s[W];
+    unsigned best;
+
+    v_fewest(f, s, N, W);
+    best = v_pick_in(g, f, s, N, W);
     *mask = 0;
     for (unsigned d = 0; d < N; d++)
         if ((f[d * W + (best >> 6)] >> (best & 63)) & 1)
@@ -683,7 +728,7 @@ V_INLINE int v_search(struct v_search *s, const unsigned N, const unsigned W)
         if (job->count >= job->limit)
             return 0;
         if (r == V_GUESS)
-            s->cell[depth] = (uint16_t)v_pick(f, &s->left[depth], N, W);
+            s->cell[depth] = (uint16_t)v_pick(g, f, &s->left[depth], N, W);
         for (;;) {
             while (depth >= 0 && !s->left[depth])
                 depth--;
