@@ -24,13 +24,17 @@
  *
  * Propagation to a fixed point, cheapest first: naked singles and empty
  * cells (bit-parallel over the digit sets: "seen once", "seen twice"); the
- * dirty cages (the union of the digits of every combination of the cage's
- * unused digits that fills its open cells with its remaining sum: other
- * digits leave its cells; a digit in every combination with one place left
- * in the cage goes there, with none the level fails); hidden singles in
- * every house, the extra houses too (a digit with no place left in a house
- * is a contradiction).  Then the search guesses on a cell with two
- * candidates, else on the one with the fewest (MRV).
+ * cages (the combinations of a cage's unused digits that its open cells
+ * can still hold, filling them with its remaining sum: a digit in none
+ * leaves its cells; a digit in every one with one place left in the cage
+ * goes there, with none the level fails); hidden singles in every house,
+ * the extra houses too (a digit with no place left in a house is a
+ * contradiction); last, being the dearest, locked candidates: a digit's
+ * places in a house, when all of them see a cell (the intersection of
+ * their peer sets), leave that cell without it, which covers pointing and
+ * claiming between any two houses and the pair rules alike.  Then the
+ * search guesses on a cell with the fewest candidates (MRV), ties to the
+ * one with the fewest open peers.
  *
  * Search: iterative over an explicit stack of frames (copying a frame is
  * backtracking's undo), counting solutions up to job->limit, polling the
@@ -78,6 +82,8 @@ struct v_geom {
     uint64_t *peer;              /* per cell: houses, differ pairs, cage mates */
     uint64_t *nc;                /* per cell: non-consecutive neighbours, or NULL */
     uint64_t *cage;              /* cages_len sets */
+    /* (a cage word's dirty bit: placed in and not looked at since; a cage
+     * with open cells is looked at in every round anyway) */
     int16_t cage_of[SDK_MAX_CELLS];  /* cell -> its cage in cage, or -1 */
     uint16_t cage_sum[V_MAX_CAGES];  /* each cage's sum */
     uint8_t cage_len[V_MAX_CAGES];   /* each cage's cells */
@@ -491,25 +497,33 @@ V_INLINE int v_locked(const struct v_geom *g, uint64_t *f, const unsigned N, con
     return changed;
 }
 
-/* Look at one dirty cage.  Returns placements, plus one when it removed
- * a candidate, or V_FAIL. */
+/* Look at one cage: its combinations are those of its unused digits that
+ * its open cells can still hold.  Returns placements, plus one when it
+ * removed a candidate, or V_FAIL. */
 V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, const unsigned N,
                         const unsigned W)
 {
     uint64_t *x = f + N * W + W + cage, strip[W], changed = 0;
     const uint64_t *open = f + N * W, *cells = g->cage + (size_t)cage * W;
     const unsigned left = V_OPEN(*x), sum = V_SUM(*x);
+    uint32_t can = 0;
     int placed = 0;
 
     *x &= ~V_DIRTY;
     if (left == 0)
         return sum ? V_FAIL : 0;
-    const struct v_combo o = v_combos(g->full & ~V_USED(*x), left, sum);
-    if (!o.uni)
-        return V_FAIL;
     for (unsigned k = 0; k < W; k++)
         strip[k] = cells[k] & open[k];
-    for (uint32_t m = g->full & ~o.uni; m; m &= m - 1) {
+    for (unsigned d = 0; d < N; d++) {
+        uint64_t any = 0;
+        for (unsigned k = 0; k < W; k++)
+            any |= f[d * W + k] & strip[k];
+        can |= (uint32_t)(any != 0) << d;
+    }
+    const struct v_combo o = v_combos(can & ~V_USED(*x), left, sum);
+    if (!o.uni)
+        return V_FAIL;
+    for (uint32_t m = can & ~o.uni; m; m &= m - 1) {
         const unsigned d = (unsigned)__builtin_ctz(m);
         for (unsigned k = 0; k < W; k++) {
             changed |= f[d * W + k] & strip[k];
@@ -525,14 +539,14 @@ V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, cons
     return placed + (changed != 0);
 }
 
-/* Every dirty cage.  Returns placements plus removals, or V_FAIL. */
+/* Every cage with open cells: placements plus removals, or V_FAIL. */
 V_INLINE int v_cages(const struct v_geom *g, uint64_t *f, const unsigned N, const unsigned W)
 {
     uint64_t *cg = f + N * W + W;
     int done = 0;
 
     for (unsigned k = 0; k < g->cages_len; k++) {
-        if (!(cg[k] & V_DIRTY))
+        if (!V_OPEN(cg[k]) && !(cg[k] & V_DIRTY))
             continue;
         const int r = v_cage_one(g, f, k, N, W);
         if (r < 0)
