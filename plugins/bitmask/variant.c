@@ -12,6 +12,9 @@
  *     pos[0] .. pos[n-1]   per digit, the cells that may still hold it
  *                          (a placed cell stays in its own digit's set only)
  *     open                 the cells not placed yet
+ *     hidden[0 .. n-1]     per digit, two words: the houses (bit h) where
+ *                          its places changed since hidden singles looked
+ *     locked[0 .. n-1]     the same for locked candidates
  *     cage[0 .. K-1]       one word per cage of two or more cells:
  *                          bits 0-15 sum left, 16-23 cells left,
  *                          24 dirty (placed in since last looked at),
@@ -55,8 +58,17 @@
 #define V_MAX_CAGES  (SDK_MAX_CELLS / 2)      /* cages of two cells or more */
 #define V_POLL       16u                      /* guesses between polls up to 9x9 */
 #define V_PICK_TRIES 32u                      /* guess candidates weighed at most */
+/* Locked candidates look at a digit's places in a house up to a box-line
+ * intersection's size (2, 3, 4, 5): larger sets rarely share a peer. */
+#define V_LOCKED_MAX(n) ((n) == 4 ? 2u : (n) == 9 ? 3u : (n))
 /* Stack words for a 9x9 job: houses, peers, neighbours, cages and frames. */
-#define V_SMALL_WORDS ((33 + 81 + 81 + 40) * 2 + 82 * (9 * 2 + 2 + 40) + 8)
+#define V_SMALL_WORDS ((33 + 81 + 81 + 40 + 81) * 2 + 82 * (9 * 2 + 2 + 4 * 9 + 40) + 8)
+
+/* Where each part of a frame starts (see the top of the file). */
+#define V_AT_OPEN(N, W)   ((N) * (W))
+#define V_AT_HIDDEN(N, W) ((N) * (W) + (W))
+#define V_AT_LOCKED(N, W) ((N) * (W) + (W) + 2 * (N))
+#define V_AT_CAGES(N, W)  ((N) * (W) + (W) + 4 * (N))
 
 #define V_SUM(x)   ((unsigned)((x)&0xffffu))
 #define V_OPEN(x)  ((unsigned)(((x) >> 16) & 0xffu))
@@ -82,6 +94,8 @@ struct v_geom {
     uint64_t *peer;              /* per cell: houses, differ pairs, cage mates */
     uint64_t *nc;                /* per cell: non-consecutive neighbours, or NULL */
     uint64_t *cage;              /* cages_len sets */
+    uint64_t *house_of;          /* per cell, two words: its houses (bit h) */
+    uint64_t houses_all[2];      /* every house */
     /* (a cage word's dirty bit: placed in and not looked at since; a cage
      * with open cells is looked at in every round anyway) */
     int16_t cage_of[SDK_MAX_CELLS];  /* cell -> its cage in cage, or -1 */
@@ -168,8 +182,8 @@ static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
     for (uint32_t i = 0; i < r->cages_len; i++)
         k += r->cages[i].len > 1;
     *cages = k;
-    return (size_t)w * (r->houses_len + 2 * cells + k) +
-           (size_t)(cells + 1) * (r->n * w + w + k);
+    return (size_t)w * (r->houses_len + 2 * cells + k) + 2 * (size_t)cells +
+           (size_t)(cells + 1) * (r->n * w + w + 4 * r->n + k);
 }
 
 /* Lay the geometry of rules out in words (v_words of them, zeroed). */
@@ -184,7 +198,7 @@ static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w,
     g->w = w;
     g->houses_len = r->houses_len;
     g->cages_len = cages;
-    g->stride = n * w + w + cages;
+    g->stride = n * w + w + 4 * n + cages;
     g->full = n == 32 ? ~0u : (1u << n) - 1;
     memset(g->all, 0, sizeof(g->all));
     for (unsigned c = 0; c < cells; c++)
@@ -193,6 +207,13 @@ static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w,
     g->peer = house + (size_t)w * r->houses_len;
     g->nc = g->peer + (size_t)w * cells;
     g->cage = g->nc + (size_t)w * cells;
+    g->house_of = g->cage + (size_t)w * cages;
+    g->houses_all[0] = g->houses_all[1] = 0;
+    for (unsigned h = 0; h < r->houses_len; h++) {
+        v_bit_set(g->houses_all, h);
+        for (unsigned j = 0; j < n; j++)
+            v_bit_set(g->house_of + 2 * (size_t)r->houses[h * n + j], h);
+    }
     for (unsigned h = 0; h < r->houses_len; h++)
         for (unsigned j = 0; j < n; j++)
             v_bit_set(house + (size_t)h * w, r->houses[h * n + j]);
@@ -295,6 +316,16 @@ static struct v_combo v_combos(uint32_t avail, unsigned k, unsigned sum)
 /* ------------------------------------------------------------------------ */
 /* Placing and propagating: N and W are constants in every instance.          */
 
+/* Digit d lost places anywhere: every house must look at it again. */
+V_INLINE void v_touch(const struct v_geom *g, uint64_t *f, unsigned d, const unsigned N,
+                      const unsigned W)
+{
+    uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+
+    hid[2 * d] = lck[2 * d] = g->houses_all[0];
+    hid[2 * d + 1] = lck[2 * d + 1] = g->houses_all[1];
+}
+
 /* Put digit d (0-based) on cell c of frame f; c holds d as a candidate.
  * Returns 0, or V_FAIL when the digit overflows its cage's sum. */
 V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d, const unsigned N,
@@ -305,12 +336,21 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
     const uint64_t cb = 1ull << (c & 63);
     uint64_t *pos = f, *open = f + N * W;
 
+    uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+    const uint64_t *in = g->house_of + 2 * (size_t)c;
+
     for (unsigned k = 0; k < W; k++)
         pos[d * W + k] &= ~peer[k];
-    for (unsigned e = 0; e < N; e++)
+    for (unsigned e = 0; e < N; e++) {
         pos[e * W + wi] &= ~cb;
+        hid[2 * e] |= in[0];
+        hid[2 * e + 1] |= in[1];
+        lck[2 * e] |= in[0];
+        lck[2 * e + 1] |= in[1];
+    }
     pos[d * W + wi] |= cb;
     open[wi] &= ~cb;
+    v_touch(g, f, d, N, W);
     if (g->nc) {
         const uint64_t *nc = g->nc + (size_t)c * W;
         for (unsigned k = 0; k < W; k++) {
@@ -319,10 +359,14 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
             if (d + 1 < N)
                 pos[(d + 1) * W + k] &= ~nc[k];
         }
+        if (d > 0)
+            v_touch(g, f, d - 1, N, W);
+        if (d + 1 < N)
+            v_touch(g, f, d + 1, N, W);
     }
     const int cage = g->cage_of[c];
     if (cage >= 0) {
-        uint64_t *x = open + W + cage;
+        uint64_t *x = f + V_AT_CAGES(N, W) + cage;
         const unsigned sum = V_SUM(*x);
         if (d + 1 > sum)
             return V_FAIL;
@@ -428,18 +472,25 @@ V_INLINE int v_hidden(const struct v_geom *g, uint64_t *f, const unsigned N, con
     const uint64_t *open = f + N * W;
     int placed = 0;
 
+    uint64_t *hid = f + V_AT_HIDDEN(N, W);
+
     for (unsigned d = 0; d < N; d++) {
         uint64_t live = 0;
         for (unsigned k = 0; k < W; k++)
             live |= f[d * W + k] & open[k];
-        if (!live)
+        if (!live) {
+            hid[2 * d] = hid[2 * d + 1] = 0;
             continue; /* every d placed: each house has it */
-        for (unsigned h = 0; h < g->houses_len; h++) {
-            const int r = v_hidden_in(g, f, d, g->house + (size_t)h * W, N, W);
-            if (r < 0)
-                return V_FAIL;
-            placed += r;
         }
+        for (unsigned k = 0; k < 2; k++)
+            while (hid[2 * d + k]) {
+                const unsigned h = k * 64 + (unsigned)__builtin_ctzll(hid[2 * d + k]);
+                hid[2 * d + k] &= hid[2 * d + k] - 1;
+                const int r = v_hidden_in(g, f, d, g->house + (size_t)h * W, N, W);
+                if (r < 0)
+                    return V_FAIL;
+                placed += r;
+            }
     }
     return placed;
 }
@@ -461,8 +512,11 @@ V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
             return 0; /* placed in mask */
         sees[k] = f[d * W + k];
     }
+    unsigned cells = 0;
     for (unsigned k = 0; k < W; k++)
         for (uint64_t s = t[k]; s; s &= s - 1) {
+            if (++cells > V_LOCKED_MAX(N))
+                return 0;
             const uint64_t *peer = g->peer + (size_t)(k * 64 + (unsigned)__builtin_ctzll(s)) * W;
             any = 0;
             for (unsigned x = 0; x < W; x++) {
@@ -476,6 +530,8 @@ V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
         hit |= sees[k];
         f[d * W + k] &= ~sees[k];
     }
+    if (hit)
+        v_touch(g, f, d, N, W);
     return hit != 0;
 }
 
@@ -483,16 +539,23 @@ V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
 V_INLINE int v_locked(const struct v_geom *g, uint64_t *f, const unsigned N, const unsigned W)
 {
     const uint64_t *open = f + N * W;
+    uint64_t *lck = f + V_AT_LOCKED(N, W);
     int changed = 0;
 
     for (unsigned d = 0; d < N; d++) {
         uint64_t live = 0;
         for (unsigned k = 0; k < W; k++)
             live |= f[d * W + k] & open[k];
-        if (!live)
+        if (!live) {
+            lck[2 * d] = lck[2 * d + 1] = 0;
             continue;
-        for (unsigned h = 0; h < g->houses_len; h++)
-            changed |= v_locked_in(g, f, d, g->house + (size_t)h * W, N, W);
+        }
+        for (unsigned k = 0; k < 2; k++)
+            while (lck[2 * d + k]) {
+                const unsigned h = k * 64 + (unsigned)__builtin_ctzll(lck[2 * d + k]);
+                lck[2 * d + k] &= lck[2 * d + k] - 1;
+                changed |= v_locked_in(g, f, d, g->house + (size_t)h * W, N, W);
+            }
     }
     return changed;
 }
@@ -503,7 +566,7 @@ V_INLINE int v_locked(const struct v_geom *g, uint64_t *f, const unsigned N, con
 V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, const unsigned N,
                         const unsigned W)
 {
-    uint64_t *x = f + N * W + W + cage, strip[W], changed = 0;
+    uint64_t *x = f + V_AT_CAGES(N, W) + cage, strip[W], changed = 0;
     const uint64_t *open = f + N * W, *cells = g->cage + (size_t)cage * W;
     const unsigned left = V_OPEN(*x), sum = V_SUM(*x);
     uint32_t can = 0;
@@ -525,10 +588,14 @@ V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, cons
         return V_FAIL;
     for (uint32_t m = can & ~o.uni; m; m &= m - 1) {
         const unsigned d = (unsigned)__builtin_ctz(m);
+        uint64_t hit = 0;
         for (unsigned k = 0; k < W; k++) {
-            changed |= f[d * W + k] & strip[k];
+            hit |= f[d * W + k] & strip[k];
             f[d * W + k] &= ~strip[k];
         }
+        if (hit)
+            v_touch(g, f, d, N, W);
+        changed |= hit;
     }
     for (uint32_t m = o.inter; m; m &= m - 1) {
         const int r = v_hidden_in(g, f, (unsigned)__builtin_ctz(m), cells, N, W);
@@ -542,7 +609,7 @@ V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, cons
 /* Every cage with open cells: placements plus removals, or V_FAIL. */
 V_INLINE int v_cages(const struct v_geom *g, uint64_t *f, const unsigned N, const unsigned W)
 {
-    uint64_t *cg = f + N * W + W;
+    uint64_t *cg = f + V_AT_CAGES(N, W);
     int done = 0;
 
     for (unsigned k = 0; k < g->cages_len; k++) {
@@ -704,7 +771,9 @@ V_INLINE int v_load(struct v_search *s, const unsigned N, const unsigned W)
         memcpy(f + d * W, g->all, W * sizeof(uint64_t));
     memcpy(f + N * W, g->all, W * sizeof(uint64_t));
     for (unsigned k = 0; k < g->cages_len; k++)
-        f[N * W + W + k] = V_CAGE(g->cage_sum[k], g->cage_len[k], 0);
+        f[V_AT_CAGES(N, W) + k] = V_CAGE(g->cage_sum[k], g->cage_len[k], 0);
+    for (unsigned d = 0; d < N; d++)
+        v_touch(g, f, d, N, W);
     for (unsigned c = 0; c < g->cells; c++)
         if (g->single[c])
             for (unsigned d = 0; d < N; d++)
@@ -823,9 +892,11 @@ int bm_variant_solve(struct sdk_job *job)
     need = v_words(r, w, &cages);
     if (need > V_SMALL_WORDS && !(words = malloc(need * sizeof(uint64_t))))
         return SDK_FAILED;
-    memset(words, 0, (size_t)w * (r->houses_len + 2 * n * n + cages) * sizeof(uint64_t));
+    memset(words, 0,
+           ((size_t)w * (r->houses_len + 2 * n * n + cages) + 2 * (size_t)n * n) *
+               sizeof(uint64_t));
     v_geom_init(&s->g, r, w, cages, words);
-    s->frames = s->g.cage + (size_t)w * cages;
+    s->frames = s->g.house_of + 2 * (size_t)n * n;
     s->job = job;
     switch (n) {
     case 4:
