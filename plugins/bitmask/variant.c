@@ -420,21 +420,6 @@ V_INLINE int v_naked(const struct v_geom *g, uint64_t *f, const unsigned N, cons
     return placed;
 }
 
-/* Is set s (W words) empty (0), one cell (1) or more (2)? */
-V_INLINE int v_count12(const uint64_t *s, const unsigned W)
-{
-    int seen = 0;
-
-    for (unsigned k = 0; k < W; k++) {
-        if (!s[k])
-            continue;
-        if (seen || (s[k] & (s[k] - 1)))
-            return 2;
-        seen = 1;
-    }
-    return seen;
-}
-
 /* The first cell of a non-empty set s. */
 V_INLINE unsigned v_first(const uint64_t *s, const unsigned W)
 {
@@ -445,23 +430,24 @@ V_INLINE unsigned v_first(const uint64_t *s, const unsigned W)
     return k * 64 + (unsigned)__builtin_ctzll(s[k]);
 }
 
-/* Place digit d in the one open cell of in (within mask) when that is
- * all it has left.  Returns 1 placed, 0 nothing, V_FAIL none left. */
+/* Place digit d in the one open cell of mask when that is all it has
+ * left there.  Returns 1 placed, 0 nothing, V_FAIL none left.  Branch-free
+ * up to the answer: this runs for most (digit, house) pairs of a round. */
 V_INLINE int v_hidden_in(const struct v_geom *g, uint64_t *f, unsigned d, const uint64_t *mask,
                          const unsigned N, const unsigned W)
 {
-    uint64_t t[W];
+    uint64_t t[W], one = 0, two = 0, live = 0;
     const uint64_t *open = f + N * W;
-    int any_open = 0;
 
     for (unsigned k = 0; k < W; k++) {
         t[k] = f[d * W + k] & mask[k];
-        any_open |= (t[k] & open[k]) != 0;
+        two |= (t[k] & (t[k] - 1)) | (uint64_t)((one != 0) & (t[k] != 0));
+        one |= t[k];
+        live |= t[k] & open[k];
     }
-    const int cnt = v_count12(t, W);
-    if (cnt == 0)
+    if (!one)
         return V_FAIL;
-    if (cnt == 2 || !any_open)
+    if (two || !live)
         return 0;
     return v_place(g, f, v_first(t, W), d, N, W) ? V_FAIL : 1;
 }
