@@ -15,6 +15,8 @@
  *     hidden[0 .. n-1]     per digit, two words: the houses (bit h) where
  *                          its places changed since hidden singles looked
  *     locked[0 .. n-1]     the same for locked candidates
+ *     placed[0 .. n-1]     per digit, two words: the houses it is placed in
+ *                          (never looked at again for it)
  *     cage[0 .. K-1]       one word per cage of two or more cells:
  *                          bits 0-15 sum left, 16-23 cells left,
  *                          24 dirty (placed in since last looked at),
@@ -62,13 +64,14 @@
  * intersection's size (2, 3, 4, 5): larger sets rarely share a peer. */
 #define V_LOCKED_MAX(n) ((n) == 4 ? 2u : (n) == 9 ? 3u : (n))
 /* Stack words for a 9x9 job: houses, peers, neighbours, cages and frames. */
-#define V_SMALL_WORDS ((33 + 81 + 81 + 40 + 81) * 2 + 82 * (9 * 2 + 2 + 4 * 9 + 40) + 8)
+#define V_SMALL_WORDS ((33 + 81 + 81 + 40 + 81) * 2 + 82 * (9 * 2 + 2 + 6 * 9 + 40) + 8)
 
 /* Where each part of a frame starts (see the top of the file). */
 #define V_AT_OPEN(N, W)   ((N) * (W))
 #define V_AT_HIDDEN(N, W) ((N) * (W) + (W))
 #define V_AT_LOCKED(N, W) ((N) * (W) + (W) + 2 * (N))
-#define V_AT_CAGES(N, W)  ((N) * (W) + (W) + 4 * (N))
+#define V_AT_PLACED(N, W) ((N) * (W) + (W) + 4 * (N))
+#define V_AT_CAGES(N, W)  ((N) * (W) + (W) + 6 * (N))
 
 #define V_SUM(x)   ((unsigned)((x)&0xffffu))
 #define V_OPEN(x)  ((unsigned)(((x) >> 16) & 0xffu))
@@ -183,7 +186,7 @@ static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
         k += r->cages[i].len > 1;
     *cages = k;
     return (size_t)w * (r->houses_len + 2 * cells + k) + 2 * (size_t)cells +
-           (size_t)(cells + 1) * (r->n * w + w + 4 * r->n + k);
+           (size_t)(cells + 1) * (r->n * w + w + 6 * r->n + k);
 }
 
 /* Lay the geometry of rules out in words (v_words of them, zeroed). */
@@ -198,7 +201,7 @@ static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w,
     g->w = w;
     g->houses_len = r->houses_len;
     g->cages_len = cages;
-    g->stride = n * w + w + 4 * n + cages;
+    g->stride = n * w + w + 6 * n + cages;
     g->full = n == 32 ? ~0u : (1u << n) - 1;
     memset(g->all, 0, sizeof(g->all));
     for (unsigned c = 0; c < cells; c++)
@@ -316,14 +319,15 @@ static struct v_combo v_combos(uint32_t avail, unsigned k, unsigned sum)
 /* ------------------------------------------------------------------------ */
 /* Placing and propagating: N and W are constants in every instance.          */
 
-/* Digit d lost places anywhere: every house must look at it again. */
+/* Digit d lost places anywhere: every house without it must look again. */
 V_INLINE void v_touch(const struct v_geom *g, uint64_t *f, unsigned d, const unsigned N,
                       const unsigned W)
 {
     uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+    const uint64_t *placed = f + V_AT_PLACED(N, W);
 
-    hid[2 * d] = lck[2 * d] = g->houses_all[0];
-    hid[2 * d + 1] = lck[2 * d + 1] = g->houses_all[1];
+    hid[2 * d] = lck[2 * d] = g->houses_all[0] & ~placed[2 * d];
+    hid[2 * d + 1] = lck[2 * d + 1] = g->houses_all[1] & ~placed[2 * d + 1];
 }
 
 /* Put digit d (0-based) on cell c of frame f; c holds d as a candidate.
@@ -337,16 +341,20 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
     uint64_t *pos = f, *open = f + N * W;
 
     uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+    uint64_t *placed = f + V_AT_PLACED(N, W);
     const uint64_t *in = g->house_of + 2 * (size_t)c;
 
+    placed[2 * d] |= in[0];
+    placed[2 * d + 1] |= in[1];
     for (unsigned k = 0; k < W; k++)
         pos[d * W + k] &= ~peer[k];
     for (unsigned e = 0; e < N; e++) {
+        const uint64_t in0 = in[0] & ~placed[2 * e], in1 = in[1] & ~placed[2 * e + 1];
         pos[e * W + wi] &= ~cb;
-        hid[2 * e] |= in[0];
-        hid[2 * e + 1] |= in[1];
-        lck[2 * e] |= in[0];
-        lck[2 * e + 1] |= in[1];
+        hid[2 * e] |= in0;
+        hid[2 * e + 1] |= in1;
+        lck[2 * e] |= in0;
+        lck[2 * e + 1] |= in1;
     }
     pos[d * W + wi] |= cb;
     open[wi] &= ~cb;
@@ -759,6 +767,7 @@ V_INLINE int v_load(struct v_search *s, const unsigned N, const unsigned W)
     memcpy(f + N * W, g->all, W * sizeof(uint64_t));
     for (unsigned k = 0; k < g->cages_len; k++)
         f[V_AT_CAGES(N, W) + k] = V_CAGE(g->cage_sum[k], g->cage_len[k], 0);
+    memset(f + V_AT_PLACED(N, W), 0, 2 * N * sizeof(uint64_t));
     for (unsigned d = 0; d < N; d++)
         v_touch(g, f, d, N, W);
     for (unsigned c = 0; c < g->cells; c++)
