@@ -319,15 +319,27 @@ static struct v_combo v_combos(uint32_t avail, unsigned k, unsigned sum)
 /* ------------------------------------------------------------------------ */
 /* Placing and propagating: N and W are constants in every instance.          */
 
-/* Digit d lost places anywhere: every house without it must look again. */
-V_INLINE void v_touch(const struct v_geom *g, uint64_t *f, unsigned d, const unsigned N,
-                      const unsigned W)
+/* Digit d lost the places in set gone (W words): the houses of those
+ * cells that do not hold d yet must look at it again. */
+V_INLINE void v_touch(const struct v_geom *g, uint64_t *f, unsigned d, const uint64_t *gone,
+                      const unsigned N, const unsigned W)
 {
     uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
     const uint64_t *placed = f + V_AT_PLACED(N, W);
+    uint64_t h0 = 0, h1 = 0;
 
-    hid[2 * d] = lck[2 * d] = g->houses_all[0] & ~placed[2 * d];
-    hid[2 * d + 1] = lck[2 * d + 1] = g->houses_all[1] & ~placed[2 * d + 1];
+    for (unsigned k = 0; k < W; k++)
+        for (uint64_t x = gone[k]; x; x &= x - 1) {
+            const uint64_t *in = g->house_of + 2 * (size_t)(k * 64 + (unsigned)__builtin_ctzll(x));
+            h0 |= in[0];
+            h1 |= in[1];
+        }
+    h0 &= ~placed[2 * d];
+    h1 &= ~placed[2 * d + 1];
+    hid[2 * d] |= h0;
+    hid[2 * d + 1] |= h1;
+    lck[2 * d] |= h0;
+    lck[2 * d + 1] |= h1;
 }
 
 /* Put digit d (0-based) on cell c of frame f; c holds d as a candidate.
@@ -344,10 +356,14 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
     uint64_t *placed = f + V_AT_PLACED(N, W);
     const uint64_t *in = g->house_of + 2 * (size_t)c;
 
+    uint64_t gone[W];
+
     placed[2 * d] |= in[0];
     placed[2 * d + 1] |= in[1];
-    for (unsigned k = 0; k < W; k++)
+    for (unsigned k = 0; k < W; k++) {
+        gone[k] = pos[d * W + k] & peer[k];
         pos[d * W + k] &= ~peer[k];
+    }
     for (unsigned e = 0; e < N; e++) {
         const uint64_t in0 = in[0] & ~placed[2 * e], in1 = in[1] & ~placed[2 * e + 1];
         pos[e * W + wi] &= ~cb;
@@ -358,19 +374,16 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
     }
     pos[d * W + wi] |= cb;
     open[wi] &= ~cb;
-    v_touch(g, f, d, N, W);
+    v_touch(g, f, d, gone, N, W);
     if (g->nc) {
         const uint64_t *nc = g->nc + (size_t)c * W;
-        for (unsigned k = 0; k < W; k++) {
-            if (d > 0)
-                pos[(d - 1) * W + k] &= ~nc[k];
-            if (d + 1 < N)
-                pos[(d + 1) * W + k] &= ~nc[k];
+        for (unsigned e = d ? d - 1 : d + 1; e <= d + 1 && e < N; e += 2) {
+            for (unsigned k = 0; k < W; k++) {
+                gone[k] = pos[e * W + k] & nc[k];
+                pos[e * W + k] &= ~nc[k];
+            }
+            v_touch(g, f, e, gone, N, W);
         }
-        if (d > 0)
-            v_touch(g, f, d - 1, N, W);
-        if (d + 1 < N)
-            v_touch(g, f, d + 1, N, W);
     }
     const int cage = g->cage_of[c];
     if (cage >= 0) {
@@ -525,7 +538,7 @@ V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
         f[d * W + k] &= ~sees[k];
     }
     if (hit)
-        v_touch(g, f, d, N, W);
+        v_touch(g, f, d, sees, N, W);
     return hit != 0;
 }
 
@@ -582,13 +595,14 @@ V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, cons
         return V_FAIL;
     for (uint32_t m = can & ~o.uni; m; m &= m - 1) {
         const unsigned d = (unsigned)__builtin_ctz(m);
-        uint64_t hit = 0;
+        uint64_t hit = 0, gone[W];
         for (unsigned k = 0; k < W; k++) {
-            hit |= f[d * W + k] & strip[k];
+            gone[k] = f[d * W + k] & strip[k];
+            hit |= gone[k];
             f[d * W + k] &= ~strip[k];
         }
         if (hit)
-            v_touch(g, f, d, N, W);
+            v_touch(g, f, d, gone, N, W);
         changed |= hit;
     }
     for (uint32_t m = o.inter; m; m &= m - 1) {
@@ -768,8 +782,11 @@ V_INLINE int v_load(struct v_search *s, const unsigned N, const unsigned W)
     for (unsigned k = 0; k < g->cages_len; k++)
         f[V_AT_CAGES(N, W) + k] = V_CAGE(g->cage_sum[k], g->cage_len[k], 0);
     memset(f + V_AT_PLACED(N, W), 0, 2 * N * sizeof(uint64_t));
-    for (unsigned d = 0; d < N; d++)
-        v_touch(g, f, d, N, W);
+    for (unsigned d = 0; d < N; d++) {
+        uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+        hid[2 * d] = lck[2 * d] = g->houses_all[0];
+        hid[2 * d + 1] = lck[2 * d + 1] = g->houses_all[1];
+    }
     for (unsigned c = 0; c < g->cells; c++)
         if (g->single[c])
             for (unsigned d = 0; d < N; d++)
