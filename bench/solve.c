@@ -105,7 +105,8 @@ int solve_run_file(const struct host_plugin *p, const char *file, const struct s
     memset(out, 0, sizeof(*out));
     snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
     out->file = file;
-    rc = bench_each_puzzle_rules(file, run_puzzle, &run, &out->puzzles, &out->errors, err, err_size);
+    rc =
+        bench_each_puzzle_rules(file, run_puzzle, &run, &out->puzzles, &out->errors, err, err_size);
     if (o->progress)
         progress(out, 1);
     finish(out, &run.s, run.guesses);

@@ -34,8 +34,10 @@ static const struct {
     const char *key;
     uint32_t flag;
 } variant_bools[] = {
-    {"diagonals", SDK_RULE_DIAGONALS},     {"windows", SDK_RULE_WINDOWS},
-    {"anti_knight", SDK_RULE_ANTI_KNIGHT}, {"anti_king", SDK_RULE_ANTI_KING},
+    {"diagonals", SDK_RULE_DIAGONALS},
+    {"windows", SDK_RULE_WINDOWS},
+    {"anti_knight", SDK_RULE_ANTI_KNIGHT},
+    {"anti_king", SDK_RULE_ANTI_KING},
     {"non_consecutive", SDK_RULE_NON_CONSECUTIVE},
 };
 

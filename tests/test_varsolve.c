@@ -454,10 +454,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_independent), cmocka_unit_test(test_bitmask_lines),
         cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_bad_rules),
-        cmocka_unit_test(test_sat_lines),
-        cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_bad_rules),
-        cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
-        cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_sat_lines),          cmocka_unit_test(test_sat_stops),
+        cmocka_unit_test(test_sat_bad_rules),      cmocka_unit_test(test_dlx_lines),
+        cmocka_unit_test(test_dlx_stops),          cmocka_unit_test(test_dlx_bad_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

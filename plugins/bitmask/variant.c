@@ -73,10 +73,10 @@
 #define V_AT_PLACED(N, W) ((N) * (W) + (W) + 4 * (N))
 #define V_AT_CAGES(N, W)  ((N) * (W) + (W) + 6 * (N))
 
-#define V_SUM(x)   ((unsigned)((x)&0xffffu))
-#define V_OPEN(x)  ((unsigned)(((x) >> 16) & 0xffu))
-#define V_USED(x)  ((uint32_t)((x) >> 32))
-#define V_DIRTY    (1ull << 24)
+#define V_SUM(x)        ((unsigned)((x)&0xffffu))
+#define V_OPEN(x)       ((unsigned)(((x) >> 16) & 0xffu))
+#define V_USED(x)       ((uint32_t)((x) >> 32))
+#define V_DIRTY         (1ull << 24)
 #define V_CAGE(s, o, u) ((uint64_t)(s) | (uint64_t)(o) << 16 | V_DIRTY | (uint64_t)(u) << 32)
 
 /* Outcomes of propagation. */
@@ -87,24 +87,24 @@
 
 /* The rules as cell sets, built once per call. */
 struct v_geom {
-    unsigned n, cells, w;        /* side, n*n, words of a cell set */
-    unsigned houses_len;         /* houses in house */
-    unsigned cages_len;          /* cages of two or more cells */
-    unsigned stride;             /* words of a frame */
-    uint32_t full;               /* every digit */
-    uint64_t all[10];            /* every cell */
-    const uint64_t *house;       /* houses_len sets */
-    uint64_t *peer;              /* per cell: houses, differ pairs, cage mates */
-    uint64_t *nc;                /* per cell: non-consecutive neighbours, or NULL */
-    uint64_t *cage;              /* cages_len sets */
-    uint64_t *house_of;          /* per cell, two words: its houses (bit h) */
-    uint64_t houses_all[2];      /* every house */
+    unsigned n, cells, w;   /* side, n*n, words of a cell set */
+    unsigned houses_len;    /* houses in house */
+    unsigned cages_len;     /* cages of two or more cells */
+    unsigned stride;        /* words of a frame */
+    uint32_t full;          /* every digit */
+    uint64_t all[10];       /* every cell */
+    const uint64_t *house;  /* houses_len sets */
+    uint64_t *peer;         /* per cell: houses, differ pairs, cage mates */
+    uint64_t *nc;           /* per cell: non-consecutive neighbours, or NULL */
+    uint64_t *cage;         /* cages_len sets */
+    uint64_t *house_of;     /* per cell, two words: its houses (bit h) */
+    uint64_t houses_all[2]; /* every house */
     /* (a cage word's dirty bit: placed in and not looked at since; a cage
      * with open cells is looked at in every round anyway) */
-    int16_t cage_of[SDK_MAX_CELLS];  /* cell -> its cage in cage, or -1 */
-    uint16_t cage_sum[V_MAX_CAGES];  /* each cage's sum */
-    uint8_t cage_len[V_MAX_CAGES];   /* each cage's cells */
-    uint8_t single[SDK_MAX_CELLS];   /* a one-cell cage's digit, 1..n, or 0 */
+    int16_t cage_of[SDK_MAX_CELLS]; /* cell -> its cage in cage, or -1 */
+    uint16_t cage_sum[V_MAX_CAGES]; /* each cage's sum */
+    uint8_t cage_len[V_MAX_CAGES];  /* each cage's cells */
+    uint8_t single[SDK_MAX_CELLS];  /* a one-cell cage's digit, 1..n, or 0 */
 };
 
 /* The search: frames and the guess of each level. */
@@ -276,7 +276,8 @@ static int v_extreme(uint32_t avail, unsigned k, int is_high)
     for (; k; k--) {
         if (!avail)
             return -1;
-        unsigned d = is_high ? 31u - (unsigned)__builtin_clz(avail) : (unsigned)__builtin_ctz(avail);
+        unsigned d =
+            is_high ? 31u - (unsigned)__builtin_clz(avail) : (unsigned)__builtin_ctz(avail);
         sum += (int)d + 1;
         avail &= ~(1u << d);
     }
@@ -510,7 +511,7 @@ V_INLINE int v_hidden(const struct v_geom *g, uint64_t *f, const unsigned N, con
 V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const uint64_t *mask,
                          const unsigned N, const unsigned W)
 {
-    uint64_t t[W], sees[W], hit = 0, any = 0;
+    uint64_t t[W], sees[W], hit = 0;
     const uint64_t *open = f + N * W;
 
     for (unsigned k = 0; k < W; k++) {
@@ -525,7 +526,7 @@ V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
             if (++cells > V_LOCKED_MAX(N))
                 return 0;
             const uint64_t *peer = g->peer + (size_t)(k * 64 + (unsigned)__builtin_ctzll(s)) * W;
-            any = 0;
+            uint64_t any = 0;
             for (unsigned x = 0; x < W; x++) {
                 sees[x] &= peer[x];
                 any |= sees[x];
@@ -893,7 +894,7 @@ int bm_variant_solve(struct sdk_job *job)
     const unsigned n = job->n, w = v_width(n);
     uint64_t small[V_SMALL_WORDS];
     struct v_search search, *s = &search;
-    uint64_t *words = small;
+    uint64_t *words;
     unsigned cages;
     size_t need;
     int status;
@@ -903,7 +904,8 @@ int bm_variant_solve(struct sdk_job *job)
     if (!v_rules_ok(r, n))
         return SDK_FAILED;
     need = v_words(r, w, &cages);
-    if (need > V_SMALL_WORDS && !(words = malloc(need * sizeof(uint64_t))))
+    words = need > V_SMALL_WORDS ? malloc(need * sizeof(uint64_t)) : small;
+    if (!words)
         return SDK_FAILED;
     memset(words, 0,
            ((size_t)w * (r->houses_len + 2 * n * n + cages) + 2 * (size_t)n * n) *
