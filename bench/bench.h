@@ -127,6 +127,19 @@ typedef int bench_puzzle_fn(void *ctx, unsigned n, const uint8_t *cells);
 int bench_each_puzzle(const char *file, bench_puzzle_fn *fn, void *ctx, uint64_t *puzzles,
                       uint64_t *errors, char *err, size_t err_size);
 
+/* bench_puzzle_fn with the puzzle's rules: NULL for classic, else owned
+ * by the caller for the call (struct sdk_rules, include/sudoku/plugin.h). */
+struct sdk_rules;
+typedef int bench_rules_fn(void *ctx, unsigned n, const uint8_t *cells,
+                           const struct sdk_rules *rules);
+
+/* bench_each_puzzle for a runner that takes rules: a JSON-lines record
+ * ({"puzzle": ..., "rules": {...}}, bench/variants.h) comes with its
+ * rules, other records with NULL.  (bench_each_puzzle counts a JSON line
+ * as an error.) */
+int bench_each_puzzle_rules(const char *file, bench_rules_fn *fn, void *ctx, uint64_t *puzzles,
+                            uint64_t *errors, char *err, size_t err_size);
+
 /* Print the idle-connections figures as text or as one JSON line. */
 void bench_report_idle(FILE *out, const struct bench_idle_result *r, int json);
 

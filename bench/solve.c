@@ -1,8 +1,9 @@
 /* solve.c -- time solving in this process: one thread, one puzzle at a time.
  *
  * Reads a puzzle file with the tool's reader (proto/input.c: line or grid
- * form, fixed buffer, an overlong line is an error record, never a bigger
- * allocation), parses each record, rejects givens that break a rule, and times
+ * form, or JSON lines with variant rules (bench/variants.h), fixed buffer,
+ * an overlong line is an error record, never a bigger allocation), parses
+ * each record, rejects givens that break a rule, and times
  * host_solve() alone: parsing and checking the givens are not counted.  The
  * answer check inside host_solve() is counted, since every answer is checked
  * in production too.  Per-call times are kept (8 bytes a puzzle) for the
@@ -20,12 +21,16 @@
 
 /* Solve one parsed puzzle and account for it in r. */
 static int solve_one(const struct host_plugin *p, const struct solve_opts *o, unsigned n,
-                     const uint8_t *cells, struct bench_result *r, struct bench_samples *s,
-                     uint64_t *guesses)
+                     const uint8_t *cells, const struct sdk_rules *rules, struct bench_result *r,
+                     struct bench_samples *s, uint64_t *guesses)
 {
     uint8_t solution[SDK_MAX_CELLS];
-    struct sdk_job job = {
-        .size = sizeof(job), .n = n, .cells = cells, .limit = o->limit, .solution = solution};
+    struct sdk_job job = {.size = sizeof(job),
+                          .n = n,
+                          .cells = cells,
+                          .limit = o->limit,
+                          .solution = solution,
+                          .rules = rules};
     uint64_t t0 = clock_now_ns();
     int rc;
 
@@ -33,7 +38,7 @@ static int solve_one(const struct host_plugin *p, const struct solve_opts *o, un
         job.deadline_ns = t0 + (uint64_t)o->timeout_ms * 1000000u;
     rc = host_solve(p, &job);
     t0 = clock_now_ns() - t0;
-    if (rc == -ENOTSUP) {
+    if (rc == -ENOTSUP) { /* the size, or a rule the plugin does not take */
         r->unsupported++;
         return 0;
     }
@@ -68,11 +73,11 @@ struct solve_run {
     uint64_t next_ns; /* when progress is drawn next */
 };
 
-/* bench_puzzle_fn: solve it, and draw progress now and then. */
-static int run_puzzle(void *ctx, unsigned n, const uint8_t *cells)
+/* bench_rules_fn: solve it, and draw progress now and then. */
+static int run_puzzle(void *ctx, unsigned n, const uint8_t *cells, const struct sdk_rules *rules)
 {
     struct solve_run *run = ctx;
-    int rc = solve_one(run->p, run->o, n, cells, run->r, &run->s, &run->guesses);
+    int rc = solve_one(run->p, run->o, n, cells, rules, run->r, &run->s, &run->guesses);
 
     if (run->o->progress && (run->r->puzzles & 63) == 0 && clock_now_ns() >= run->next_ns) {
         progress(run->r, 0);
@@ -100,7 +105,8 @@ int solve_run_file(const struct host_plugin *p, const char *file, const struct s
     memset(out, 0, sizeof(*out));
     snprintf(out->solver, sizeof(out->solver), "%s", p->desc->name);
     out->file = file;
-    rc = bench_each_puzzle(file, run_puzzle, &run, &out->puzzles, &out->errors, err, err_size);
+    rc =
+        bench_each_puzzle_rules(file, run_puzzle, &run, &out->puzzles, &out->errors, err, err_size);
     if (o->progress)
         progress(out, 1);
     finish(out, &run.s, run.guesses);

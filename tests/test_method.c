@@ -232,6 +232,39 @@ static void test_rules_nobody_takes(void **state)
     host_free(only);
 }
 
+/* A variant solve with no solver named goes to the size's default
+ * (bitmask up to 16x16) when it takes every rule, and its answer holds
+ * them all; with a count asked for, too. */
+static void test_rules_default_route(void **state)
+{
+    static const unsigned sides[] = {4, 9, 16};
+    static const uint32_t kinds[] = {SDK_RULE_WINDOWS, SDK_RULE_DIAGONALS | SDK_RULE_ANTI_KNIGHT,
+                                     SDK_RULE_ANTI_KNIGHT};
+    struct method_call call;
+    struct rpc_request req;
+    struct rpc_solve_result r;
+    char msg[RPC_ERR_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+        const struct host_plugin *def = host_default_for(host, (int)sides[i]);
+        request(&req, RPC_M_SOLVE, EASY);
+        memset(req.solve.cells, 0, sizeof(req.solve.cells));
+        req.solve.n = sides[i];
+        req.solve.limit = 2;
+        req.solve.rules.kinds = kinds[i];
+        assert_int_equal(method_start(&call, &env, &req, msg, sizeof(msg)), RPC_OK);
+        method_run(&call, NULL, clock_now_ns() + 30000 * 1000000ull);
+        assert_int_equal(call.ops->outcome(&call, msg, sizeof(msg)), RPC_OK);
+        solve_result(&call, &r);
+        assert_true(r.solved);
+        assert_int_equal(r.count, 2);
+        assert_string_equal(r.solver, def->desc->name);
+        assert_string_equal(r.solver, "bitmask");
+        method_end(&call);
+    }
+}
+
 /* Each of the four answers an easy request through the same steps. */
 static void test_every_method_answers(void **state)
 {
@@ -298,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_validate_refuses),
         cmocka_unit_test(test_rules_nobody_takes),
+        cmocka_unit_test(test_rules_default_route),
         cmocka_unit_test(test_every_method_answers),
         cmocka_unit_test(test_prompt_rearm),
     };

@@ -1,4 +1,4 @@
-/* test_varsolve.c -- the solver plugins that take variant rules (sat, dlx).
+/* test_varsolve.c -- the solver plugins that take variant rules (bitmask, sat, dlx).
  *
  * Each plugin is loaded through the real dlopen path (the host) and called
  * directly with sdk_job.rules built by core/rules from the lines of
@@ -212,9 +212,11 @@ static void test_counts_independent(void **state)
 }
 
 /* Every line a plugin takes: its count and its solutions.  A plugin that
- * does not learn clauses (dlx) may time out after SEARCH_NS on a line, as
- * in test_plugins on the hard classic puzzles, but must finish most. */
-static void run_lines(const char *name, uint32_t want_rules, int is_learner)
+ * may not finish every line (dlx, which neither learns clauses nor
+ * propagates cages) may time out after SEARCH_NS on a line, as in
+ * test_plugins on the hard classic puzzles, but must finish most; one
+ * with must_finish (bitmask, sat) must finish them all. */
+static void run_lines(const char *name, uint32_t want_rules, int must_finish)
 {
     const struct host_plugin *p = plugin(name);
     size_t ran = 0, finished = 0;
@@ -226,13 +228,19 @@ static void run_lines(const char *name, uint32_t want_rules, int is_learner)
         if (!takes(p, &cases[k]))
             continue;
         finished +=
-            (size_t)check_case(p, &cases[k], is_learner ? GUARD_NS : SEARCH_NS, !is_learner);
+            (size_t)check_case(p, &cases[k], must_finish ? GUARD_NS : SEARCH_NS, !must_finish);
         ran++;
     }
     print_message("%s: %zu of %zu lines, %zu finished\n", name, ran, cases_len, finished);
     assert_true(ran > 0);
     assert_true(finished * 4 >= ran * 3);
     assert_int_equal(atomic_load(&log_errors), 0);
+}
+
+static void test_bitmask_lines(void **state)
+{
+    (void)state;
+    run_lines("bitmask", SDK_RULE_ALL, 1);
 }
 
 static void test_sat_lines(void **state)
@@ -274,6 +282,12 @@ static void stop_checks(const char *name)
     assert_int_equal(run(p, c, UINT64_MAX, rules_sdk(c->rules), &cancel, 0, sol, &job),
                      SDK_CANCELLED);
     assert_int_equal(run(p, c, UINT64_MAX, rules_sdk(c->rules), NULL, 1, sol, &job), SDK_TIMEDOUT);
+}
+
+static void test_bitmask_stops(void **state)
+{
+    (void)state;
+    stop_checks("bitmask");
 }
 
 static void test_sat_stops(void **state)
@@ -417,6 +431,12 @@ static void bad_rules_checks(const char *name)
     }
 }
 
+static void test_bitmask_bad_rules(void **state)
+{
+    (void)state;
+    bad_rules_checks("bitmask");
+}
+
 static void test_sat_bad_rules(void **state)
 {
     (void)state;
@@ -432,10 +452,11 @@ static void test_dlx_bad_rules(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_counts_independent), cmocka_unit_test(test_sat_lines),
-        cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_bad_rules),
-        cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
-        cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_counts_independent), cmocka_unit_test(test_bitmask_lines),
+        cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_bad_rules),
+        cmocka_unit_test(test_sat_lines),          cmocka_unit_test(test_sat_stops),
+        cmocka_unit_test(test_sat_bad_rules),      cmocka_unit_test(test_dlx_lines),
+        cmocka_unit_test(test_dlx_stops),          cmocka_unit_test(test_dlx_bad_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -1,8 +1,10 @@
 /* bitmask.c -- the bitmask solver plugin: descriptor, job checks, dispatch.
  *
- * The default solver of sudokud.  9x9 jobs go to the band-oriented solver in
- * fast9.c (no heap, the speed path); every other side goes to the generic
- * candidate-mask solver in generic.c.  This file only checks that a job is
+ * The default solver of sudokud.  Classic 9x9 jobs go to the band-oriented
+ * solver in fast9.c (no heap, the speed path); classic jobs of every other
+ * side go to the generic candidate-mask solver in generic.c; a job with
+ * variant rules (any kind, any side) goes to variant.c, so the classic
+ * paths pay nothing for the rules.  This file only checks that a job is
  * well formed and picks the engine; it keeps no state, so init/fini are not
  * needed and solve() is safe to call from any number of threads at once.
  */
@@ -30,6 +32,8 @@ static int bm_solve(void *state, const struct sdk_host *host, struct sdk_job *jo
     (void)host;
     if (!bm_job_ok(job))
         return SDK_FAILED;
+    if (job->size >= offsetof(struct sdk_job, rules) + sizeof(job->rules) && job->rules)
+        return bm_variant_solve(job);
     if (job->n == 9)
         return bm_fast9_solve(job);
     return bm_generic_solve(job);
@@ -47,6 +51,10 @@ static const struct sdk_plugin bm_plugin = {
     .init = NULL,
     .fini = NULL,
     .solve = bm_solve,
+    .explain = NULL,
+    .explain_sizes = 0,
+    .rules = SDK_RULE_ALL,
+    .explain_rules = 0,
 };
 
 SDK_PLUGIN_EXPORT const struct sdk_plugin *sudoku_plugin_entry(void);
