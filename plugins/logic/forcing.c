@@ -601,6 +601,8 @@ bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
     struct forcing f;
 
+    if (lg_se_applies(c))
+        return lg_se_multiple(c, s); /* SE's multiple forcing chains (sechain.c) */
     forcing_init(&f, c, false, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s);
 }
@@ -611,6 +613,21 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
     struct forcing f;
 
+    if (lg_se_applies(c))
+        return lg_se_dynamic(c, s); /* SE's dynamic forcing chains (sechain.c) */
+    forcing_init(&f, c, true, true);
+    return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
+}
+
+/* Past SE's dynamic forcing chains on 9x9 (SE's "dynamic forcing chains
+ * (+)" and nested chains are not built): this rung's two-way branches with
+ * locked candidates, rated as the least SE's next producer rates. */
+bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s)
+{
+    struct forcing f;
+
+    if (!lg_se_applies(c))
+        return false;
     forcing_init(&f, c, true, true);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
 }

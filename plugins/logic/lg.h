@@ -251,6 +251,15 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
 int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32_t cell, uint32_t v,
                       uint16_t *m, uint8_t *done);
 
+/* sechain.c: Sudoku Explainer's chaining rungs, rated as SE rates them
+ * (a classic 9x9 grid only: lg_se_applies). */
+bool lg_se_applies(const struct lg_ctx *c);
+bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s);
+bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s);
+
 /* text.c: sentences in r1c1 notation. */
 void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
