@@ -248,6 +248,7 @@ static inline bool lg_b9_solved(const struct lg_b9 *b, uint32_t cell)
 /* forcing.c: forcing chains. */
 bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_forcing_branches(const struct lg_ctx *c, struct lg_step *s, bool dynamic);
 int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32_t cell, uint32_t v,
                       uint16_t *m, uint8_t *done);
 
