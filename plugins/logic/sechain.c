@@ -881,7 +881,8 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
     if (lg_should_stop(c))
         return false;
     un_kind(&w.un, &r, &sg, c->g, true, false, &b);
-    un_kind(&w.un, &r, &sg, c->g, true, true, &b);
+    if (!b.h.valid || b.h.tenths >= 70) /* mixed links rate 7.0 and up: else none ranks first */
+        un_kind(&w.un, &r, &sg, c->g, true, true, &b);
     return !lg_should_stop(c) && se_step(c, &b, s);
 }
 
