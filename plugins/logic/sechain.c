@@ -27,7 +27,8 @@
  * hidden parents).  A potential's weight is its ancestor count: itself and
  * everything it was derived from.  Everything here is sound: every step is
  * a consequence of the candidates alone.  Runs live in one struct on the
- * caller's stack (about 40 KB); nothing allocates.
+ * caller's stack (about 75 KB for the first rung, 50 KB for the others);
+ * nothing allocates.
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,22 +52,22 @@ struct se_geo {
 
 /* One assumption's closure (SE's doChaining). */
 struct se_run {
-    uint16_t cand[81];     /* the run's grid: candidates left */
-    uint16_t pos[27][9];   /* places of each value in each unit, in the run's grid */
+    uint16_t cand[81];             /* the run's grid: candidates left */
+    uint16_t pos[27][9];           /* places of each value in each unit, in the run's grid */
     uint64_t in[(NPOT + 63) / 64]; /* potentials derived (toOn and toOff) */
-    uint16_t par[NPOT];    /* first parent, or NONE */
-    uint8_t hkind[NPOT];   /* hidden parents: 0 none, 1 the cell's values, 2 + u a unit's places */
-    uint16_t hmask[NPOT];  /* which values or places were removed before */
-    uint16_t lon[NCV];     /* on potentials in order */
-    uint16_t loff[NCV];    /* off potentials in order */
-    uint32_t non, noff;    /* entries of lon, loff */
-    uint16_t stamp[NPOT];  /* ancestor counts: visited in walk number st */
-    uint16_t st;           /* the current walk */
-    uint16_t stack[NPOT];  /* the walk's stack */
-    int abs_on, abs_off;   /* a contradiction: the two potentials, or -1 */
-    bool abs_new_on;       /* which of them is the one not stored (derived last) */
-    uint16_t new_par;      /* its first parent */
-    uint8_t new_hkind;     /* its hidden parents */
+    uint16_t par[NPOT];            /* first parent, or NONE */
+    uint8_t hkind[NPOT];  /* hidden parents: 0 none, 1 the cell's values, 2 + u a unit's places */
+    uint16_t hmask[NPOT]; /* which values or places were removed before */
+    uint16_t lon[NCV];    /* on potentials in order */
+    uint16_t loff[NCV];   /* off potentials in order */
+    uint32_t non, noff;   /* entries of lon, loff */
+    uint16_t stamp[NPOT]; /* ancestor counts: visited in walk number st */
+    uint16_t st;          /* the current walk */
+    uint16_t stack[NPOT]; /* the walk's stack */
+    int abs_on, abs_off;  /* a contradiction: the two potentials, or -1 */
+    bool abs_new_on;      /* which of them is the one not stored (derived last) */
+    uint16_t new_par;     /* its first parent */
+    uint8_t new_hkind;    /* its hidden parents */
     uint16_t new_hmask;
 };
 
@@ -198,9 +199,9 @@ static void run_add(struct se_run *r, uint32_t p, uint32_t par, uint32_t hkind, 
 /* Take candidate (cell, v) out of the run's grid. */
 static void run_remove(struct se_run *r, const struct se_geo *sg, uint32_t cell, uint32_t v)
 {
-    r->cand[cell] &= (uint16_t)~(1u << (v - 1));
+    r->cand[cell] &= (uint16_t) ~(1u << (v - 1));
     for (int k = 0; k < 3; k++)
-        r->pos[sg->unit[cell][k]][v - 1] &= (uint16_t)~(1u << sg->place[cell][k]);
+        r->pos[sg->unit[cell][k]][v - 1] &= (uint16_t) ~(1u << sg->place[cell][k]);
 }
 
 /* What on potential p makes off, in SE's order, into out; returns the count. */
@@ -244,8 +245,7 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
 
     if (y && lg_popcount(m) == 2) {
         uint32_t w = lg_lowest(m & ~(1u << (v - 1))) + 1;
-        out[len++] = (struct se_made){(uint16_t)pot(cell, w, 1), 1,
-                                      (uint16_t)(g->cand[cell] & ~m)};
+        out[len++] = (struct se_made){(uint16_t)pot(cell, w, 1), 1, (uint16_t)(g->cand[cell] & ~m)};
     }
     for (int k = 0; x && k < 3; k++) {
         const uint32_t u = sg->unit[cell][k], pm = r->pos[u][v - 1];
@@ -555,8 +555,12 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
         nodes[n++] = (uint16_t)p;
         x = u->on_par[p];
     }
-    h = (struct se_hint){.tenths = base + se_length_tenths((int)n), .complexity = (int)n,
-                         .sort_key = key, .name = name, .src = (uint16_t)src, .unit = -1};
+    h = (struct se_hint){.tenths = base + se_length_tenths((int)n),
+                         .complexity = (int)n,
+                         .sort_key = key,
+                         .name = name,
+                         .src = (uint16_t)src,
+                         .unit = -1};
     if (!se_better(b, &h))
         return;
     for (uint32_t i = 0; i < n; i++)
@@ -587,8 +591,8 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
 
 /* A forcing chain from src whose last step is from parent par: src's
  * opposite holds. */
-static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par, int base,
-                            int key, const char *name, struct se_best *b)
+static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par, int base, int key,
+                            const char *name, struct se_best *b)
 {
     uint16_t path[NPOT];
     uint32_t n = 0;
@@ -596,8 +600,12 @@ static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par
     for (uint32_t p = par; p != NONE; p = p & 1 ? u->on_par[p] : u->off_par[p])
         path[n++] = (uint16_t)p;
     const int cx = (int)n + 1;
-    struct se_hint h = {.tenths = base + se_length_tenths(cx), .complexity = cx, .sort_key = key,
-                        .name = name, .src = (uint16_t)src, .target = (uint16_t)(src ^ 1u),
+    struct se_hint h = {.tenths = base + se_length_tenths(cx),
+                        .complexity = cx,
+                        .sort_key = key,
+                        .name = name,
+                        .src = (uint16_t)src,
+                        .target = (uint16_t)(src ^ 1u),
                         .unit = -1};
     if (!se_better(b, &h))
         return;
@@ -656,14 +664,14 @@ struct se_mode {
 
 /* The runs one source cell needs. */
 struct se_multi {
-    struct se_run a;             /* the source candidate on */
-    struct se_run b;             /* off, or another place of the value */
+    struct se_run a;                    /* the source candidate on */
+    struct se_run b;                    /* off, or another place of the value */
     uint64_t cell_in[(NPOT + 63) / 64]; /* what every value of the cell implies */
-    uint16_t first_on[NCV];      /* the first value's run, in order */
+    uint16_t first_on[NCV];             /* the first value's run, in order */
     uint16_t first_off[NCV];
     uint32_t nfirst_on, nfirst_off;
-    uint16_t mem[NPOT];          /* members of an intersection, in order */
-    int sum[NPOT];               /* their weights so far, by member index */
+    uint16_t mem[NPOT]; /* members of an intersection, in order */
+    int sum[NPOT];      /* their weights so far, by member index */
 };
 
 /* Offer a step concluding target, of weight cx; source and unit for the
@@ -673,9 +681,13 @@ static void mu_offer(struct se_best *b, const struct se_mode *mo, const struct l
                      const struct se_geo *sg)
 {
     const uint32_t cell = pot_cell(target), v = pot_val(target);
-    struct se_hint h = {.tenths = mo->base + se_length_tenths(cx), .complexity = cx,
-                        .sort_key = key, .name = mo->name, .src = (uint16_t)src_cell,
-                        .target = (uint16_t)target, .unit = unit};
+    struct se_hint h = {.tenths = mo->base + se_length_tenths(cx),
+                        .complexity = cx,
+                        .sort_key = key,
+                        .name = mo->name,
+                        .src = (uint16_t)src_cell,
+                        .target = (uint16_t)target,
+                        .unit = unit};
 
     if ((target & 1) && !(g->cand[cell] & ~(1u << (v - 1))))
         return; /* nothing to remove */
@@ -772,8 +784,8 @@ static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct
 static void mu_cell(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
                     const struct lg_grid *g, uint32_t cell, struct se_best *b)
 {
-    const uint32_t n = mu_members(w->mem, w->cell_in, w->first_on, w->nfirst_on, w->first_off,
-                                  w->nfirst_off);
+    const uint32_t n =
+        mu_members(w->mem, w->cell_in, w->first_on, w->nfirst_on, w->first_off, w->nfirst_off);
 
     if (!n)
         return;
@@ -829,11 +841,26 @@ static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct
 /* Steps                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* The step's sentence: its kind, its nodes, its cells and what it does. */
+static void se_text(const struct lg_ctx *c, const struct se_best *b, struct lg_step *s)
+{
+    char what[64], path[LG_TEXT_MAX / 2];
+
+    lg_cells_name(c->geo, s->cells, s->cells_len, path, sizeof(path));
+    if (b->place >= 0) {
+        char ca[16];
+        snprintf(what, sizeof(what), "%s is %d",
+                 lg_cell_name(c->geo, (uint32_t)b->place / 9, ca, sizeof(ca)), b->place % 9 + 1);
+    } else {
+        snprintf(what, sizeof(what), "%u candidate%s go%s", s->elim_len,
+                 s->elim_len == 1 ? "" : "s", s->elim_len == 1 ? "es" : "");
+    }
+    lg_text(c, s, "%s (%d nodes) over %s: %s", s->name, b->h.complexity, path, what);
+}
+
 /* Turn the best step into s; false when there is none. */
 static bool se_step(const struct lg_ctx *c, const struct se_best *b, struct lg_step *s)
 {
-    char what[64], path[LG_TEXT_MAX / 2], ca[16];
-
     if (!b->h.valid)
         return false;
     lg_step_reset(s, b->h.name, b->h.tenths / 10.0);
@@ -844,16 +871,8 @@ static bool se_step(const struct lg_ctx *c, const struct se_best *b, struct lg_s
             lg_step_elim(s, i / 9, i % 9 + 1);
     for (uint32_t i = 0; i < b->ncells; i++)
         lg_step_cell(s, b->cells[i]);
-    if (!c->want_text)
-        return true;
-    lg_cells_name(c->geo, s->cells, s->cells_len, path, sizeof(path));
-    if (b->place >= 0)
-        snprintf(what, sizeof(what), "%s is %d", lg_cell_name(c->geo, (uint32_t)b->place / 9, ca,
-                 sizeof(ca)), b->place % 9 + 1);
-    else
-        snprintf(what, sizeof(what), "%u candidate%s go%s", s->elim_len,
-                 s->elim_len == 1 ? "" : "s", s->elim_len == 1 ? "es" : "");
-    lg_text(c, s, "%s (%d nodes) over %s: %s", s->name, b->h.complexity, path, what);
+    if (c->want_text)
+        se_text(c, b, s);
     return true;
 }
 
