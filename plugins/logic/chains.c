@@ -294,15 +294,21 @@ static bool chain_search(const struct lg_ctx *c, struct lg_step *s, uint32_t lin
 
 bool lg_x_chain(const struct lg_ctx *c, struct lg_step *s)
 {
+    if (lg_se_applies(c))
+        return false; /* SE's chains rung found every one (sechain.c) */
     return chain_search(c, s, STRONG_UNIT | WEAK_PEER, false);
 }
 
 bool lg_xy_chain(const struct lg_ctx *c, struct lg_step *s)
 {
+    if (lg_se_applies(c))
+        return false; /* SE's chains rung found every one (sechain.c) */
     return chain_search(c, s, STRONG_CELL | WEAK_PEER, true);
 }
 
 bool lg_aic(const struct lg_ctx *c, struct lg_step *s)
 {
+    if (lg_se_applies(c))
+        return false; /* SE's chains rung found every one (sechain.c) */
     return chain_search(c, s, STRONG_UNIT | STRONG_CELL | WEAK_PEER | WEAK_CELL, false);
 }

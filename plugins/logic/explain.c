@@ -47,12 +47,15 @@ static const struct lg_rung ladder[] = {
     {"hidden_quad", 5.4, lg_hidden_quad},
     {"bug", 5.6, lg_bug},
     {"aligned_pair_exclusion", 6.2, lg_aligned_pair_exclusion},
+    {"x_cycle", 6.5, lg_se_chain},
     {"x_chain", 6.6, lg_x_chain},
     {"xy_chain", 6.8, lg_xy_chain},
     {"aic", 7.0, lg_aic},
     {"aligned_triple_exclusion", 7.5, lg_aligned_triple_exclusion},
+    {"nishio_forcing_chain", 7.5, lg_se_nishio},
     {"forcing_chain", 8.0, lg_forcing_chain},
     {"dynamic_forcing_chain", 8.5, lg_dynamic_forcing_chain},
+    {"dynamic_forcing_chain_plus", 9.0, lg_dynamic_forcing_chain_plus},
 };
 
 #define LADDER_LEN (sizeof(ladder) / sizeof(ladder[0]))

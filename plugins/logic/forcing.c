@@ -597,22 +597,40 @@ static bool forcing_contradiction(struct forcing *f, const struct lg_ctx *c, str
 
 /* A forcing chain: bivalue cells first, then two-place values; branches
  * deduce by singles. */
-bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
+/* The two-way branches themselves, whatever the grid: static (singles in
+ * the branches) or dynamic (locked candidates too, and contradictions). */
+bool lg_forcing_branches(const struct lg_ctx *c, struct lg_step *s, bool dynamic)
 {
     struct forcing f;
 
-    forcing_init(&f, c, false, true);
-    return forcing_cells(&f, c, s) || forcing_units(&f, c, s);
+    forcing_init(&f, c, dynamic, true);
+    if (forcing_cells(&f, c, s) || forcing_units(&f, c, s))
+        return true;
+    return dynamic && forcing_contradiction(&f, c, s);
+}
+
+bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
+{
+    if (lg_se_applies(c))
+        return lg_se_multiple(c, s); /* SE's multiple forcing chains (sechain.c) */
+    return lg_forcing_branches(c, s, false);
 }
 
 /* A dynamic forcing chain: branches also use locked candidates, and a
  * single candidate leading to a contradiction is a source too. */
 bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 {
-    struct forcing f;
+    if (lg_se_applies(c))
+        return lg_se_dynamic(c, s); /* SE's dynamic forcing chains (sechain.c) */
+    return lg_forcing_branches(c, s, true);
+}
 
-    forcing_init(&f, c, true, true);
-    return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
+/* Past SE's dynamic forcing chains on 9x9 (SE's "dynamic forcing chains
+ * (+)" and nested chains are not built): the dynamic two-way branches,
+ * rated as the least SE's next producer rates. */
+bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s)
+{
+    return lg_se_applies(c) && lg_forcing_branches(c, s, true);
 }
 
 /* One branch of c's position, placing v in cell: its candidates into m (a

@@ -248,8 +248,18 @@ static inline bool lg_b9_solved(const struct lg_b9 *b, uint32_t cell)
 /* forcing.c: forcing chains. */
 bool lg_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_forcing_branches(const struct lg_ctx *c, struct lg_step *s, bool dynamic);
 int lg_forcing_branch(const struct lg_ctx *c, bool dynamic, bool generic, uint32_t cell, uint32_t v,
                       uint16_t *m, uint8_t *done);
+
+/* sechain.c: Sudoku Explainer's chaining rungs, rated as SE rates them
+ * (a classic 9x9 grid only: lg_se_applies). */
+bool lg_se_applies(const struct lg_ctx *c);
+bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s);
+bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s);
 
 /* text.c: sentences in r1c1 notation. */
 void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)

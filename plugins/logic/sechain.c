@@ -1,0 +1,947 @@
+/* sechain.c -- Sudoku Explainer's chaining rungs, rated as SE 1.2.1 rates them.
+ *
+ * On a classic 9x9 grid the chain and forcing rungs follow Sudoku Explainer's
+ * rules (SE 1.2.1, the forum's yardstick), so that `rate` gives its numbers:
+ *
+ *   rung          SE's producer                    steps (base rating)
+ *   x_cycle       forcing chains & cycles          x_cycle, y_cycle 6.5; x_chain 6.6;
+ *                                                  xy_cycle, aic 7.0
+ *   nishio_forcing_chain  Nishio forcing chains    7.5
+ *   forcing_chain multiple forcing chains          8.0 (cell and region forcing chains)
+ *   dynamic_forcing_chain dynamic forcing chains   8.5 (contradiction, double, cell, region)
+ *
+ * A step rates its base plus 0.1 for every length threshold its chains pass
+ * (se_length_tenths); a rung finds every step it can, then takes the one
+ * of least rating (ties: fewer nodes, then SE's kind order, then the first
+ * found in SE's scan order: cells row by row, values ascending).
+ *
+ * The search is over "potentials": a candidate (cell, value) taken as true
+ * (on) or false (off), index (cell * 9 + v - 1) * 2 + on.  On implies off
+ * for the cell's other values and the value's other places in the cell's
+ * block, row and column (in that order); off implies on for the other value
+ * of a bivalue cell and the other place of a value with two places in a
+ * unit.  A run (se_run) is SE's breadth-first closure of one assumption,
+ * an on potential first when both are pending; the dynamic kinds take each
+ * off potential out of the run's grid once it is processed, so later
+ * implications see it gone (and record those removals as the potential's
+ * hidden parents).  A potential's weight is its ancestor count: itself and
+ * everything it was derived from.  Everything here is sound: every step is
+ * a consequence of the candidates alone.  Runs live in one struct on the
+ * caller's stack (about 75 KB for the first rung, 50 KB for the others);
+ * nothing allocates.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "lg.h"
+
+#define NPOT   (81 * 9 * 2) /* potentials */
+#define NCV    (81 * 9)     /* candidates (cell * 9 + v - 1) */
+#define CVW    ((NCV + 63) / 64)
+#define NONE   0xffffu
+#define KIND_X 1u /* unit links (single digit) */
+#define KIND_Y 2u /* cell links (bivalue cells) */
+
+/* The tables of the 9x9 shape in SE's order: each cell's units (block, row,
+ * column) and its place in each. */
+struct se_geo {
+    uint8_t unit[81][3];  /* block, row, column: our unit numbers */
+    uint8_t place[81][3]; /* the cell's index within each */
+    const struct lg_geom *geo;
+};
+
+/* One assumption's closure (SE's doChaining). */
+struct se_run {
+    uint16_t cand[81];             /* the run's grid: candidates left */
+    uint16_t pos[27][9];           /* places of each value in each unit, in the run's grid */
+    uint64_t in[(NPOT + 63) / 64]; /* potentials derived (toOn and toOff) */
+    uint16_t par[NPOT];            /* first parent, or NONE */
+    uint8_t hkind[NPOT];  /* hidden parents: 0 none, 1 the cell's values, 2 + u a unit's places */
+    uint16_t hmask[NPOT]; /* which values or places were removed before */
+    uint16_t lon[NCV];    /* on potentials in order */
+    uint16_t loff[NCV];   /* off potentials in order */
+    uint32_t non, noff;   /* entries of lon, loff */
+    uint16_t stamp[NPOT]; /* ancestor counts: visited in walk number st */
+    uint16_t st;          /* the current walk */
+    uint16_t stack[NPOT]; /* the walk's stack */
+    int abs_on, abs_off;  /* a contradiction: the two potentials, or -1 */
+    bool abs_new_on;      /* which of them is the one not stored (derived last) */
+    uint16_t new_par;     /* its first parent */
+    uint8_t new_hkind;    /* its hidden parents */
+    uint16_t new_hmask;
+};
+
+/* One candidate step, as SE would rank it. */
+struct se_hint {
+    int tenths;       /* rating * 10 */
+    int complexity;   /* nodes */
+    int sort_key;     /* SE's kind order */
+    const char *name; /* our technique name */
+    uint16_t src;     /* source potential, or the cell / unit (see kind) */
+    uint16_t target;  /* the potential concluded */
+    int unit;         /* region forcing: the unit, else -1 */
+    bool valid;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Ratings                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* SE's length adjustment (ChainingHint.getLengthDifficulty), in tenths: one
+ * for every threshold of 4, 6, 8, 12, 16, 24, 32, ... that length (nodes
+ * less two) exceeds. */
+static int se_length_tenths(int complexity)
+{
+    int added = 0, ceil = 4, len = complexity - 2;
+    bool odd = false;
+
+    while (len > ceil) {
+        added++;
+        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
+        odd = !odd;
+    }
+    return added;
+}
+
+/* Keep h when it ranks before best. */
+static void se_offer(struct se_hint *best, const struct se_hint *h)
+{
+    if (best->valid) {
+        if (h->tenths != best->tenths) {
+            if (h->tenths > best->tenths)
+                return;
+        } else if (h->complexity != best->complexity) {
+            if (h->complexity > best->complexity)
+                return;
+        } else if (h->sort_key >= best->sort_key) {
+            return;
+        }
+    }
+    *best = *h;
+    best->valid = true;
+}
+
+static inline uint32_t pot_cell(uint32_t p)
+{
+    return p / 18;
+}
+
+static inline uint32_t pot_val(uint32_t p)
+{
+    return p / 2 % 9 + 1;
+}
+
+static inline uint32_t pot(uint32_t cell, uint32_t v, uint32_t on)
+{
+    return (cell * 9 + v - 1) * 2 + on;
+}
+
+static inline bool bit_has(const uint64_t *b, uint32_t i)
+{
+    return b[i >> 6] >> (i & 63) & 1u;
+}
+
+static inline void bit_set(uint64_t *b, uint32_t i)
+{
+    b[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static void se_geo_init(struct se_geo *sg, const struct lg_geom *geo)
+{
+    sg->geo = geo;
+    for (uint32_t u = 0; u < 27; u++) {
+        for (uint32_t k = 0; k < 9; k++) {
+            uint32_t cell = geo->unit[u][k], slot = u >= 18 ? 0 : u < 9 ? 1 : 2;
+            sg->unit[cell][slot] = (uint8_t)u;
+            sg->place[cell][slot] = (uint8_t)k;
+        }
+    }
+}
+
+/* Is SE's chaining the ladder's here (a classic 9x9 grid)? */
+bool lg_se_applies(const struct lg_ctx *c)
+{
+    return c->geo->n == 9 && !c->geo->rules;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Runs                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void run_load(struct se_run *r, const struct lg_grid *g, const struct se_geo *sg)
+{
+    memset(r->pos, 0, sizeof(r->pos));
+    for (uint32_t i = 0; i < 81; i++) {
+        r->cand[i] = (uint16_t)g->cand[i];
+        for (uint32_t m = g->cand[i]; m; m &= m - 1)
+            for (int k = 0; k < 3; k++)
+                r->pos[sg->unit[i][k]][lg_lowest(m)] |= (uint16_t)(1u << sg->place[i][k]);
+    }
+    memset(r->in, 0, sizeof(r->in));
+    memset(r->stamp, 0, sizeof(r->stamp));
+    r->st = 0;
+    r->non = r->noff = 0;
+    r->abs_on = r->abs_off = -1;
+}
+
+static void run_add(struct se_run *r, uint32_t p, uint32_t par, uint32_t hkind, uint32_t hmask)
+{
+    bit_set(r->in, p);
+    r->par[p] = (uint16_t)par;
+    r->hkind[p] = (uint8_t)hkind;
+    r->hmask[p] = (uint16_t)hmask;
+    if (p & 1)
+        r->lon[r->non++] = (uint16_t)p;
+    else
+        r->loff[r->noff++] = (uint16_t)p;
+}
+
+/* Take candidate (cell, v) out of the run's grid. */
+static void run_remove(struct se_run *r, const struct se_geo *sg, uint32_t cell, uint32_t v)
+{
+    r->cand[cell] &= (uint16_t) ~(1u << (v - 1));
+    for (int k = 0; k < 3; k++)
+        r->pos[sg->unit[cell][k]][v - 1] &= (uint16_t) ~(1u << sg->place[cell][k]);
+}
+
+/* What on potential p makes off, in SE's order, into out; returns the count. */
+static uint32_t on_to_off(const struct se_run *r, const struct se_geo *sg, uint32_t p, bool y,
+                          uint16_t *out)
+{
+    const uint32_t cell = pot_cell(p), v = pot_val(p);
+    uint32_t len = 0;
+    uint64_t seen[2] = {0, 0};
+
+    if (y)
+        for (uint32_t m = r->cand[cell] & ~(1u << (v - 1)); m; m &= m - 1)
+            out[len++] = (uint16_t)pot(cell, lg_lowest(m) + 1, 0);
+    for (int k = 0; k < 3; k++) {
+        const uint32_t u = sg->unit[cell][k];
+        for (uint32_t m = r->pos[u][v - 1]; m; m &= m - 1) {
+            uint32_t other = sg->geo->unit[u][lg_lowest(m)];
+            if (other == cell || (seen[other >> 6] >> (other & 63) & 1u))
+                continue;
+            seen[other >> 6] |= (uint64_t)1 << (other & 63);
+            out[len++] = (uint16_t)pot(other, v, 0);
+        }
+    }
+    return len;
+}
+
+/* One on potential off p makes, with its hidden parents (against the start
+ * grid g). */
+struct se_made {
+    uint16_t p;
+    uint8_t hkind;
+    uint16_t hmask;
+};
+
+/* What off potential p makes on, in SE's order; returns the count. */
+static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
+                          uint32_t p, bool y, bool x, struct se_made *out)
+{
+    const uint32_t cell = pot_cell(p), v = pot_val(p), m = r->cand[cell];
+    uint32_t len = 0;
+
+    if (y && lg_popcount(m) == 2) {
+        uint32_t w = lg_lowest(m & ~(1u << (v - 1))) + 1;
+        out[len++] = (struct se_made){(uint16_t)pot(cell, w, 1), 1, (uint16_t)(g->cand[cell] & ~m)};
+    }
+    for (int k = 0; x && k < 3; k++) {
+        const uint32_t u = sg->unit[cell][k], pm = r->pos[u][v - 1];
+        if (lg_popcount(pm) != 2)
+            continue;
+        uint32_t other = sg->geo->unit[u][lg_lowest(pm & ~(1u << sg->place[cell][k]))];
+        uint32_t q = pot(other, v, 1), dup = 0;
+        for (uint32_t i = 0; i < len; i++)
+            dup |= out[i].p == q;
+        if (dup)
+            continue;
+        uint32_t start = 0;
+        for (uint32_t i = 0; i < 9; i++)
+            if (g->cand[sg->geo->unit[u][i]] >> (v - 1) & 1u)
+                start |= 1u << i;
+        out[len++] = (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(start & ~pm)};
+    }
+    return len;
+}
+
+/* SE's doChaining from potential src: on potentials first, one at a time,
+ * until nothing is pending or a potential would be both on and off (then
+ * abs_on / abs_off are set).  dynamic: processed off potentials leave the
+ * run's grid; y: cell links too (all but Nishio). */
+static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
+                      uint32_t src, bool dynamic, bool y)
+{
+    uint32_t hon = 0, hoff = 0;
+    uint16_t offs[32];
+    struct se_made ons[4];
+
+    run_load(r, g, sg);
+    run_add(r, src, NONE, 0, 0);
+    while (hon < r->non || hoff < r->noff) {
+        if (hon < r->non) {
+            const uint32_t p = r->lon[hon++], len = on_to_off(r, sg, p, y, offs);
+            for (uint32_t i = 0; i < len; i++) {
+                if (bit_has(r->in, offs[i] | 1u)) {
+                    r->abs_on = offs[i] | 1;
+                    r->abs_off = offs[i];
+                    r->abs_new_on = false;
+                    r->new_par = (uint16_t)p;
+                    r->new_hkind = 0;
+                    r->new_hmask = 0;
+                    return;
+                }
+                if (!bit_has(r->in, offs[i]))
+                    run_add(r, offs[i], p, 0, 0);
+            }
+            continue;
+        }
+        const uint32_t p = r->loff[hoff++], len = off_to_on(r, sg, g, p, y, true, ons);
+        if (dynamic)
+            run_remove(r, sg, pot_cell(p), pot_val(p));
+        for (uint32_t i = 0; i < len; i++) {
+            const uint32_t q = ons[i].p;
+            if (bit_has(r->in, q & ~1u)) {
+                r->abs_on = (int)q;
+                r->abs_off = (int)(q & ~1u);
+                r->abs_new_on = true;
+                r->new_par = (uint16_t)p;
+                r->new_hkind = ons[i].hkind;
+                r->new_hmask = dynamic ? ons[i].hmask : 0;
+                return;
+            }
+            if (!bit_has(r->in, q))
+                run_add(r, q, p, ons[i].hkind, dynamic ? ons[i].hmask : 0);
+        }
+    }
+}
+
+/* Push the parents given that the walk has not seen onto its stack, each
+ * counted once. */
+static void walk_push(struct se_run *r, uint32_t *sp, int *count, uint32_t q)
+{
+    if (r->stamp[q] == r->st)
+        return;
+    r->stamp[q] = r->st;
+    (*count)++;
+    r->stack[(*sp)++] = (uint16_t)q;
+}
+
+static void walk_parents(struct se_run *r, const struct se_geo *sg, uint32_t *sp, int *count,
+                         uint32_t self, uint32_t par, uint32_t hkind, uint32_t hmask)
+{
+    const uint32_t cell = pot_cell(self), v = pot_val(self);
+
+    if (par != NONE)
+        walk_push(r, sp, count, par);
+    if (hkind == 1)
+        for (uint32_t m = hmask; m; m &= m - 1)
+            walk_push(r, sp, count, pot(cell, lg_lowest(m) + 1, 0));
+    else if (hkind >= 2)
+        for (uint32_t m = hmask; m; m &= m - 1)
+            walk_push(r, sp, count, pot(sg->geo->unit[hkind - 2][lg_lowest(m)], v, 0));
+}
+
+/* Ancestor count (SE's getAncestorCount) of a potential with these
+ * parents: itself and every potential it was derived from. */
+static int run_weight(struct se_run *r, const struct se_geo *sg, uint32_t self, uint32_t par,
+                      uint32_t hkind, uint32_t hmask)
+{
+    uint32_t sp = 0;
+    int count = 1;
+
+    if (++r->st == 0) {
+        memset(r->stamp, 0, sizeof(r->stamp));
+        r->st = 1;
+    }
+    r->stamp[self] = r->st;
+    walk_parents(r, sg, &sp, &count, self, par, hkind, hmask);
+    while (sp) {
+        const uint32_t q = r->stack[--sp];
+        walk_parents(r, sg, &sp, &count, q, r->par[q], r->hkind[q], r->hmask[q]);
+    }
+    return count;
+}
+
+/* Weight of a stored potential. */
+static int run_weight_of(struct se_run *r, const struct se_geo *sg, uint32_t p)
+{
+    return run_weight(r, sg, p, r->par[p], r->hkind[p], r->hmask[p]);
+}
+
+/* Weight of a contradiction: both potentials' ancestors (SE counts the two
+ * chains apart). */
+static int run_absurd_weight(struct se_run *r, const struct se_geo *sg)
+{
+    const uint32_t stored = (uint32_t)(r->abs_new_on ? r->abs_off : r->abs_on);
+    const uint32_t fresh = (uint32_t)(r->abs_new_on ? r->abs_on : r->abs_off);
+    int w = run_weight_of(r, sg, stored);
+
+    /* The fresh one is not stored: the walk must not take the stored
+     * opposite's parents for it. */
+    return w + run_weight(r, sg, fresh, r->new_par, r->new_hkind, r->new_hmask);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Forcing chains and cycles (SE's first chaining rung)                     */
+/* ------------------------------------------------------------------------ */
+
+#define UN_ENTRIES 8192 /* off entries of one cycle search */
+
+/* The static searches of one start: cycles (off potentials may repeat, each
+ * entry with its own parent) and forcing chains (every potential once). */
+struct se_unary {
+    uint64_t on_in[(NPOT + 63) / 64];  /* on potentials reached */
+    uint64_t off_in[(NPOT + 63) / 64]; /* off potentials reached */
+    uint16_t on_par[NPOT];             /* an on potential's parent entry (cycles) or potential */
+    uint16_t off_par[NPOT];            /* forcing chains: an off potential's parent */
+    uint16_t ent_p[UN_ENTRIES];        /* cycles: the off potential of each entry */
+    uint16_t ent_par[UN_ENTRIES];      /* cycles: its parent on potential */
+    uint16_t qon[NCV];                 /* pending on potentials */
+    uint16_t qoff[UN_ENTRIES];         /* pending entries (cycles) or off potentials */
+    uint16_t cyc[64];                  /* entries that close a cycle */
+    uint32_t ncyc;
+};
+
+/* Is off potential q on the path that reached on potential p (SE's isParent)? */
+static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
+{
+    for (uint32_t e = u->on_par[p]; e != NONE; e = u->on_par[u->ent_par[e]])
+        if (u->ent_p[e] == q)
+            return true;
+    return false;
+}
+
+/* SE's doCycles from on potential src: breadth first, a layer of on
+ * potentials then a layer of off ones; a cycle is an off entry that leads
+ * back to src after at least two layers of each. */
+static void un_cycles(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
+                      const struct lg_grid *g, uint32_t src, bool y, bool x)
+{
+    uint32_t non = 0, noff = 0, length = 0, nent = 0;
+    uint16_t offs[32];
+    struct se_made ons[4];
+
+    memset(u->on_in, 0, sizeof(u->on_in));
+    u->ncyc = 0;
+    bit_set(u->on_in, src);
+    u->on_par[src] = NONE;
+    u->qon[non++] = (uint16_t)src;
+    while (non || noff) {
+        length++;
+        for (uint32_t i = 0; i < non; i++) {
+            const uint32_t p = u->qon[i], len = on_to_off(r, sg, p, y, offs);
+            for (uint32_t j = 0; j < len && nent < UN_ENTRIES; j++) {
+                if (un_is_parent(u, p, offs[j]))
+                    continue;
+                u->ent_p[nent] = offs[j];
+                u->ent_par[nent] = (uint16_t)p;
+                u->qoff[noff++] = (uint16_t)nent++;
+            }
+        }
+        non = 0;
+        length++;
+        for (uint32_t i = 0; i < noff; i++) {
+            const uint32_t e = u->qoff[i], len = off_to_on(r, sg, g, u->ent_p[e], y, x, ons);
+            for (uint32_t j = 0; j < len; j++) {
+                const uint32_t q = ons[j].p;
+                if (length >= 4 && q == src && u->ncyc < 64)
+                    u->cyc[u->ncyc++] = (uint16_t)e;
+                if (!bit_has(u->on_in, q)) {
+                    bit_set(u->on_in, q);
+                    u->on_par[q] = (uint16_t)e;
+                    u->qon[non++] = (uint16_t)q;
+                }
+            }
+        }
+        noff = 0;
+    }
+}
+
+/* SE's doForcingChains from src (on or off): the first potential found
+ * that is src's opposite, as its parent (or NONE). */
+static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
+                           const struct lg_grid *g, uint32_t src, bool y)
+{
+    uint32_t hon = 0, ton = 0, hoff = 0, toff = 0;
+    uint16_t offs[32];
+    struct se_made ons[4];
+
+    memset(u->on_in, 0, sizeof(u->on_in));
+    memset(u->off_in, 0, sizeof(u->off_in));
+    if (src & 1) {
+        bit_set(u->on_in, src);
+        u->on_par[src] = NONE;
+        u->qon[ton++] = (uint16_t)src;
+    } else {
+        bit_set(u->off_in, src);
+        u->off_par[src] = NONE;
+        u->qoff[toff++] = (uint16_t)src;
+    }
+    while (hon < ton || hoff < toff) {
+        for (; hon < ton; hon++) {
+            const uint32_t p = u->qon[hon], len = on_to_off(r, sg, p, y, offs);
+            for (uint32_t j = 0; j < len; j++) {
+                if ((offs[j] | 1u) == src)
+                    return p;
+                if (!bit_has(u->off_in, offs[j])) {
+                    bit_set(u->off_in, offs[j]);
+                    u->off_par[offs[j]] = (uint16_t)p;
+                    u->qoff[toff++] = offs[j];
+                }
+            }
+        }
+        for (; hoff < toff; hoff++) {
+            const uint32_t p = u->qoff[hoff], len = off_to_on(r, sg, g, p, y, true, ons);
+            for (uint32_t j = 0; j < len; j++) {
+                if ((ons[j].p & ~1u) == src)
+                    return p;
+                if (!bit_has(u->on_in, ons[j].p)) {
+                    bit_set(u->on_in, ons[j].p);
+                    u->on_par[ons[j].p] = (uint16_t)p;
+                    u->qon[ton++] = ons[j].p;
+                }
+            }
+        }
+    }
+    return NONE;
+}
+
+/* The best step so far, with what it removes and its pattern. */
+struct se_best {
+    struct se_hint h;
+    uint64_t elim[CVW];            /* candidates removed (cell * 9 + v - 1) */
+    int place;                     /* a placement: cell * 9 + v - 1, or -1 */
+    uint16_t cells[LG_STEP_CELLS]; /* the pattern */
+    uint32_t ncells;
+};
+
+static void best_cell(struct se_best *b, uint32_t cell)
+{
+    for (uint32_t i = 0; i < b->ncells; i++)
+        if (b->cells[i] == cell)
+            return;
+    if (b->ncells < LG_STEP_CELLS)
+        b->cells[b->ncells++] = (uint16_t)cell;
+}
+
+/* Would h rank before b's step? */
+static bool se_better(const struct se_best *b, const struct se_hint *h)
+{
+    struct se_hint probe = b->h;
+
+    se_offer(&probe, h);
+    return !b->h.valid || memcmp(&probe, &b->h, sizeof(probe)) != 0;
+}
+
+/* A cycle closed by entry e: what SE's CycleHint removes (a candidate
+ * seeing an on node and an off node of its value, off the cycle's cells). */
+static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
+                          const struct lg_grid *g, uint32_t src, uint32_t e, int base, int key,
+                          const char *name, struct se_best *b)
+{
+    uint64_t fw[CVW] = {0}, bk[CVW] = {0}, onc[2] = {0, 0};
+    uint16_t nodes[NPOT];
+    uint32_t n = 0;
+    struct se_hint h = {0};
+
+    nodes[n++] = (uint16_t)src;
+    for (uint32_t x = e;;) {
+        nodes[n++] = u->ent_p[x];
+        const uint32_t p = u->ent_par[x];
+        if (p == src)
+            break;
+        nodes[n++] = (uint16_t)p;
+        x = u->on_par[p];
+    }
+    h = (struct se_hint){.tenths = base + se_length_tenths((int)n),
+                         .complexity = (int)n,
+                         .sort_key = key,
+                         .name = name,
+                         .src = (uint16_t)src,
+                         .unit = -1};
+    if (!se_better(b, &h))
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        onc[pot_cell(nodes[i]) >> 6] |= (uint64_t)1 << (pot_cell(nodes[i]) & 63);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t cell = pot_cell(nodes[i]), v = pot_val(nodes[i]);
+        const struct lg_set *peers = &sg->geo->peers[cell];
+        for (int o = lg_set_next(peers, 0); o >= 0; o = lg_set_next(peers, (uint32_t)o + 1)) {
+            if ((onc[o >> 6] >> (o & 63) & 1u) || !(g->cand[o] >> (v - 1) & 1u))
+                continue;
+            bit_set(nodes[i] & 1 ? fw : bk, (uint32_t)o * 9 + v - 1);
+        }
+    }
+    uint64_t any = 0;
+    for (int w = 0; w < CVW; w++)
+        any |= fw[w] & bk[w];
+    if (!any)
+        return;
+    b->h = h;
+    b->h.valid = true;
+    for (int w = 0; w < CVW; w++)
+        b->elim[w] = fw[w] & bk[w];
+    b->place = -1;
+    b->ncells = 0;
+    for (uint32_t i = 0; i < n; i++)
+        best_cell(b, pot_cell(nodes[i]));
+}
+
+/* A forcing chain from src whose last step is from parent par: src's
+ * opposite holds. */
+static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par, int base, int key,
+                            const char *name, struct se_best *b)
+{
+    uint16_t path[NPOT];
+    uint32_t n = 0;
+
+    for (uint32_t p = par; p != NONE; p = p & 1 ? u->on_par[p] : u->off_par[p])
+        path[n++] = (uint16_t)p;
+    const int cx = (int)n + 1;
+    struct se_hint h = {.tenths = base + se_length_tenths(cx),
+                        .complexity = cx,
+                        .sort_key = key,
+                        .name = name,
+                        .src = (uint16_t)src,
+                        .target = (uint16_t)(src ^ 1u),
+                        .unit = -1};
+    if (!se_better(b, &h))
+        return;
+    b->h = h;
+    b->h.valid = true;
+    memset(b->elim, 0, sizeof(b->elim));
+    b->place = src & 1 ? -1 : (int)(src / 2);
+    if (src & 1)
+        bit_set(b->elim, src / 2);
+    b->ncells = 0;
+    while (n)
+        best_cell(b, pot_cell(path[--n]));
+}
+
+/* One kind of SE's unary chaining over every start. */
+static void un_kind(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
+                    const struct lg_grid *g, bool y, bool x, struct se_best *b)
+{
+    const int key = x && y ? 4 : y ? 3 : 2;
+    const int cyc_base = x && y ? 70 : 65, fc_base = x && y ? 70 : 66;
+    const char *cyc_name = x && y ? "xy_cycle" : y ? "y_cycle" : "x_cycle";
+    const char *fc_name = y ? "aic" : "x_chain";
+
+    for (uint32_t cell = 0; cell < 81; cell++) {
+        const uint32_t card = lg_popcount(g->cand[cell]);
+        if (card < 2 || (card > 2 && !x))
+            continue;
+        for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
+            const uint32_t src = pot(cell, lg_lowest(m) + 1, 1);
+            un_cycles(u, r, sg, g, src, y, x);
+            for (uint32_t i = 0; i < u->ncyc; i++)
+                un_cycle_hint(u, sg, g, src, u->cyc[i], cyc_base, key, cyc_name, b);
+            if (!x)
+                continue;
+            uint32_t par = un_forcing(u, r, sg, g, src, y);
+            if (par != NONE)
+                un_forcing_hint(u, src, par, fc_base, key, fc_name, b);
+            par = un_forcing(u, r, sg, g, src ^ 1u, y);
+            if (par != NONE)
+                un_forcing_hint(u, src ^ 1u, par, fc_base, key, fc_name, b);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Nishio, multiple and dynamic forcing chains                              */
+/* ------------------------------------------------------------------------ */
+
+/* Which of SE's multiple-chain producers. */
+struct se_mode {
+    bool dynamic;     /* processed off potentials leave the grid */
+    bool nishio;      /* one value only; contradictions only */
+    int base;         /* rating in tenths */
+    const char *name; /* our technique name */
+};
+
+/* The runs one source cell needs. */
+struct se_multi {
+    struct se_run a;                    /* the source candidate on */
+    struct se_run b;                    /* off, or another place of the value */
+    uint64_t cell_in[(NPOT + 63) / 64]; /* what every value of the cell implies */
+    uint16_t first_on[NCV];             /* the first value's run, in order */
+    uint16_t first_off[NCV];
+    uint32_t nfirst_on, nfirst_off;
+    uint16_t mem[NPOT]; /* members of an intersection, in order */
+    int sum[NPOT];      /* their weights so far, by member index */
+};
+
+/* Offer a step concluding target, of weight cx; source and unit for the
+ * pattern. */
+static void mu_offer(struct se_best *b, const struct se_mode *mo, const struct lg_grid *g,
+                     uint32_t target, int cx, int key, uint32_t src_cell, int unit,
+                     const struct se_geo *sg)
+{
+    const uint32_t cell = pot_cell(target), v = pot_val(target);
+    struct se_hint h = {.tenths = mo->base + se_length_tenths(cx),
+                        .complexity = cx,
+                        .sort_key = key,
+                        .name = mo->name,
+                        .src = (uint16_t)src_cell,
+                        .target = (uint16_t)target,
+                        .unit = unit};
+
+    if ((target & 1) && !(g->cand[cell] & ~(1u << (v - 1))))
+        return; /* nothing to remove */
+    if (!se_better(b, &h))
+        return;
+    b->h = h;
+    b->h.valid = true;
+    memset(b->elim, 0, sizeof(b->elim));
+    b->place = target & 1 ? (int)(target / 2) : -1;
+    if (!(target & 1))
+        bit_set(b->elim, target / 2);
+    b->ncells = 0;
+    best_cell(b, src_cell);
+    for (uint32_t k = 0; unit >= 0 && k < 9; k++) {
+        const uint32_t other = sg->geo->unit[unit][k];
+        if (g->cand[other] >> (v - 1) & 1u)
+            best_cell(b, other);
+    }
+    best_cell(b, cell);
+}
+
+/* Members of set in that are listed in on and off (run order), into mem. */
+static uint32_t mu_members(uint16_t *mem, const uint64_t *in, const uint16_t *on, uint32_t non,
+                           const uint16_t *off, uint32_t noff)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < non; i++)
+        if (bit_has(in, on[i]))
+            mem[n++] = on[i];
+    for (uint32_t i = 0; i < noff; i++)
+        if (bit_has(in, off[i]))
+            mem[n++] = off[i];
+    return n;
+}
+
+/* Contradictions and double implications of one source candidate. */
+static void mu_binary(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                      const struct lg_grid *g, uint32_t cell, uint32_t v, struct se_best *b)
+{
+    const bool y = !mo->nishio;
+    const uint32_t on = pot(cell, v, 1);
+
+    run_chain(&w->b, sg, g, on ^ 1u, mo->dynamic, y);
+    if (w->a.abs_on >= 0)
+        mu_offer(b, mo, g, on ^ 1u, run_absurd_weight(&w->a, sg), 7, cell, -1, sg);
+    if (w->b.abs_on >= 0)
+        mu_offer(b, mo, g, on, run_absurd_weight(&w->b, sg), 7, cell, -1, sg);
+    if (mo->nishio || lg_popcount(g->cand[cell]) < 3)
+        return;
+    const uint32_t n = mu_members(w->mem, w->b.in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t p = w->mem[i];
+        const int cx = run_weight_of(&w->a, sg, p) + run_weight_of(&w->b, sg, p);
+        mu_offer(b, mo, g, p, cx, 1, cell, -1, sg);
+    }
+}
+
+/* Region forcing chains of value v in unit u, whose first place is cell
+ * (w->a holds the cell's run). */
+static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                      const struct lg_grid *g, uint32_t cell, uint32_t v, uint32_t u,
+                      struct se_best *b)
+{
+    uint64_t in[(NPOT + 63) / 64];
+    uint32_t others[9], nothers = 0;
+
+    memcpy(in, w->a.in, sizeof(in));
+    for (uint32_t k = 0; k < 9; k++) {
+        const uint32_t other = sg->geo->unit[u][k];
+        if (other != cell && (g->cand[other] >> (v - 1) & 1u))
+            others[nothers++] = other;
+    }
+    for (uint32_t i = 0; i < nothers; i++) {
+        run_chain(&w->b, sg, g, pot(others[i], v, 1), mo->dynamic, true);
+        for (int k = 0; k < (NPOT + 63) / 64; k++)
+            in[k] &= w->b.in[k];
+    }
+    const uint32_t n = mu_members(w->mem, in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
+    if (!n)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        w->sum[i] = run_weight_of(&w->a, sg, w->mem[i]);
+    for (uint32_t j = 0; j < nothers; j++) {
+        run_chain(&w->b, sg, g, pot(others[j], v, 1), mo->dynamic, true);
+        for (uint32_t i = 0; i < n; i++)
+            w->sum[i] += run_weight_of(&w->b, sg, w->mem[i]);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        mu_offer(b, mo, g, w->mem[i], w->sum[i], 6, cell, (int)u, sg);
+}
+
+/* Cell forcing chains of cell: what every value implies. */
+static void mu_cell(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                    const struct lg_grid *g, uint32_t cell, struct se_best *b)
+{
+    const uint32_t n =
+        mu_members(w->mem, w->cell_in, w->first_on, w->nfirst_on, w->first_off, w->nfirst_off);
+
+    if (!n)
+        return;
+    memset(w->sum, 0, sizeof(w->sum[0]) * n);
+    for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
+        run_chain(&w->a, sg, g, pot(cell, lg_lowest(m) + 1, 1), mo->dynamic, true);
+        for (uint32_t i = 0; i < n; i++)
+            w->sum[i] += run_weight_of(&w->a, sg, w->mem[i]);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        mu_offer(b, mo, g, w->mem[i], w->sum[i], 5, cell, -1, sg);
+}
+
+/* Every source value of one cell, in SE's order. */
+static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                      const struct lg_grid *g, uint32_t cell, struct se_best *b)
+{
+    bool first = true;
+
+    for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
+        const uint32_t v = lg_lowest(m) + 1;
+        run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
+        if (mo->dynamic)
+            mu_binary(w, mo, sg, g, cell, v, b);
+        if (mo->nishio)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            const uint32_t u = sg->unit[cell][k];
+            uint32_t pm = 0;
+            for (uint32_t i = 0; i < 9; i++)
+                if (g->cand[sg->geo->unit[u][i]] >> (v - 1) & 1u)
+                    pm |= 1u << i;
+            if (lg_popcount(pm) >= 2 && lg_lowest(pm) == sg->place[cell][k])
+                mu_region(w, mo, sg, g, cell, v, u, b);
+        }
+        if (first) {
+            memcpy(w->cell_in, w->a.in, sizeof(w->cell_in));
+            memcpy(w->first_on, w->a.lon, sizeof(w->a.lon[0]) * w->a.non);
+            memcpy(w->first_off, w->a.loff, sizeof(w->a.loff[0]) * w->a.noff);
+            w->nfirst_on = w->a.non;
+            w->nfirst_off = w->a.noff;
+            first = false;
+        } else {
+            for (int k = 0; k < (NPOT + 63) / 64; k++)
+                w->cell_in[k] &= w->a.in[k];
+        }
+    }
+    if (!mo->nishio)
+        mu_cell(w, mo, sg, g, cell, b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Steps                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* The step's sentence: its kind, its nodes, its cells and what it does. */
+static void se_text(const struct lg_ctx *c, const struct se_best *b, struct lg_step *s)
+{
+    char what[64], path[LG_TEXT_MAX / 2];
+
+    lg_cells_name(c->geo, s->cells, s->cells_len, path, sizeof(path));
+    if (b->place >= 0) {
+        char ca[16];
+        snprintf(what, sizeof(what), "%s is %d",
+                 lg_cell_name(c->geo, (uint32_t)b->place / 9, ca, sizeof(ca)), b->place % 9 + 1);
+    } else {
+        snprintf(what, sizeof(what), "%u candidate%s go%s", s->elim_len,
+                 s->elim_len == 1 ? "" : "s", s->elim_len == 1 ? "es" : "");
+    }
+    lg_text(c, s, "%s (%d nodes) over %s: %s", s->name, b->h.complexity, path, what);
+}
+
+/* Turn the best step into s; false when there is none. */
+static bool se_step(const struct lg_ctx *c, const struct se_best *b, struct lg_step *s)
+{
+    if (!b->h.valid)
+        return false;
+    lg_step_reset(s, b->h.name, b->h.tenths / 10.0);
+    if (b->place >= 0)
+        lg_step_place(s, (uint32_t)b->place / 9, (uint32_t)b->place % 9 + 1);
+    for (uint32_t i = 0; i < NCV; i++)
+        if (bit_has(b->elim, i))
+            lg_step_elim(s, i / 9, i % 9 + 1);
+    for (uint32_t i = 0; i < b->ncells; i++)
+        lg_step_cell(s, b->cells[i]);
+    if (c->want_text)
+        se_text(c, b, s);
+    return true;
+}
+
+/* The work space of a rung, on the caller's stack. */
+union se_work {
+    struct se_unary un;
+    struct se_multi mu;
+};
+
+/* SE's "forcing chains & cycles": X-cycles, Y-cycles and forcing X-chains
+ * (6.5, 6.6), then cycles and forcing chains of both kinds of links (7.0). */
+bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
+{
+    struct se_geo sg;
+    struct se_run r;
+    struct se_best b;
+    union se_work w;
+
+    if (!lg_se_applies(c))
+        return false;
+    se_geo_init(&sg, c->geo);
+    run_load(&r, c->g, &sg);
+    b.h.valid = false;
+    un_kind(&w.un, &r, &sg, c->g, false, true, &b);
+    if (lg_should_stop(c))
+        return false;
+    un_kind(&w.un, &r, &sg, c->g, true, false, &b);
+    if (!b.h.valid || b.h.tenths >= 70) /* mixed links rate 7.0 and up: else none ranks first */
+        un_kind(&w.un, &r, &sg, c->g, true, true, &b);
+    return !lg_should_stop(c) && se_step(c, &b, s);
+}
+
+/* One multiple-chain producer over every source cell. */
+static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_mode *mo)
+{
+    struct se_geo sg;
+    struct se_best b;
+    union se_work w;
+
+    se_geo_init(&sg, c->geo);
+    b.h.valid = false;
+    for (uint32_t cell = 0; cell < 81; cell++) {
+        const uint32_t card = lg_popcount(c->g->cand[cell]);
+        if (card < 2 || (!mo->dynamic && card < 3))
+            continue;
+        if (lg_should_stop(c))
+            return false;
+        mu_source(&w.mu, mo, &sg, c->g, cell, &b);
+    }
+    return se_step(c, &b, s);
+}
+
+bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s)
+{
+    static const struct se_mode mo = {true, true, 75, "nishio_forcing_chain"};
+
+    return lg_se_applies(c) && se_multi(c, s, &mo);
+}
+
+bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s)
+{
+    static const struct se_mode mo = {false, false, 80, "forcing_chain"};
+
+    return se_multi(c, s, &mo);
+}
+
+bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s)
+{
+    static const struct se_mode mo = {true, false, 85, "dynamic_forcing_chain"};
+
+    return se_multi(c, s, &mo);
+}
