@@ -67,6 +67,18 @@ static int is_connected(unsigned n, const uint16_t *lab, unsigned cell, uint16_t
     return flood(n, lab, cell, k, seen) == n;
 }
 
+/* Does cell touch a cell of label k? */
+static int touches(unsigned n, const uint16_t *lab, unsigned cell, uint16_t k)
+{
+    unsigned nb[4], m = neighbours(n, cell, nb);
+
+    for (unsigned i = 0; i < m; i++) {
+        if (lab[nb[i]] == k)
+            return 1;
+    }
+    return 0;
+}
+
 static int is_boxes(unsigned n, const uint16_t *lab)
 {
     unsigned b = sdk_box_side(n);
@@ -88,10 +100,12 @@ void gen__layout_draw(uint64_t *rng, unsigned n, char *regions)
     do {
         for (unsigned t = 0; t < GEN_SWAPS_PER_CELL * cells; t++) {
             unsigned a = gen__rng_below(rng, cells), m = neighbours(n, a, nb);
-            unsigned z = nb[gen__rng_below(rng, m)];
-            uint16_t ka = lab[a], kz = lab[z];
+            unsigned x = nb[gen__rng_below(rng, m)], z = gen__rng_below(rng, cells);
+            uint16_t ka = lab[a], kz = lab[x];
 
-            if (ka == kz)
+            /* a moves to x's region, and z, a cell of that region that
+             * touches a's, moves to a's: sizes kept, connectivity checked */
+            if (ka == kz || lab[z] != kz || z == x || !touches(n, lab, z, ka))
                 continue;
             lab[a] = kz;
             lab[z] = ka;
