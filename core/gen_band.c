@@ -16,10 +16,11 @@
 
 /* Rate out with the spec's callback.  Returns 1 (in the band), 0 or a
  * negative errno. */
-static int in_band(const struct gen_spec *spec, struct gen_puzzle *out)
+static int in_band(const struct gen_spec *spec, const struct grid_work *g, struct gen_puzzle *out)
 {
     struct gen_rate_job job = {
         .n = spec->n,
+        .rules = g->rules,
         .puzzle = out->puzzle,
         .solution = out->solution,
         .cancel = spec->cancel,
@@ -35,24 +36,26 @@ static int in_band(const struct gen_spec *spec, struct gen_puzzle *out)
 /* Candidates attempt, attempt+1, ... from the grid of seed (low bits mask
  * clear) and orders j0, j0+1, ... of it (mod mask + 1), orders of them a
  * grid, until one is in the band.  Returns 0 or a negative errno. */
-int gen__chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, struct gen_puzzle *out)
+static int chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, struct grid_work *gw,
+                 struct gen_puzzle *out)
 {
     uint64_t mask = orders > 1 ? GEN_MAX_ORDERS - 1 : 0, grid_seed = seed & ~mask;
     unsigned j0 = (unsigned)(seed & mask);
-    struct grid_work g;
+    struct grid_work *const g = gw;
 
     for (unsigned attempt = 1;; attempt++) {
         unsigned t = (attempt - 1) % orders, j = (j0 + t) & (unsigned)mask;
-        int rc = t == 0 ? gen__grid_make(spec, grid_seed, orders > 1, &g, out) : 0;
+        int rc = t == 0 ? gen__grid_make(spec, grid_seed, orders > 1, g, out) : 0;
         if (rc == 0)
-            rc = gen__dig(spec, &g, j, out);
+            rc = gen__is_variant(spec) ? gen__variant_dig(spec, g, j, out)
+                                       : gen__dig(spec, g, j, out);
         if (rc < 0)
             return rc;
         out->seed = grid_seed | j;
         out->attempts = attempt;
         if (!spec->rate)
             return 0;
-        rc = in_band(spec, out);
+        rc = in_band(spec, g, out);
         if (rc != 0)
             return rc < 0 ? rc : 0;
         if (attempt == spec->max_attempts)
@@ -60,4 +63,17 @@ int gen__chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, stru
         if (t + 1 == orders)
             grid_seed = gen__mix64(grid_seed + GEN_GOLDEN) & ~mask;
     }
+}
+
+/* The chain with its grid's work, whose variant rules it frees. */
+int gen__chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, struct gen_puzzle *out)
+{
+    struct grid_work g;
+    int rc;
+
+    g.built = NULL;
+    g.rules = NULL;
+    rc = chain(spec, seed, orders, &g, out);
+    gen__grid_close(&g);
+    return rc;
 }

@@ -27,10 +27,12 @@ static int should_stop(const struct gen_spec *spec)
     }
 }
 
-/* Ask the counting plugin for up to limit solutions of cells.  Returns the
+/* Ask the counting plugin for up to limit solutions of cells under rules
+ * (NULL: classic).  Returns the
  * count (>= 0) with the first solution in solution, or a negative errno. */
-int gen__count_solutions(const struct gen_spec *spec, const uint8_t *cells, uint64_t limit,
-                         uint8_t *solution, unsigned *solves)
+int gen__count_solutions(const struct gen_spec *spec, const struct sdk_rules *rules,
+                         const uint8_t *cells, uint64_t limit, uint8_t *solution,
+                         unsigned *solves)
 {
     struct sdk_job job = {
         .size = sizeof(job),
@@ -40,6 +42,7 @@ int gen__count_solutions(const struct gen_spec *spec, const uint8_t *cells, uint
         .cancel = spec->cancel,
         .deadline_ns = spec->deadline_ns,
         .solution = solution,
+        .rules = rules,
     };
     int rc = should_stop(spec);
 

@@ -46,6 +46,7 @@ static void pass_init(struct pass *p, const struct gen_spec *spec, struct gen_pu
     p->certs_next = 0;
     p->solves = &out->solves;
     p->gw = NULL;
+    p->rules = NULL;
     for (unsigned i = 0; i < orb->len; i++) {
         for (unsigned j = 0; j < orb->cells_len[i]; j++)
             p->pos[orb->cells[i][j]] = (uint16_t)i;
@@ -81,7 +82,7 @@ static int try_blank(struct pass *p, unsigned from, unsigned to, unsigned *culpr
         return 0;
     }
     set_orbits(p, from, to, 1);
-    rc = gen__count_solutions(p->spec, p->puzzle, 2, alt, p->solves);
+    rc = gen__count_solutions(p->spec, p->rules, p->puzzle, 2, alt, p->solves);
     if (rc == 1)
         return 1;
     set_orbits(p, from, to, 0);
@@ -171,6 +172,7 @@ int gen__dig(const struct gen_spec *spec, struct grid_work *g, unsigned j, struc
     memcpy(out->puzzle, out->solution, (size_t)spec->n * spec->n);
     gen__orbit_list(&rng, spec->n, spec->symmetry, &orb);
     pass_init(&p, spec, out, &orb);
+    p.rules = g->rules;
     gen__grid_certs(&p, g);
     rc = remove_givens(&p);
     if (rc < 0)

@@ -80,7 +80,7 @@ static int full_grid(const struct gen_spec *spec, uint64_t *rng, uint8_t *grid, 
         int rc;
 
         seed_diagonal(rng, spec->n, start);
-        rc = gen__count_solutions(spec, start, 1, grid, solves);
+        rc = gen__count_solutions(spec, NULL, start, 1, grid, solves);
         if (rc < 0)
             return rc;
         if (rc == 1) {
@@ -94,10 +94,20 @@ static int full_grid(const struct gen_spec *spec, uint64_t *rng, uint8_t *grid, 
 int gen__grid_make(const struct gen_spec *spec, uint64_t seed, int is_kept, struct grid_work *g,
                    struct gen_puzzle *out)
 {
+    gen__grid_close(g);
     g->rng = seed;
     g->is_kept = is_kept;
     g->is_seeded = 0;
     g->seeded = g->learned = g->next = 0;
     out->n = spec->n;
+    if (gen__is_variant(spec))
+        return gen__variant_grid(spec, seed, g, out);
     return full_grid(spec, &g->rng, out->solution, &out->solves);
+}
+
+void gen__grid_close(struct grid_work *g)
+{
+    rules_free(g->built);
+    g->built = NULL;
+    g->rules = NULL;
 }

@@ -12,6 +12,10 @@
  *                  or found by the plugin: non-uniqueness without a call;
  *   gen_dig.c      the removal pass: blank orbits while the puzzle stays
  *                  unique, as group tests;
+ *   gen_layout.c   variants: a jigsaw layout, killer cages, drawn from
+ *                  the stream;
+ *   gen_variant.c  variants: the rules built, the grid under them, cages
+ *                  split until unique, the independent confirmation;
  *   gen_band.c     the band search: candidates from a chain of seeds and
  *                  the orders of each grid, until one rates in the band;
  *   generate.c     the public face: spec, symmetry names, gen_one/batch.
@@ -32,6 +36,7 @@
 #define GEN_GOLDEN     0x9e3779b97f4a7c15ull /* splitmix64's gamma, 2^64 / phi */
 #define GEN_CERT_WORDS ((SDK_MAX_CELLS + 63) / 64)
 #define GEN_MAX_CERTS  32  /* witnesses from second solutions remembered in one pass */
+#define GEN_CAGE_MAX   5   /* cells in a drawn killer cage at most */
 #define GEN_MAX_SETS   192 /* witnesses read off the grid before the pass */
 #define GEN_CERT_SLOTS (GEN_MAX_SETS + 2 * GEN_MAX_CERTS) /* seeded, carried, new */
 
@@ -57,6 +62,8 @@ struct cert {
  * second solutions.  The grid itself is out->solution. */
 struct grid_work {
     uint64_t rng;     /* the stream just after the grid was made */
+    struct rules *built;           /* a variant's rules (owned, freed by gen__grid_close), or NULL */
+    const struct sdk_rules *rules; /* rules_sdk(built): what the plugin is handed */
     int is_kept;      /* more orders follow: keep the witnesses */
     int is_seeded;    /* the sets read off the grid are in w */
     unsigned seeded;  /* of them */
@@ -77,6 +84,7 @@ struct pass {
     unsigned certs_next;               /* slot the next one overwrites once full */
     unsigned *solves;                  /* plugin calls, counted */
     struct grid_work *gw;              /* the grid's witnesses, which learn this pass's */
+    const struct sdk_rules *rules;     /* the puzzle's variant rules, NULL: classic */
 };
 
 /* gen_rng.c: splitmix64's output function, a bijection on 64 bits. */
@@ -94,8 +102,9 @@ void gen__permutation(uint64_t *state, unsigned *a, unsigned len);
 /* gen_count.c: ask the counting plugin for up to limit solutions of cells,
  * counting the call in *solves.  Returns the count (>= 0) with the first
  * solution in solution, or a negative errno. */
-int gen__count_solutions(const struct gen_spec *spec, const uint8_t *cells, uint64_t limit,
-                         uint8_t *solution, unsigned *solves);
+int gen__count_solutions(const struct gen_spec *spec, const struct sdk_rules *rules,
+                         const uint8_t *cells, uint64_t limit, uint8_t *solution,
+                         unsigned *solves);
 
 /* gen_grid.c: make the full grid of seed into out->solution and start g,
  * its witnesses still to read (and kept for later orders when is_kept).
@@ -129,6 +138,52 @@ unsigned gen__known_fail(const struct pass *p);
  * out->solution (made by gen__grid_make into g) into *out, unrated.
  * Returns 0 or a negative errno. */
 int gen__dig(const struct gen_spec *spec, struct grid_work *g, unsigned j, struct gen_puzzle *out);
+
+/* gen_grid.c: free g's variant rules (g->built); g may be reused after. */
+void gen__grid_close(struct grid_work *g);
+
+/* Is spec a variant (rules or drawn rules)?  1 or 0. */
+static inline int gen__is_variant(const struct gen_spec *spec)
+{
+    return spec->rules != NULL || spec->draw != 0;
+}
+
+/* gen_layout.c: a jigsaw layout of side n drawn from *rng into regions (n*n
+ * symbols '1'-'9','A'-'P', no NUL): the boxes, then random swaps of two
+ * neighbouring cells of different regions that keep both connected; never
+ * the plain boxes. */
+void gen__layout_draw(uint64_t *rng, unsigned n, char *regions);
+
+/* gen_layout.c: killer cages over the full grid of side n drawn from *rng:
+ * every cell covered, cages of 1..GEN_CAGE_MAX orthogonally connected
+ * cells holding distinct digits; cage[cell] = 1 + its cage, cages numbered
+ * by their first cell in row-major order. */
+void gen__cages_draw(uint64_t *rng, unsigned n, const uint8_t *grid, uint16_t *cage);
+
+/* gen_layout.c: split cage k (1-based, of two cells or more) of cage[] in
+ * two or more connected pieces, drawn from *rng, and renumber the cages by
+ * their first cell.  cell is a cell of the cage the first piece grows
+ * from. */
+void gen__cage_split(uint64_t *rng, unsigned n, uint16_t *cage, unsigned cell);
+
+/* gen_variant.c: build the rules of out (spec's fixed rules, out->regions
+ * when jigsaw, the cages of out->cage with sums from out->solution when
+ * with_cages) into g->built and g->rules.  Returns 0, -ENOMEM, or -EINVAL
+ * (spec's fixed rules are malformed). */
+int gen__rules_build(const struct gen_spec *spec, const struct gen_puzzle *out, int with_cages,
+                     struct grid_work *g);
+
+/* gen_variant.c: the full grid of a variant from seed (a layout drawn
+ * first when asked, cages drawn over it), its rules in g.  Returns 0,
+ * -EDOM (no grid found under the rules) or a negative errno. */
+int gen__variant_grid(const struct gen_spec *spec, uint64_t seed, struct grid_work *g,
+                      struct gen_puzzle *out);
+
+/* gen_variant.c: the puzzle of a variant's grid: dug under the rules, or
+ * with drawn cages and no givens the cages split until unique; then
+ * confirmed by rules_count().  Returns 0 or a negative errno. */
+int gen__variant_dig(const struct gen_spec *spec, struct grid_work *g, unsigned j,
+                     struct gen_puzzle *out);
 
 /* gen_band.c: candidates from seed's grid and orders (orders of them a
  * grid, 1 for a new grid each time) until one is in the spec's band, or

@@ -21,7 +21,9 @@
  * The grid's witnesses, the ones read off it and every second solution a
  * pass found, serve all its removal orders (a witness is a property of the
  * grid, not of the order; only its last orbit is worked out again, here).
- * They change how many calls a pass takes, never the puzzle.
+ * They change how many calls a pass takes, never the puzzle.  Under variant
+ * rules only the plugin's second solutions serve: a swap that keeps the
+ * rows, columns and boxes may break a diagonal, a region or a cage.
  */
 #include <limits.h>
 #include <string.h>
@@ -242,7 +244,10 @@ void gen__grid_certs(struct pass *p, struct grid_work *g)
     size_t size = (p->spec->n * p->spec->n + 63) / 64 * sizeof(uint64_t);
 
     if (!g->is_seeded) {
-        seed_certs(p);
+        /* The swaps read off the grid keep rows, columns and boxes only:
+         * under variant rules they need not be solutions at all. */
+        if (!p->rules)
+            seed_certs(p);
         for (unsigned k = 0; g->is_kept && k < p->certs_len; k++)
             memcpy(g->w[k], p->certs[k].w, size);
         g->seeded = p->certs_len;

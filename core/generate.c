@@ -61,6 +61,11 @@ static int check_spec(const struct gen_spec *spec)
     if (!spec->counter || !(spec->counter->desc->caps & SDK_CAP_COUNT) ||
         !(spec->counter->desc->sizes & sdk_size_bit(spec->n)))
         return -EINVAL;
+    if ((spec->draw & ~(SDK_RULE_REGIONS | SDK_RULE_CAGES)) ||
+        (spec->rules && spec->rules->n != spec->n) ||
+        (spec->draw & SDK_RULE_REGIONS && spec->rules && spec->rules->regions) ||
+        (spec->draw & SDK_RULE_CAGES && spec->rules && spec->rules->cages_len))
+        return -EINVAL;
     if (spec->rate && (!(spec->min_rating <= spec->max_rating) || spec->max_attempts == 0 ||
                        spec->orders > GEN_MAX_ORDERS))
         return -EINVAL;
@@ -76,7 +81,11 @@ int gen_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out)
     if (!out)
         return -EINVAL;
     memset(out, 0, sizeof(*out)); /* every byte defined: results compare with memcmp */
-    return gen__chain(spec, seed, spec->rate && spec->orders > 1 ? spec->orders : 1, out);
+    /* A variant's grid serves one removal order: its drawn cages are split
+     * by the pass, so a grid is not kept for the next. */
+    return gen__chain(spec, seed,
+                      spec->rate && spec->orders > 1 && !gen__is_variant(spec) ? spec->orders : 1,
+                      out);
 }
 
 int gen_batch(const struct gen_spec *spec, uint64_t seed, uint64_t first, size_t len,

@@ -17,6 +17,13 @@
  * starting at seed s is made from gen_batch_seed(s, k) alone, so a batch can
  * be spread over any number of workers and gives the same array.
  *
+ * Variants (spec->rules, spec->draw): the grid is completed by the counting
+ * plugin under the rules from a few random givens; a jigsaw layout may be
+ * drawn first (gen_layout.c) and killer cages over the grid; the removal
+ * pass runs under the rules, or with drawn cages and no givens the cages
+ * are split until the puzzle is unique; every variant is then confirmed by
+ * rules_count(), which shares no code with any plugin (gen_variant.c).
+ *
  * Thread safety: nothing here has global state; every call keeps its work on
  * the caller's stack (about 60 KiB) and writes only the caller's buffers.
  * Any number of threads may generate at once (the host serialises plugins
@@ -32,6 +39,7 @@
 #include <sudoku/plugin.h>
 
 #include "core/host.h"
+#include "core/rules.h"
 
 #define GEN_DEFAULT_ATTEMPTS 10000u /* candidates rated per puzzle for a band, by default */
 #define GEN_DEFAULT_ORDERS   16u    /* removal orders tried on each grid for a band */
@@ -51,6 +59,7 @@ enum gen_symmetry {
 /* A candidate handed to the rating callback.  Valid only during the call. */
 struct gen_rate_job {
     unsigned n;               /* side */
+    const struct sdk_rules *rules; /* its variant rules, NULL: classic */
     const uint8_t *puzzle;    /* n*n givens, 0 = blank; unique */
     const uint8_t *solution;  /* its solution */
     const atomic_int *cancel; /* the spec's cancel flag, may be NULL */
@@ -83,9 +92,15 @@ struct gen_spec {
                                           GEN_DEFAULT_ORDERS; 0 or 1: a new grid each time) */
     const atomic_int *cancel;          /* non-zero stops the work; may be NULL */
     uint64_t deadline_ns;              /* CLOCK_MONOTONIC ns to stop at; 0 = none */
+    /* Variants (NULL rules and draw 0: classic, every seed as before). */
+    const struct rules_desc *rules;    /* fixed rules of every puzzle (n is spec's), or NULL */
+    uint32_t draw;                     /* SDK_RULE_REGIONS, SDK_RULE_CAGES: drawn from the seed */
+    int is_caged_givens;               /* with drawn cages: dig givens as well (0: none,
+                                          the cages are split until the puzzle is unique) */
+    uint64_t max_referee_nodes;        /* rules_count's budget confirming a variant (0: none) */
 };
 
-/* One generated puzzle (about 1.3 KiB; the caller owns it). */
+/* One generated puzzle (about 3.2 KiB; the caller owns it). */
 struct gen_puzzle {
     unsigned n;                      /* side */
     uint8_t puzzle[SDK_MAX_CELLS];   /* n*n givens, row-major, 0 = blank */
@@ -95,6 +110,11 @@ struct gen_puzzle {
     double rating;                   /* from spec->rate, 0 when there is none */
     unsigned attempts;               /* candidates rated to land in the band (1 without one) */
     unsigned solves;                 /* host_solve() calls it took (work done) */
+    /* Variants only (all zero for classic puzzles). */
+    uint32_t kinds;                  /* SDK_RULE_* of its rules */
+    char regions[SDK_MAX_CELLS];     /* jigsaw: its layout ('1'-'9','A'-'P'), given or drawn */
+    uint16_t cage[SDK_MAX_CELLS];    /* killer: 1 + the cage of each cell (0: none); a cage's
+                                        sum is its cells' total in solution */
 };
 
 /* Defaults: 9x9, no symmetry, minimal, no band, no deadline, counter as
@@ -129,7 +149,11 @@ uint64_t gen_batch_seed(uint64_t seed, uint64_t k);
  *   -ECANCELED  *spec->cancel became non-zero;
  *   -ETIMEDOUT  spec->deadline_ns passed;
  *   -ERANGE     no grid in max_attempts rated inside the band;
- *   -EIO        the counting plugin failed or lied (the host logged it);
+ *   -EDOM       no grid satisfies the spec's rules (none found from the
+ *               seed: a rule that makes no sense at the size);
+ *   -ENOMEM     out of memory building a variant's rules;
+ *   -EIO        the counting plugin failed or lied (the host logged it),
+ *               or the independent count disagreed with it;
  *   any negative errno the rating callback returned. */
 int gen_one(const struct gen_spec *spec, uint64_t seed, struct gen_puzzle *out);
 

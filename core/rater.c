@@ -62,6 +62,7 @@ int gen_rater_rate(void *ctx, const struct gen_rate_job *job, double *rating)
     if (job->n != x->n)
         return -EINVAL;
     x->cells = job->puzzle;
+    x->rules = job->rules;
     x->cancel = job->cancel;
     x->deadline_ns = job->deadline_ns;
     rc = host_explain(r->explainer, r->counter, x, r->solution);

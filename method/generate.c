@@ -21,15 +21,25 @@
 #include "core/rules.h"
 #include "proto/codec.h"
 #include "proto/protocol.h"
+#include "proto/rules.h"
 #include "util/clock.h"
 
-#define GENERATE_GRACE_MS 50 /* the generator polls its deadline before each plugin call */
+#define GENERATE_GRACE_MS      50        /* the generator polls its deadline before each plugin call */
+#define GENERATE_REFEREE_NODES 200000000 /* rules_count's budget confirming one variant */
 
 /* One puzzle made, kept small: its grids are in the request's block. */
 struct gen_made {
     uint64_t seed;   /* gen_one(spec, seed) makes it again */
     double rating;   /* 0 when unrated */
     unsigned givens; /* non-blank cells */
+};
+
+/* A variant request's rules, kept for its spec (which points in here). */
+struct genvar {
+    struct rpc_rules wire;                       /* as decoded (desc points into it) */
+    struct rules_desc desc;                      /* the fixed rules */
+    struct rules_desc_cage cages[SDK_MAX_CELLS]; /* desc's cages */
+    uint64_t cells[SDK_MAX_CELLS];               /* their cells */
 };
 
 /* One request's work and its puzzles.  A puzzle is made whole in scratch,
@@ -46,7 +56,10 @@ struct genreq {
     size_t done;                       /* made, from out[0] */
     int rc;                            /* gen_batch's result */
     struct gen_puzzle scratch;         /* the puzzle being made */
+    struct genvar *var;                /* a variant's rules (owned), or NULL: classic */
     uint8_t *grids;                    /* count pairs of n*n cells, in the same block */
+    uint16_t *cages;                   /* variants: count cage numbers of n*n cells */
+    char *layouts;                     /* variants: count layouts of n*n symbols */
     struct gen_made out[];             /* count puzzles */
 };
 
@@ -61,11 +74,15 @@ static struct genreq *work_of(const struct method_call *call)
 
 static void genreq_free(struct genreq *r);
 
-/* The counting plugin: the named one or the default for the size. */
+/* The counting plugin: the named one or the default for the size; with
+ * rules, one that takes all of them (by capability, as for solve). */
 static enum rpc_code find_counter(const struct host *h, const struct rpc_generate_params *g,
                                   const struct host_plugin **out, char *msg, size_t msg_size)
 {
-    enum rpc_code code = method_find_solver(h, g->solver, g->n, out, msg, msg_size);
+    uint32_t kinds = g->rules.kinds | g->rules.draw;
+    enum rpc_code code =
+        kinds ? method_find_rules_solver(h, g->solver, g->n, kinds, 1, out, msg, msg_size)
+              : method_find_solver(h, g->solver, g->n, out, msg, msg_size);
 
     if (code == RPC_OK && !((*out)->desc->caps & SDK_CAP_COUNT)) {
         snprintf(msg, msg_size, "solver %s cannot count solutions, which generating needs",
@@ -122,27 +139,89 @@ static uint64_t random_seed(void)
     return seed;
 }
 
+/* The explaining plugin that rates g's puzzles: the default explainer for
+ * the size when it explains every rule of g, else none (unrated). */
+static const struct host_plugin *find_rater(const struct host *h,
+                                            const struct rpc_generate_params *g)
+{
+    const struct host_plugin *p = host_explainer_for(h, g->n);
+    uint32_t kinds = g->rules.kinds | g->rules.draw;
+
+    return p && (sdk_plugin_rules(p->desc, 1) & kinds) == kinds ? p : NULL;
+}
+
+/* A variant request's rules into r->var and r's spec: the fixed ones
+ * checked (bad_request naming the rule), the drawn ones flagged.  Returns
+ * RPC_OK (also for classic: nothing to do) or the code with msg. */
+static enum rpc_code var_new(const struct rpc_generate_params *g, struct genreq *r, char *msg,
+                             size_t msg_size)
+{
+    struct rules *check = NULL;
+    enum rpc_code code;
+
+    if (!(g->rules.kinds | g->rules.draw))
+        return RPC_OK;
+    code = method_rules(&g->rules, g->n, &check, msg, msg_size);
+    rules_free(check);
+    if (code != RPC_OK)
+        return code;
+    r->var = malloc(sizeof(*r->var));
+    if (!r->var) {
+        snprintf(msg, msg_size, "out of memory: try again later");
+        return RPC_OVERLOADED;
+    }
+    r->var->wire = g->rules;
+    method_rules_desc(&r->var->wire, g->n, &r->var->desc, r->var->cages, r->var->cells);
+    r->spec.rules = &r->var->desc;
+    r->spec.draw = g->rules.draw;
+    r->spec.is_caged_givens = g->rules.has_givens;
+    r->spec.max_referee_nodes = GENERATE_REFEREE_NODES;
+    return RPC_OK;
+}
+
+/* The block of a request of count puzzles of side n: the struct, the
+ * puzzles, their grids and, for variants, their cage numbers and layouts. */
+static struct genreq *genreq_alloc(uint32_t count, unsigned n, int is_variant)
+{
+    size_t cells = (size_t)n * n, grids = 2 * cells * count;
+    size_t shapes = is_variant ? 3 * cells * count : 0;
+    struct genreq *r = calloc(1, sizeof(*r) + count * sizeof(r->out[0]) + grids + shapes);
+
+    if (!r)
+        return NULL;
+    r->count = count;
+    r->grids = (uint8_t *)(void *)&r->out[count];
+    if (is_variant) {
+        r->cages = (uint16_t *)(void *)(r->grids + grids); /* grids is even: aligned */
+        r->layouts = (char *)(r->cages + cells * count);
+    }
+    return r;
+}
+
 /* Check g against the loaded plugins and set up its work: the counting
- * plugin, the rater (when one takes the size), the band, the seed (g's, or
- * one from getrandom(2)).  Returns RPC_OK with a new request in *out, or
- * the code to answer with the reason in msg. */
+ * plugin (one that takes every rule), the rater (when one takes the size
+ * and the rules), the band, the seed (g's, or one from getrandom(2)).
+ * Returns RPC_OK with a new request in *out, or the code to answer with
+ * the reason in msg. */
 static enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_params *g,
                                 struct genreq **out, char *msg, size_t msg_size)
 {
-    const struct host_plugin *counter = NULL, *rater = host_explainer_for(h, g->n);
+    const struct host_plugin *counter = NULL, *rater = find_rater(h, g);
     enum rpc_code code = find_counter(h, g, &counter, msg, msg_size);
     struct genreq *r;
 
     *out = NULL;
     if (code != RPC_OK)
         return code;
-    r = calloc(1, sizeof(*r) + (size_t)g->count * (sizeof(r->out[0]) + 2u * g->n * g->n));
+    r = genreq_alloc(g->count, g->n, (g->rules.kinds | g->rules.draw) != 0);
     if (!r) {
         snprintf(msg, msg_size, "out of memory: try again later");
         return RPC_OVERLOADED;
     }
     gen_spec_init(&r->spec, counter);
-    code = fill_spec(g, rater, &r->spec, msg, msg_size);
+    code = var_new(g, r, msg, msg_size);
+    if (code == RPC_OK)
+        code = fill_spec(g, rater, &r->spec, msg, msg_size);
     if (code == RPC_OK && rater && gen_rater_new(rater, counter, g->n, &r->rater_state) < 0) {
         snprintf(msg, msg_size, "out of memory: try again later");
         code = RPC_OVERLOADED;
@@ -156,8 +235,6 @@ static enum rpc_code genreq_new(const struct host *h, const struct rpc_generate_
     r->counter = counter;
     r->rater = rater;
     r->seed = g->has_seed ? g->seed : random_seed();
-    r->count = g->count;
-    r->grids = (uint8_t *)(void *)&r->out[r->count];
     *out = r;
     return RPC_OK;
 }
@@ -167,6 +244,7 @@ static void genreq_free(struct genreq *r)
     if (!r)
         return;
     gen_rater_free(r->rater_state);
+    free(r->var);
     free(r);
 }
 
@@ -175,16 +253,9 @@ static void genreq_free(struct genreq *r)
 static enum rpc_code generate_validate(struct method_call *call, const struct rpc_request *req,
                                        char *msg, size_t msg_size)
 {
-    const struct rpc_rules *rules = &req->generate.rules;
-    uint32_t kinds = rules->kinds | rules->draw;
     struct genreq *r = NULL;
     enum rpc_code code;
 
-    if (kinds) { /* variants are not generated yet: say which rule */
-        snprintf(msg, msg_size, "no loaded generator takes the rule %s",
-                 rules_kind_name(kinds & -kinds));
-        return RPC_UNSUPPORTED;
-    }
     code = genreq_new(call->env->host, &req->generate, &r, msg, msg_size);
     if (code != RPC_OK)
         return code;
@@ -219,6 +290,10 @@ static void keep(struct genreq *r, const struct gen_puzzle *p)
 
     memcpy(g, p->puzzle, cells);
     memcpy(g + cells, p->solution, cells);
+    if (r->var) {
+        memcpy(r->cages + cells * r->done, p->cage, cells * sizeof(p->cage[0]));
+        memcpy(r->layouts + cells * r->done, p->regions, cells);
+    }
     r->out[r->done++] =
         (struct gen_made){.seed = p->seed, .rating = p->rating, .givens = p->givens};
 }
@@ -297,6 +372,11 @@ void generate_puzzle_at(const struct method_call *call, size_t k, struct gen_puz
     out->givens = r->out[k].givens;
     out->seed = r->out[k].seed;
     out->rating = r->out[k].rating;
+    out->kinds = r->var ? r->var->wire.kinds | r->var->wire.draw : 0;
+    if (r->var) {
+        memcpy(out->cage, r->cages + cells * k, cells * sizeof(out->cage[0]));
+        memcpy(out->regions, r->layouts + cells * k, cells);
+    }
 }
 
 /* ------------------------------------------------------------- answer */
@@ -313,12 +393,13 @@ static int pack_line(msgpack_packer *pk, unsigned n, const uint8_t *cells)
                : 0;
 }
 
-/* {puzzle, solution, givens, seed, rating, difficulty, symmetry} */
+/* {puzzle, solution, givens, seed, rating, difficulty, symmetry}, and
+ * rules for a variant */
 static int pack_puzzle(msgpack_packer *pk, const struct generated *g, const struct gen_puzzle *p)
 {
     const char *difficulty = g->is_rated ? proto_difficulty_of(p->rating) : "";
 
-    if (msgpack_pack_map(pk, 7) < 0 || proto_pack_key(pk, PROTO_K_PUZZLE) < 0 ||
+    if (msgpack_pack_map(pk, p->kinds ? 8 : 7) < 0 || proto_pack_key(pk, PROTO_K_PUZZLE) < 0 ||
         pack_line(pk, p->n, p->puzzle) < 0 || proto_pack_key(pk, PROTO_K_SOLUTION) < 0 ||
         pack_line(pk, p->n, p->solution) < 0 || proto_pack_key(pk, PROTO_K_GIVENS) < 0 ||
         msgpack_pack_uint32(pk, p->givens) < 0 || proto_pack_key(pk, PROTO_K_SEED) < 0 ||
@@ -326,6 +407,9 @@ static int pack_puzzle(msgpack_packer *pk, const struct generated *g, const stru
         msgpack_pack_double(pk, p->rating) < 0 || proto_pack_key(pk, PROTO_K_DIFFICULTY) < 0 ||
         rpc_pack_cstr(pk, difficulty) < 0 || proto_pack_key(pk, PROTO_K_SYMMETRY) < 0 ||
         rpc_pack_cstr(pk, g->symmetry) < 0)
+        return -ENOMEM;
+    if (p->kinds && (proto_pack_key(pk, PROTO_K_RULES) < 0 ||
+                     rpc_pack_rules(pk, p->kinds, p->n, p->regions, p->cage, p->solution) < 0))
         return -ENOMEM;
     return 0;
 }
@@ -356,8 +440,10 @@ static int generate_pack(msgpack_packer *pk, const void *arg)
 static size_t generate_answer_size(const struct rpc_request *req)
 {
     size_t n = req->generate.n;
+    const struct rpc_rules *rules = &req->generate.rules;
+    size_t each = 2 * n * n + GENERATE_MAP_SIZE + (rules->kinds | rules->draw ? RPC_RULES_PACK_MAX(n) : 0);
 
-    return 8 + (size_t)req->generate.count * (2 * n * n + GENERATE_MAP_SIZE);
+    return 8 + (size_t)req->generate.count * each;
 }
 
 const struct method_ops generate_ops = {

@@ -112,14 +112,10 @@ enum rpc_code method_crash_error(int rc, const char *name, char *msg, size_t msg
     return RPC_OK;
 }
 
-enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rules **out, char *msg,
-                           size_t msg_size)
+void method_rules_desc(const struct rpc_rules *wire, unsigned n, struct rules_desc *d,
+                       struct rules_desc_cage *cages, uint64_t *cells)
 {
-    struct rules_desc_cage cages[SDK_MAX_CELLS];
-    uint64_t cells[SDK_MAX_CELLS];
-    struct rules_desc d;
     uint32_t off = 0;
-    int rc;
 
     for (uint32_t i = 0; i < wire->cages_len; i++) {
         cages[i] = (struct rules_desc_cage){wire->sum[i], off, wire->len[i]};
@@ -127,7 +123,7 @@ enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rule
     }
     for (uint32_t i = 0; i < wire->cells_len; i++)
         cells[i] = wire->cells[i];
-    d = (struct rules_desc){
+    *d = (struct rules_desc){
         .n = n,
         .flags = wire->kinds & RULES_FLAGS_BOOL,
         .regions = (wire->kinds & SDK_RULE_REGIONS) ? wire->regions : NULL,
@@ -137,6 +133,17 @@ enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rule
         .cage_cells = cells,
         .cage_cells_len = wire->cells_len,
     };
+}
+
+enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rules **out, char *msg,
+                           size_t msg_size)
+{
+    struct rules_desc_cage cages[SDK_MAX_CELLS];
+    uint64_t cells[SDK_MAX_CELLS];
+    struct rules_desc d;
+    int rc;
+
+    method_rules_desc(wire, n, &d, cages, cells);
     rc = rules_new(&d, out, msg, msg_size);
     if (rc == -ENOMEM) {
         snprintf(msg, msg_size, "out of memory building the rules");

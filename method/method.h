@@ -150,6 +150,16 @@ struct rules;
 enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rules **out, char *msg,
                            size_t msg_size);
 
+struct rules_desc;
+struct rules_desc_cage;
+
+/* The plain description (core/rules.h) of wire's rules for side n into *d,
+ * its cages in cages and their cells in cells (SDK_MAX_CELLS entries
+ * each, the caller's; d points into them and into wire).  Drawn rules
+ * (wire->draw) are not in it.  Nothing is checked: rules_new() does. */
+void method_rules_desc(const struct rpc_rules *wire, unsigned n, struct rules_desc *d,
+                       struct rules_desc_cage *cages, uint64_t *cells);
+
 /* For solve's validate: as method_find_solver, for a puzzle under rules of
  * the given SDK_RULE_* kinds (0: classic), by a plugin that counts when
  * counts is set.  A named plugin must take every kind; else the default

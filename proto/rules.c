@@ -139,6 +139,12 @@ static enum rpc_code decode_key(const msgpack_object *k, const msgpack_object *v
         return decode_regions(v, is_generate, r, err, err_size);
     if (key == PROTO_K_CAGES)
         return decode_cages(v, is_generate, r, err, err_size);
+    if (key == PROTO_K_GIVENS && is_generate) { /* with cages: true, keep givens */
+        if (v->type != MSGPACK_OBJECT_BOOLEAN)
+            return rpc_failf(err, err_size, RPC_BAD_REQUEST, "rules: givens must be true or false");
+        r->has_givens = v->via.boolean;
+        return RPC_OK;
+    }
     if (k->type != MSGPACK_OBJECT_STR)
         return rpc_failf(err, err_size, RPC_BAD_REQUEST, "rules: keys must be strings");
     rpc_copy_printable(name, sizeof(name), k);
@@ -152,6 +158,7 @@ enum rpc_code rpc_decode_rules(const msgpack_object *o, int is_generate, struct 
                                char *err, size_t err_size)
 {
     r->kinds = r->draw = 0;
+    r->has_givens = 0;
     r->regions_len = r->cages_len = r->cells_len = 0;
     if (o->type == MSGPACK_OBJECT_NIL)
         return RPC_OK;
@@ -165,6 +172,69 @@ enum rpc_code rpc_decode_rules(const msgpack_object *o, int is_generate, struct 
             return code;
     }
     return RPC_OK;
+}
+
+/* The boolean rules of a generated puzzle, in the order they are sent. */
+static const struct {
+    uint32_t kind;
+    enum proto_key key;
+} rpc_bools[] = {
+    {SDK_RULE_DIAGONALS, PROTO_K_DIAGONALS},     {SDK_RULE_WINDOWS, PROTO_K_WINDOWS},
+    {SDK_RULE_ANTI_KNIGHT, PROTO_K_ANTI_KNIGHT}, {SDK_RULE_ANTI_KING, PROTO_K_ANTI_KING},
+    {SDK_RULE_NON_CONSECUTIVE, PROTO_K_NON_CONSECUTIVE},
+};
+#define RPC_BOOLS_LEN (sizeof(rpc_bools) / sizeof(rpc_bools[0]))
+
+/* The cages of cage[] as [[sum, [cell, ...]], ...]. */
+static int pack_drawn_cages(msgpack_packer *pk, unsigned n, const uint16_t *cage,
+                            const uint8_t *solution)
+{
+    unsigned cells = n * n, len = 0;
+
+    for (unsigned c = 0; c < cells; c++)
+        len = cage[c] > len ? cage[c] : len;
+    if (msgpack_pack_array(pk, len) < 0)
+        return -ENOMEM;
+    for (unsigned k = 1; k <= len; k++) {
+        unsigned size = 0, sum = 0;
+
+        for (unsigned c = 0; c < cells; c++) {
+            size += cage[c] == k;
+            sum += cage[c] == k ? solution[c] : 0;
+        }
+        if (msgpack_pack_array(pk, 2) < 0 || msgpack_pack_unsigned_int(pk, sum) < 0 ||
+            msgpack_pack_array(pk, size) < 0)
+            return -ENOMEM;
+        for (unsigned c = 0; c < cells; c++) {
+            if (cage[c] == k && msgpack_pack_uint16(pk, (uint16_t)c) < 0)
+                return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+int rpc_pack_rules(msgpack_packer *pk, uint32_t kinds, unsigned n, const char *regions,
+                   const uint16_t *cage, const uint8_t *solution)
+{
+    size_t keys = (size_t)((kinds & SDK_RULE_REGIONS) != 0) + ((kinds & SDK_RULE_CAGES) != 0);
+
+    for (size_t i = 0; i < RPC_BOOLS_LEN; i++)
+        keys += (kinds & rpc_bools[i].kind) != 0;
+    if (msgpack_pack_map(pk, keys) < 0)
+        return -ENOMEM;
+    for (size_t i = 0; i < RPC_BOOLS_LEN; i++) {
+        if ((kinds & rpc_bools[i].kind) &&
+            (proto_pack_key(pk, rpc_bools[i].key) < 0 || msgpack_pack_true(pk) < 0))
+            return -ENOMEM;
+    }
+    if ((kinds & SDK_RULE_REGIONS) &&
+        (proto_pack_key(pk, PROTO_K_REGIONS) < 0 || msgpack_pack_str(pk, (size_t)n * n) < 0 ||
+         msgpack_pack_str_body(pk, regions, (size_t)n * n) < 0))
+        return -ENOMEM;
+    if ((kinds & SDK_RULE_CAGES) &&
+        (proto_pack_key(pk, PROTO_K_CAGES) < 0 || pack_drawn_cages(pk, n, cage, solution) < 0))
+        return -ENOMEM;
+    return 0;
 }
 
 #endif /* PROTO_DAEMON_END */

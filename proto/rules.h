@@ -28,6 +28,7 @@ struct rpc_rules {
     uint32_t kinds;                /* SDK_RULE_* given: the booleans set true, REGIONS when
                                     * regions is a string, CAGES when cages has a cage */
     uint32_t draw;                 /* generate only: REGIONS and CAGES given as true */
+    int has_givens;                /* generate only: givens true (drawn cages keep givens) */
     uint32_t regions_len;          /* symbols in regions */
     uint32_t cages_len;            /* cages */
     uint32_t cells_len;            /* entries in cells, every cage's */
@@ -41,9 +42,22 @@ struct rpc_rules {
  * and `cages` to be `true` (drawn from the seed: r->draw).  An unknown key,
  * a value of the wrong type or a bound passed is RPC_BAD_REQUEST with a
  * message naming the key (e.g. "rules: anti_knight must be true or false",
- * "cages: cage 3 must be [sum, [cell, ...]]"). */
+ * "cages: cage 3 must be [sum, [cell, ...]]").  is_generate also allows
+ * `givens` (r->has_givens): puzzles with drawn cages keep givens. */
 enum rpc_code rpc_decode_rules(const msgpack_object *o, int is_generate, struct rpc_rules *r,
                                char *err, size_t err_size);
+
+/* Pack the rules map of a generated puzzle of side n: the boolean rules of
+ * kinds (SDK_RULE_* bits) as true, regions (n*n symbols) when kinds has
+ * SDK_RULE_REGIONS, and when it has SDK_RULE_CAGES the cages of cage[]
+ * (n*n entries, 1 + each cell's cage, 0: none; cage k's cells ascending,
+ * its sum their total in solution) as [[sum, [cell, ...]], ...] in the
+ * order of their numbers: the map solve takes.  Returns 0 or -ENOMEM. */
+int rpc_pack_rules(msgpack_packer *pk, uint32_t kinds, unsigned n, const char *regions,
+                   const uint16_t *cage, const uint8_t *solution);
+
+/* Bytes rpc_pack_rules may take for side n at most. */
+#define RPC_RULES_PACK_MAX(n) (96 + 11 * (size_t)(n) * (n))
 
 /* ------------------------------------------------------ the client's end */
 

@@ -174,3 +174,8 @@ sudoku_add_test(NAME test_rules SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_rules.c
 # core/marshal.c (jobs as flat bytes for the plugin workers) and core/sha256.c.
 sudoku_add_test(NAME test_marshal SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_marshal.c
                 LIBS sudoku_core LABELS core unit TIMEOUT 120)
+
+# The generator under variant rules: every puzzle unique by core/rules'
+# independent count, drawn layouts and cages valid, same seed same bytes.
+sudoku_add_test(NAME test_gen_variant SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_gen_variant.c
+  LIBS sudoku_core sudoku_proto Threads::Threads LABELS core TIMEOUT 300)

@@ -158,9 +158,10 @@ static void rules_for_dfs(struct rpc_request *r)
     snprintf(r->solve.solver, sizeof(r->solve.solver), "dfs");
 }
 
-static void generate_killer(struct rpc_request *r)
+static void generate_killer_by_dfs(struct rpc_request *r)
 {
     r->generate.rules.draw = SDK_RULE_CAGES;
+    snprintf(r->generate.solver, sizeof(r->generate.solver), "dfs");
 }
 
 static const struct refusal refusals[] = {
@@ -172,7 +173,8 @@ static const struct refusal refusals[] = {
     {"solve by a classic-only plugin with rules", RPC_M_SOLVE, rules_for_dfs, RPC_UNSUPPORTED},
     {"explain with givens that break a rule", RPC_M_EXPLAIN, rules_knight_clash, RPC_BAD_PUZZLE},
     {"rate with givens that break a rule", RPC_M_RATE, rules_knight_clash, RPC_BAD_PUZZLE},
-    {"generate with rules no generator takes", RPC_M_GENERATE, generate_killer, RPC_UNSUPPORTED},
+    {"generate killer by a classic-only plugin", RPC_M_GENERATE, generate_killer_by_dfs,
+     RPC_UNSUPPORTED},
     /* the rules come before any plugin */
     {"solve with clashing givens", RPC_M_SOLVE, clash, RPC_BAD_PUZZLE},
     {"solve by an unknown solver", RPC_M_SOLVE, no_such_solver, RPC_UNKNOWN_SOLVER},

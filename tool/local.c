@@ -609,16 +609,32 @@ int local_generate(struct local *l, const struct sudoku_client_generate_opts *op
     return rc;
 }
 
-/* The rules of a generated puzzle: those asked for, less the draw flags.
- * (The method does not hand out drawn regions or cages yet: a request
- * that draws them is refused by it as unsupported before this runs.) */
-static void variant_rules(const struct sudoku_client_rules *asked, struct sudoku_client_rules *out)
+/* The puzzles of a variant generate call with their full rules (the
+ * drawn layouts and cages too): its answer packed as the daemon sends it
+ * and read back by the client library's decoder, so --local prints what
+ * the daemon would.  Returns 0 with *out or a negative errno. */
+static int variants_of(const struct method_call *call, struct sudoku_client_variant **out,
+                       size_t *len, struct sudoku_client_error *err)
 {
-    memset(out, 0, sizeof(*out));
-    if (!asked)
-        return;
-    *out = *asked;
-    out->flags &= ~(SUDOKU_CLIENT_RULE_DRAW_REGIONS | SUDOKU_CLIENT_RULE_DRAW_CAGES);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    struct generated g;
+    msgpack_object nil = {.type = MSGPACK_OBJECT_NIL};
+    int rc = -ENOMEM;
+
+    generate_result(call, &g);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_unpacked_init(&u);
+    if (generate_ops.pack(&pk, call) == 0 &&
+        msgpack_unpack_next(&u, sb.data, sb.size, NULL) == MSGPACK_UNPACK_SUCCESS)
+        rc = wire_decode_generate_rules(&nil, &u.data, (unsigned)g.len, out, len, err);
+    else
+        client__set_error(err, "io", "out of memory for the puzzles");
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    return rc;
 }
 
 int local_generate_rules(struct local *l, const struct sudoku_client_generate_opts *opts,
@@ -626,7 +642,6 @@ int local_generate_rules(struct local *l, const struct sudoku_client_generate_op
                          struct sudoku_client_variant **out, size_t *len,
                          struct sudoku_client_error *err)
 {
-    struct sudoku_client_puzzle *p = NULL;
     char msg[256];
     enum rpc_code code = generate_call(l, opts, rules, msg, sizeof(msg));
     int rc;
@@ -638,21 +653,7 @@ int local_generate_rules(struct local *l, const struct sudoku_client_generate_op
         method_end(l->call);
         return -EPROTO;
     }
-    rc = puzzles_of(l->call, &p, len, err);
+    rc = variants_of(l->call, out, len, err);
     method_end(l->call);
-    if (rc < 0)
-        return rc;
-    *out = calloc(*len, sizeof(**out));
-    if (!*out) {
-        sudoku_client_puzzles_free(p);
-        *len = 0;
-        client__set_error(err, "io", "out of memory for the puzzles");
-        return -ENOMEM;
-    }
-    for (size_t i = 0; i < *len; i++) {
-        (*out)[i].puzzle = p[i];
-        variant_rules(rules, &(*out)[i].rules);
-    }
-    sudoku_client_puzzles_free(p);
-    return 0;
+    return rc;
 }

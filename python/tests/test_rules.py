@@ -92,8 +92,17 @@ def test_a_plugin_without_the_rule_is_unsupported(client):
         solve(client, "." * 81, {"anti_king": True}, solver="dfs")
     assert "solver dfs does not take the rule anti_king" in info.value.message
     with pytest.raises(sudokud.Unsupported) as info:
-        call(client, "generate", None, {"cages": True})
+        call(client, "generate", None, {"cages": True}, solver="dfs")
     assert "cages" in info.value.message
+
+
+def test_generate_answers_carry_the_drawn_rules(client):
+    made = call(client, "generate", None, {"cages": True}, size=4, seed=7)
+    rules = made[0]["rules"]
+    assert made[0]["givens"] == 0 and rules["cages"]
+    # the rules go back to solve as they are, and the puzzle is unique under them
+    r = solve(client, made[0]["puzzle"], rules, limit=2)
+    assert r.status == "solved" and r.count == 1
 
 
 def golden():

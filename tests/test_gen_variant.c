@@ -1,0 +1,151 @@
+/* test_gen_variant.c -- the generator under variant rules, judged from outside.
+ *
+ * Each row makes puzzles of one rule set (every rule alone at 9x9, a
+ * combination, 4x4 jigsaw and killer) with the sat plugin as counter and
+ * judges them with core/rules.h, which shares no code with the generator's
+ * counter: the rules rebuilt from the puzzle's own layout and cages (so a
+ * drawn layout must be n connected regions of n cells and the drawn cages
+ * valid, or rules_new refuses them), the solution keeping every rule and
+ * given, and exactly one solution by rules_count.  Then the same seed must
+ * give the same bytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "core/generate.h"
+#include "core/host.h"
+#include "core/rules.h"
+
+static struct host *host;
+static const struct host_plugin *counter;
+
+static int group_setup(void **state)
+{
+    (void)state;
+    host = host_new(NULL, NULL);
+    if (!host || host_load_dir(host, SUDOKU_BUILD_PLUGIN_DIR) <= 0)
+        return -1;
+    counter = host_find(host, "sat");
+    return counter ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    host_free(host);
+    return 0;
+}
+
+struct row {
+    const char *what;
+    unsigned n;
+    uint32_t flags; /* boolean rules */
+    uint32_t draw;  /* drawn layout, cages */
+};
+
+static const struct row rows[] = {
+    {"X", 9, SDK_RULE_DIAGONALS, 0},
+    {"windoku", 9, SDK_RULE_WINDOWS, 0},
+    {"anti-king", 9, SDK_RULE_ANTI_KING, 0},
+    {"non-consecutive", 9, SDK_RULE_NON_CONSECUTIVE, 0},
+    {"jigsaw", 9, 0, SDK_RULE_REGIONS},
+    {"killer 4x4", 4, 0, SDK_RULE_CAGES},
+    {"jigsaw 4x4", 4, 0, SDK_RULE_REGIONS},
+    {"X killer 4x4", 4, SDK_RULE_DIAGONALS, SDK_RULE_CAGES},
+    {"X windoku", 9, SDK_RULE_DIAGONALS | SDK_RULE_WINDOWS, 0},
+};
+
+/* The rules of p rebuilt from its own layout and cage numbers. */
+static struct rules *rebuild(const struct row *w, const struct gen_puzzle *p)
+{
+    struct rules_desc_cage cages[SDK_MAX_CELLS];
+    uint64_t cells[SDK_MAX_CELLS];
+    struct rules_desc d = {.n = w->n, .flags = w->flags};
+    struct rules *r = NULL;
+    uint32_t len = 0, off = 0;
+    char err[200] = "";
+
+    for (unsigned c = 0; c < w->n * w->n; c++)
+        len = p->cage[c] > len ? p->cage[c] : len;
+    for (uint32_t k = 0; k < len; k++) {
+        cages[k] = (struct rules_desc_cage){.off = off};
+        for (unsigned c = 0; c < w->n * w->n; c++) {
+            if (p->cage[c] == k + 1) {
+                cells[off++] = c;
+                cages[k].len++;
+                cages[k].sum += p->solution[c];
+            }
+        }
+    }
+    if (w->draw & SDK_RULE_REGIONS) {
+        d.regions = p->regions;
+        d.regions_len = (size_t)w->n * w->n;
+    }
+    d.cages = cages;
+    d.cages_len = len;
+    d.cage_cells = cells;
+    d.cage_cells_len = off;
+    if (rules_new(&d, &r, err, sizeof(err)) < 0)
+        fail_msg("%s: rules of the puzzle refused: %s", "rebuild", err);
+    return r;
+}
+
+static void test_rules_rows(void **state)
+{
+    static struct gen_puzzle p, q;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const struct row *w = &rows[i];
+        struct rules_desc fixed = {.n = w->n, .flags = w->flags};
+        struct gen_spec spec;
+
+        gen_spec_init(&spec, counter);
+        spec.n = w->n;
+        spec.rules = &fixed;
+        spec.draw = w->draw;
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            struct rules *r;
+            uint64_t count = 0;
+            char err[200] = "";
+
+            assert_int_equal(gen_one(&spec, seed, &p), 0);
+            r = rebuild(w, &p);
+            assert_non_null(r);
+            assert_int_equal(rules_check_solution(rules_sdk(r), w->n, p.puzzle, p.solution, err,
+                                                  sizeof(err)),
+                             0);
+            assert_int_equal(rules_count(rules_sdk(r), w->n, p.puzzle, 2, 0, NULL, &count), 0);
+            assert_int_equal(count, 1);
+            if (w->draw & SDK_RULE_CAGES) {
+                assert_int_equal(p.givens, 0);
+                for (unsigned c = 0; c < w->n * w->n; c++)
+                    assert_true(p.cage[c] > 0); /* every cell in a cage */
+            }
+            if (w->draw & SDK_RULE_REGIONS) {
+                unsigned b = w->n == 4 ? 2 : 3, is_boxes = 1;
+
+                for (unsigned c = 0; c < w->n * w->n; c++)
+                    is_boxes &= p.regions[c] == (char)('1' + c / w->n / b * b + c % w->n / b);
+                assert_false(is_boxes); /* a drawn layout is never the boxes */
+            }
+            rules_free(r);
+            assert_int_equal(gen_one(&spec, seed, &q), 0);
+            assert_memory_equal(&p, &q, sizeof(p)); /* same seed, same bytes */
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_rules_rows)};
+
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
