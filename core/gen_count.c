@@ -31,8 +31,7 @@ static int should_stop(const struct gen_spec *spec)
  * (NULL: classic).  Returns the
  * count (>= 0) with the first solution in solution, or a negative errno. */
 int gen__count_solutions(const struct gen_spec *spec, const struct sdk_rules *rules,
-                         const uint8_t *cells, uint64_t limit, uint8_t *solution,
-                         unsigned *solves)
+                         const uint8_t *cells, uint64_t limit, uint8_t *solution, unsigned *solves)
 {
     struct sdk_job job = {
         .size = sizeof(job),

@@ -61,14 +61,14 @@ struct cert {
  * off the grid first (seeded of them), then a ring of GEN_MAX_CERTS from
  * second solutions.  The grid itself is out->solution. */
 struct grid_work {
-    uint64_t rng;     /* the stream just after the grid was made */
-    struct rules *built;           /* a variant's rules (owned, freed by gen__grid_close), or NULL */
+    uint64_t rng;        /* the stream just after the grid was made */
+    struct rules *built; /* a variant's rules (owned, freed by gen__grid_close), or NULL */
     const struct sdk_rules *rules; /* rules_sdk(built): what the plugin is handed */
-    int is_kept;      /* more orders follow: keep the witnesses */
-    int is_seeded;    /* the sets read off the grid are in w */
-    unsigned seeded;  /* of them */
-    unsigned learned; /* second solutions' sets after them, at most GEN_MAX_CERTS */
-    unsigned next;    /* ring slot the next one overwrites once full */
+    int is_kept;                   /* more orders follow: keep the witnesses */
+    int is_seeded;                 /* the sets read off the grid are in w */
+    unsigned seeded;               /* of them */
+    unsigned learned;              /* second solutions' sets after them, at most GEN_MAX_CERTS */
+    unsigned next;                 /* ring slot the next one overwrites once full */
     uint64_t w[GEN_MAX_SETS + GEN_MAX_CERTS][GEN_CERT_WORDS];
 };
 
@@ -103,8 +103,7 @@ void gen__permutation(uint64_t *state, unsigned *a, unsigned len);
  * counting the call in *solves.  Returns the count (>= 0) with the first
  * solution in solution, or a negative errno. */
 int gen__count_solutions(const struct gen_spec *spec, const struct sdk_rules *rules,
-                         const uint8_t *cells, uint64_t limit, uint8_t *solution,
-                         unsigned *solves);
+                         const uint8_t *cells, uint64_t limit, uint8_t *solution, unsigned *solves);
 
 /* gen_grid.c: make the full grid of seed into out->solution and start g,
  * its witnesses still to read (and kept for later orders when is_kept).

@@ -25,9 +25,9 @@
 
 #include "core/gen_impl.h"
 
-#define GEN_VAR_TRIES      32 /* random starts tried for a variant's grid */
-#define GEN_LAYOUT_TRIES   4  /* starts on one drawn layout before the next */
-#define GEN_SPLITS_PER_CELL 2 /* cage splits per cell before giving up */
+#define GEN_VAR_TRIES       32 /* random starts tried for a variant's grid */
+#define GEN_LAYOUT_TRIES    4  /* starts on one drawn layout before the next */
+#define GEN_SPLITS_PER_CELL 2  /* cage splits per cell before giving up */
 
 /* The cages of cage[] (1-based ids, n*n cells) with sums from grid into
  * desc's arrays (cages and cells of n*n entries each). */
@@ -187,7 +187,7 @@ int gen__variant_grid(const struct gen_spec *spec, uint64_t seed, struct grid_wo
 static int split_cell(uint64_t *rng, unsigned n, const struct gen_puzzle *out, const uint8_t *alt,
                       unsigned *cell)
 {
-    unsigned size[SDK_MAX_CELLS + 1] = {0}, cand[SDK_MAX_CELLS], len = 0;
+    unsigned size[SDK_MAX_CELLS + 1] = {0}, cand[SDK_MAX_CELLS] = {0}, len = 0;
 
     for (unsigned x = 0; x < n * n; x++)
         size[out->cage[x]]++;

@@ -58,12 +58,12 @@ enum gen_symmetry {
 
 /* A candidate handed to the rating callback.  Valid only during the call. */
 struct gen_rate_job {
-    unsigned n;               /* side */
+    unsigned n;                    /* side */
     const struct sdk_rules *rules; /* its variant rules, NULL: classic */
-    const uint8_t *puzzle;    /* n*n givens, 0 = blank; unique */
-    const uint8_t *solution;  /* its solution */
-    const atomic_int *cancel; /* the spec's cancel flag, may be NULL */
-    uint64_t deadline_ns;     /* the spec's deadline, 0 = none */
+    const uint8_t *puzzle;         /* n*n givens, 0 = blank; unique */
+    const uint8_t *solution;       /* its solution */
+    const atomic_int *cancel;      /* the spec's cancel flag, may be NULL */
+    uint64_t deadline_ns;          /* the spec's deadline, 0 = none */
 };
 
 /* Rate a candidate for the band filter (later: the `logic` plugin through a
@@ -93,11 +93,11 @@ struct gen_spec {
     const atomic_int *cancel;          /* non-zero stops the work; may be NULL */
     uint64_t deadline_ns;              /* CLOCK_MONOTONIC ns to stop at; 0 = none */
     /* Variants (NULL rules and draw 0: classic, every seed as before). */
-    const struct rules_desc *rules;    /* fixed rules of every puzzle (n is spec's), or NULL */
-    uint32_t draw;                     /* SDK_RULE_REGIONS, SDK_RULE_CAGES: drawn from the seed */
-    int is_caged_givens;               /* with drawn cages: dig givens as well (0: none,
-                                          the cages are split until the puzzle is unique) */
-    uint64_t max_referee_nodes;        /* rules_count's budget confirming a variant (0: none) */
+    const struct rules_desc *rules; /* fixed rules of every puzzle (n is spec's), or NULL */
+    uint32_t draw;                  /* SDK_RULE_REGIONS, SDK_RULE_CAGES: drawn from the seed */
+    int is_caged_givens;            /* with drawn cages: dig givens as well (0: none,
+                                       the cages are split until the puzzle is unique) */
+    uint64_t max_referee_nodes;     /* rules_count's budget confirming a variant (0: none) */
 };
 
 /* One generated puzzle (about 3.2 KiB; the caller owns it). */
@@ -111,10 +111,10 @@ struct gen_puzzle {
     unsigned attempts;               /* candidates rated to land in the band (1 without one) */
     unsigned solves;                 /* host_solve() calls it took (work done) */
     /* Variants only (all zero for classic puzzles). */
-    uint32_t kinds;                  /* SDK_RULE_* of its rules */
-    char regions[SDK_MAX_CELLS];     /* jigsaw: its layout ('1'-'9','A'-'P'), given or drawn */
-    uint16_t cage[SDK_MAX_CELLS];    /* killer: 1 + the cage of each cell (0: none); a cage's
-                                        sum is its cells' total in solution */
+    uint32_t kinds;               /* SDK_RULE_* of its rules */
+    char regions[SDK_MAX_CELLS];  /* jigsaw: its layout ('1'-'9','A'-'P'), given or drawn */
+    uint16_t cage[SDK_MAX_CELLS]; /* killer: 1 + the cage of each cell (0: none); a cage's
+                                     sum is its cells' total in solution */
 };
 
 /* Defaults: 9x9, no symmetry, minimal, no band, no deadline, counter as

@@ -24,7 +24,7 @@
 #include "proto/rules.h"
 #include "util/clock.h"
 
-#define GENERATE_GRACE_MS      50        /* the generator polls its deadline before each plugin call */
+#define GENERATE_GRACE_MS      50 /* the generator polls its deadline before each plugin call */
 #define GENERATE_REFEREE_NODES 200000000 /* rules_count's budget confirming one variant */
 
 /* One puzzle made, kept small: its grids are in the request's block. */
@@ -441,7 +441,8 @@ static size_t generate_answer_size(const struct rpc_request *req)
 {
     size_t n = req->generate.n;
     const struct rpc_rules *rules = &req->generate.rules;
-    size_t each = 2 * n * n + GENERATE_MAP_SIZE + (rules->kinds | rules->draw ? RPC_RULES_PACK_MAX(n) : 0);
+    size_t each =
+        2 * n * n + GENERATE_MAP_SIZE + ((rules->kinds | rules->draw) ? RPC_RULES_PACK_MAX(n) : 0);
 
     return 8 + (size_t)req->generate.count * each;
 }

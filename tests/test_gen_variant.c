@@ -119,9 +119,9 @@ static void test_rules_rows(void **state)
             assert_int_equal(gen_one(&spec, seed, &p), 0);
             r = rebuild(w, &p);
             assert_non_null(r);
-            assert_int_equal(rules_check_solution(rules_sdk(r), w->n, p.puzzle, p.solution, err,
-                                                  sizeof(err)),
-                             0);
+            assert_int_equal(
+                rules_check_solution(rules_sdk(r), w->n, p.puzzle, p.solution, err, sizeof(err)),
+                0);
             assert_int_equal(rules_count(rules_sdk(r), w->n, p.puzzle, 2, 0, NULL, &count), 0);
             assert_int_equal(count, 1);
             if (w->draw & SDK_RULE_CAGES) {
