@@ -313,7 +313,8 @@ static void generate_run(struct method_call *call, const atomic_int *cancel, uin
         if (r->rc == 0)
             keep(r, &r->scratch);
     }
-    if (r->rc < 0 && r->rc != -ETIMEDOUT && r->rc != -ECANCELED && r->rc != -ERANGE)
+    if (r->rc < 0 && r->rc != -ETIMEDOUT && r->rc != -ECANCELED && r->rc != -ERANGE &&
+        r->rc != -EDOM)
         log_failure(call, r);
 }
 
@@ -344,6 +345,12 @@ static enum rpc_code generate_outcome(const struct method_call *call, char *msg,
     if (r->rc == -ERANGE) {
         snprintf(msg, msg_size, "no puzzle in the band after %u grids: try a wider band",
                  r->spec.max_attempts);
+        return RPC_UNSUPPORTED;
+    }
+    if (r->rc == -EDOM) {
+        snprintf(msg, msg_size,
+                 "no %ux%u grid under these rules was found (solver %s, from every random start)",
+                 r->spec.n, r->spec.n, r->counter->desc->name);
         return RPC_UNSUPPORTED;
     }
     snprintf(msg, msg_size, "solver %s failed or lied while generating (see %s)",

@@ -143,9 +143,34 @@ static void test_rules_rows(void **state)
     }
 }
 
+/* Non-consecutive at 4x4 has no grid (a row is 2413 or 3142, and no two
+ * such rows can stack): the generator says -EDOM, and the referee agrees
+ * that the empty grid has no solution. */
+static void test_no_grid(void **state)
+{
+    static struct gen_puzzle p;
+    static const uint8_t empty[16];
+    struct rules_desc fixed = {.n = 4, .flags = SDK_RULE_NON_CONSECUTIVE};
+    struct rules *r = NULL;
+    struct gen_spec spec;
+    uint64_t count = 1;
+    char err[200] = "";
+
+    (void)state;
+    gen_spec_init(&spec, counter);
+    spec.n = 4;
+    spec.rules = &fixed;
+    assert_int_equal(gen_one(&spec, 1, &p), -EDOM);
+    assert_int_equal(rules_new(&fixed, &r, err, sizeof(err)), 0);
+    assert_int_equal(rules_count(rules_sdk(r), 4, empty, 1, 0, NULL, &count), 0);
+    assert_int_equal(count, 0);
+    rules_free(r);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_rules_rows)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_rules_rows),
+                                       cmocka_unit_test(test_no_grid)};
 
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -314,7 +314,7 @@ static void test_json_output_has_rules(void **state)
 static void test_errors(void **state)
 {
     static const struct {
-        const char *args[5]; /* after the socket */
+        const char *args[6]; /* after the socket */
         const char *input;   /* written to bad.txt, the input */
         int status;          /* exit status */
         const char *words;   /* on stderr */
@@ -348,6 +348,11 @@ static void test_errors(void **state)
          "\"rules\":{\"cages\":[[3,[0,1]],[10,[1,2]]]}}\n",
          1,
          ":1: bad_request: cages: cell r1c2 is in cages 1 and 2"},
+        /* rules no 4x4 grid obeys (2413 and 3142 are the only rows) */
+        {{"generate", "--size", "4", "--rules", "non-consecutive", NULL},
+         "",
+         1,
+         "unsupported: no 4x4 grid under these rules was found"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
