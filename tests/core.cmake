@@ -154,14 +154,14 @@ set_tests_properties(se_reference PROPERTIES LABELS core TIMEOUT 60
 # Each technique of the logic plugin on hand-made positions (linked with its sources).
 set(_lg ${CMAKE_SOURCE_DIR}/plugins/logic)
 sudoku_add_test(NAME test_logic_tech SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic_tech.c
-  ${_lg}/grid.c ${_lg}/direct.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/unique.c ${_lg}/aligned.c ${_lg}/sechain.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/branch9.c ${_lg}/text.c
+  ${_lg}/grid.c ${_lg}/direct.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/unique.c ${_lg}/aligned.c ${_lg}/sechain.c ${_lg}/senest.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/branch9.c ${_lg}/text.c
   ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/marks.c ${_lg}/variant.c ${_lg}/killer.c LABELS core TIMEOUT 60)
 target_include_directories(test_logic_tech PRIVATE ${_lg})
 target_compile_definitions(test_logic_tech PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")
 # Variant puzzles explained to the end, and each variant technique on a hand-made position
 # (linked with the plugin's sources; core/rules builds the tables and counts independently).
 sudoku_add_test(NAME test_logic_variants SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic_variants.c
-  ${_lg}/grid.c ${_lg}/direct.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/unique.c ${_lg}/aligned.c ${_lg}/sechain.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/branch9.c ${_lg}/text.c
+  ${_lg}/grid.c ${_lg}/direct.c ${_lg}/basic.c ${_lg}/fish.c ${_lg}/unique.c ${_lg}/aligned.c ${_lg}/sechain.c ${_lg}/senest.c ${_lg}/chains.c ${_lg}/forcing.c ${_lg}/branch9.c ${_lg}/text.c
   ${_lg}/explain.c ${_lg}/plugin.c ${_lg}/solve.c ${_lg}/marks.c ${_lg}/variant.c ${_lg}/killer.c LIBS sudoku_core LABELS core TIMEOUT 300)
 target_include_directories(test_logic_variants PRIVATE ${_lg})
 target_compile_definitions(test_logic_variants PRIVATE SUDOKU_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")

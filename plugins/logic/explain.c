@@ -14,7 +14,7 @@
  * pays a chain search for a candidate it will drop.  The
  * working state (position, places, one step, the forcing rungs' shared
  * branches) is one struct on the stack, about 10 KB; a chain search adds
- * about 55 KB, a forcing search 10 KB.
+ * about 90 KB, a forcing search 10 KB.
  */
 #include <errno.h>
 #include <string.h>
@@ -292,7 +292,8 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
                 return (uint32_t)stop;
             if (lg_grid_is_broken(&r->g, r->geo))
                 return SDK_EXPLAIN_INVALID;
-            job->rating = LG_STUCK_RATING;
+            if (job->rating < LG_STUCK_RATING) /* SE's long chains may rate above it */
+                job->rating = LG_STUCK_RATING;
             return SDK_EXPLAIN_STUCK;
         }
         if (!step_fits(job, &r->step))

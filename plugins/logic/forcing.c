@@ -625,12 +625,14 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
     return lg_forcing_branches(c, s, true);
 }
 
-/* Past SE's dynamic forcing chains on 9x9 (SE's "dynamic forcing chains
- * (+)" and nested chains are not built): the dynamic two-way branches,
+/* SE's dynamic forcing chains (+) on 9x9 (sechain.c, senest.c); past them
+ * (SE's nested forcing chains are not built) the dynamic two-way branches,
  * rated as the least SE's next producer rates. */
 bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s)
 {
-    return lg_se_applies(c) && lg_forcing_branches(c, s, true);
+    if (!lg_se_applies(c))
+        return false;
+    return lg_se_dynamic_plus(c, s) || lg_forcing_branches(c, s, true);
 }
 
 /* One branch of c's position, placing v in cell: its candidates into m (a

@@ -259,6 +259,7 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_dynamic_plus(const struct lg_ctx *c, struct lg_step *s);
 bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s);
 
 /* text.c: sentences in r1c1 notation. */

@@ -9,6 +9,7 @@
  *   nishio_forcing_chain  Nishio forcing chains    7.5
  *   forcing_chain multiple forcing chains          8.0 (cell and region forcing chains)
  *   dynamic_forcing_chain dynamic forcing chains   8.5 (contradiction, double, cell, region)
+ *   dynamic_forcing_chain_plus  dynamic (+)        9.0 (the same kinds; senest.c)
  *
  * A step rates its base plus 0.1 for every length threshold its chains pass
  * (se_length_tenths); a rung finds every step it can, then takes the one
@@ -26,50 +27,18 @@
  * implications see it gone (and record those removals as the potential's
  * hidden parents).  A potential's weight is its ancestor count: itself and
  * everything it was derived from.  Everything here is sound: every step is
- * a consequence of the candidates alone.  Runs live in one struct on the
- * caller's stack (about 75 KB for the first rung, 50 KB for the others);
+ * a consequence of the candidates alone.  Dynamic (+) runs (level 1) go
+ * on, when nothing is pending, with SE's other rules on the run's grid
+ * (senest.c): their removals join as off potentials whose parents are
+ * listed in the run (hkind HK_LIST).  Runs live in one struct on the
+ * caller's stack (about 75 KB for the first rung, 90 KB for the others);
  * nothing allocates.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "lg.h"
-
-#define NPOT   (81 * 9 * 2) /* potentials */
-#define NCV    (81 * 9)     /* candidates (cell * 9 + v - 1) */
-#define CVW    ((NCV + 63) / 64)
-#define NONE   0xffffu
-#define KIND_X 1u /* unit links (single digit) */
-#define KIND_Y 2u /* cell links (bivalue cells) */
-
-/* The tables of the 9x9 shape in SE's order: each cell's units (block, row,
- * column) and its place in each. */
-struct se_geo {
-    uint8_t unit[81][3];  /* block, row, column: our unit numbers */
-    uint8_t place[81][3]; /* the cell's index within each */
-    const struct lg_geom *geo;
-};
-
-/* One assumption's closure (SE's doChaining). */
-struct se_run {
-    uint16_t cand[81];             /* the run's grid: candidates left */
-    uint16_t pos[27][9];           /* places of each value in each unit, in the run's grid */
-    uint64_t in[(NPOT + 63) / 64]; /* potentials derived (toOn and toOff) */
-    uint16_t par[NPOT];            /* first parent, or NONE */
-    uint8_t hkind[NPOT];  /* hidden parents: 0 none, 1 the cell's values, 2 + u a unit's places */
-    uint16_t hmask[NPOT]; /* which values or places were removed before */
-    uint16_t lon[NCV];    /* on potentials in order */
-    uint16_t loff[NCV];   /* off potentials in order */
-    uint32_t non, noff;   /* entries of lon, loff */
-    uint16_t stamp[NPOT]; /* ancestor counts: visited in walk number st */
-    uint16_t st;          /* the current walk */
-    uint16_t stack[NPOT]; /* the walk's stack */
-    int abs_on, abs_off;  /* a contradiction: the two potentials, or -1 */
-    bool abs_new_on;      /* which of them is the one not stored (derived last) */
-    uint16_t new_par;     /* its first parent */
-    uint8_t new_hkind;    /* its hidden parents */
-    uint16_t new_hmask;
-};
+#include "sechain.h"
 
 /* One candidate step, as SE would rank it. */
 struct se_hint {
@@ -121,31 +90,6 @@ static void se_offer(struct se_hint *best, const struct se_hint *h)
     best->valid = true;
 }
 
-static inline uint32_t pot_cell(uint32_t p)
-{
-    return p / 18;
-}
-
-static inline uint32_t pot_val(uint32_t p)
-{
-    return p / 2 % 9 + 1;
-}
-
-static inline uint32_t pot(uint32_t cell, uint32_t v, uint32_t on)
-{
-    return (cell * 9 + v - 1) * 2 + on;
-}
-
-static inline bool bit_has(const uint64_t *b, uint32_t i)
-{
-    return b[i >> 6] >> (i & 63) & 1u;
-}
-
-static inline void bit_set(uint64_t *b, uint32_t i)
-{
-    b[i >> 6] |= (uint64_t)1 << (i & 63);
-}
-
 static void se_geo_init(struct se_geo *sg, const struct lg_geom *geo)
 {
     sg->geo = geo;
@@ -181,19 +125,8 @@ static void run_load(struct se_run *r, const struct lg_grid *g, const struct se_
     memset(r->stamp, 0, sizeof(r->stamp));
     r->st = 0;
     r->non = r->noff = 0;
+    r->nxpar = 0;
     r->abs_on = r->abs_off = -1;
-}
-
-static void run_add(struct se_run *r, uint32_t p, uint32_t par, uint32_t hkind, uint32_t hmask)
-{
-    bit_set(r->in, p);
-    r->par[p] = (uint16_t)par;
-    r->hkind[p] = (uint8_t)hkind;
-    r->hmask[p] = (uint16_t)hmask;
-    if (p & 1)
-        r->lon[r->non++] = (uint16_t)p;
-    else
-        r->loff[r->noff++] = (uint16_t)p;
 }
 
 /* Take candidate (cell, v) out of the run's grid. */
@@ -279,7 +212,7 @@ static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg
 
     run_load(r, g, sg);
     run_add(r, src, NONE, 0, 0);
-    while (hon < r->non || hoff < r->noff) {
+    while (hon < r->non || hoff < r->noff || (r->level && lg_se_advanced(r, sg, g))) {
         if (hon < r->non) {
             const uint32_t p = r->lon[hon++], len = on_to_off(r, sg, p, y, offs);
             for (uint32_t i = 0; i < len; i++) {
@@ -338,6 +271,9 @@ static void walk_parents(struct se_run *r, const struct se_geo *sg, uint32_t *sp
     if (hkind == 1)
         for (uint32_t m = hmask; m; m &= m - 1)
             walk_push(r, sp, count, pot(cell, lg_lowest(m) + 1, 0));
+    else if (hkind == HK_LIST)
+        for (uint32_t i = 1; i <= r->xpar[hmask]; i++)
+            walk_push(r, sp, count, r->xpar[hmask + i]);
     else if (hkind >= 2)
         for (uint32_t m = hmask; m; m &= m - 1)
             walk_push(r, sp, count, pot(sg->geo->unit[hkind - 2][lg_lowest(m)], v, 0));
@@ -660,6 +596,7 @@ struct se_mode {
     bool nishio;      /* one value only; contradictions only */
     int base;         /* rating in tenths */
     const char *name; /* our technique name */
+    uint8_t level;    /* SE's nesting level: 1 dynamic (+), else 0 */
 };
 
 /* The runs one source cell needs. */
@@ -894,6 +831,7 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
     if (!lg_se_applies(c))
         return false;
     se_geo_init(&sg, c->geo);
+    r.level = 0;
     run_load(&r, c->g, &sg);
     b.h.valid = false;
     un_kind(&w.un, &r, &sg, c->g, false, true, &b);
@@ -914,6 +852,7 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
 
     se_geo_init(&sg, c->geo);
     b.h.valid = false;
+    w.mu.a.level = w.mu.b.level = mo->level;
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(c->g->cand[cell]);
         if (card < 2 || (!mo->dynamic && card < 3))
@@ -927,21 +866,31 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
 
 bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s)
 {
-    static const struct se_mode mo = {true, true, 75, "nishio_forcing_chain"};
+    static const struct se_mode mo = {true, true, 75, "nishio_forcing_chain", 0};
 
     return lg_se_applies(c) && se_multi(c, s, &mo);
 }
 
 bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s)
 {
-    static const struct se_mode mo = {false, false, 80, "forcing_chain"};
+    static const struct se_mode mo = {false, false, 80, "forcing_chain", 0};
 
     return se_multi(c, s, &mo);
 }
 
 bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s)
 {
-    static const struct se_mode mo = {true, false, 85, "dynamic_forcing_chain"};
+    static const struct se_mode mo = {true, false, 85, "dynamic_forcing_chain", 0};
 
     return se_multi(c, s, &mo);
+}
+
+/* SE's dynamic forcing chains (+): the dynamic runs go on with locked
+ * candidates, hidden and naked pairs and X-wings on the run's grid
+ * (senest.c) once the plain implications are done. */
+bool lg_se_dynamic_plus(const struct lg_ctx *c, struct lg_step *s)
+{
+    static const struct se_mode mo = {true, false, 90, "dynamic_forcing_chain_plus", 1};
+
+    return lg_se_applies(c) && se_multi(c, s, &mo);
 }
