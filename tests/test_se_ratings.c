@@ -11,8 +11,8 @@
  * first on these puzzles: test_logic_tech has it on a hand-made position.)
  * A third starts from the positions of tests/data/se_steps.txt (values and
  * pencil marks), where SE's first step is a unique rectangle or loop, a
- * BUG or an aligned exclusion: the first step must be SE's, removing the
- * same candidates at the same rating.
+ * BUG, an aligned exclusion or a dynamic forcing chain (+): the first step
+ * must be SE's, removing the same candidates at the same rating.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -264,10 +264,14 @@ static void check_step(const struct se_step *st)
 /* Every step of se_steps.txt, and every new rung among them. */
 static void test_se_steps(void **state)
 {
-    static const char *const names[] = {"unique_rectangle", "unique_loop", "bug",
-                                        "aligned_pair_exclusion", "aligned_triple_exclusion"};
+    static const char *const names[] = {"unique_rectangle",
+                                        "unique_loop",
+                                        "bug",
+                                        "aligned_pair_exclusion",
+                                        "aligned_triple_exclusion",
+                                        "dynamic_forcing_chain_plus"};
     static struct se_step st;
-    uint32_t seen[5] = {0}, lines = 0;
+    uint32_t seen[6] = {0}, lines = 0;
     char line[2048];
     FILE *f = fopen(SUDOKU_TEST_DATA_DIR "/se_steps.txt", "r");
 
@@ -277,12 +281,12 @@ static void test_se_steps(void **state)
         if (!parse_step(line, &st))
             continue;
         check_step(&st);
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 6; k++)
             seen[k] += !strcmp(st.technique, names[k]);
         lines++;
     }
     fclose(f);
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++)
         assert_true(seen[k] > 0);
     assert_true(lines >= 10);
 }
