@@ -67,20 +67,14 @@ static bool adv_lost(const struct adv *a, uint32_t cell, uint32_t v)
     return (a->g->cand[cell] & bit) && !(a->r->cand[cell] & bit);
 }
 
-/* Locked candidates: v's places in unit u1 (two or more) all lie in u2. */
-static void adv_lock(struct adv *a, uint32_t u1, uint32_t u2, uint32_t v)
+/* The step of locked candidates: v's places in unit u1 all lie in u2. */
+static void adv_lock_hint(struct adv *a, uint32_t u1, uint32_t u2, uint32_t v)
 {
     const struct lg_geom *geo = a->sg->geo;
-    const uint32_t pm = a->r->pos[u1][v - 1];
     uint64_t rem[CVW] = {0};
     uint16_t par[9];
     uint32_t npar = 0, nrem = 0;
 
-    if (lg_popcount(pm) < 2)
-        return;
-    for (uint32_t m = pm; m; m &= m - 1)
-        if (!lg_in_unit(geo, u2, geo->unit[u1][lg_lowest(m)]))
-            return;
     for (uint32_t k = 0; k < 9; k++) {
         const uint32_t cell = geo->unit[u2][k];
         if (!lg_in_unit(geo, u1, cell) && (a->r->cand[cell] >> (v - 1) & 1u)) {
@@ -97,26 +91,34 @@ static void adv_lock(struct adv *a, uint32_t u1, uint32_t u2, uint32_t v)
         adv_hint(a, rem, par, npar);
 }
 
+/* Locked candidates: v's places in unit u1 (two or more) all lie in u2,
+ * whose crossing with u1 is the places in of u1. */
+static void adv_lock(struct adv *a, uint32_t u1, uint32_t u2, uint32_t in)
+{
+    for (uint32_t v = 1; v <= 9; v++) {
+        const uint32_t pm = a->r->pos[u1][v - 1];
+        if (lg_popcount(pm) >= 2 && !(pm & ~in))
+            adv_lock_hint(a, u1, u2, v);
+    }
+}
+
 /* SE's Locking: blocks against columns and rows, then columns and rows
- * against blocks; every value of every crossing pair. */
+ * against blocks; every value of every crossing pair.  (Places in a block
+ * run row by row.) */
 static void adv_locking(struct adv *a)
 {
     for (uint32_t b = 0; b < 9; b++)
-        for (uint32_t c = 0; c < 9; c++)
-            for (uint32_t v = 1; c / 3 == b % 3 && v <= 9; v++)
-                adv_lock(a, 18 + b, 9 + c, v);
+        for (uint32_t c = b % 3 * 3; c < b % 3 * 3 + 3; c++)
+            adv_lock(a, 18 + b, 9 + c, 0111u << c % 3);
     for (uint32_t b = 0; b < 9; b++)
-        for (uint32_t row = 0; row < 9; row++)
-            for (uint32_t v = 1; row / 3 == b / 3 && v <= 9; v++)
-                adv_lock(a, 18 + b, row, v);
+        for (uint32_t row = b / 3 * 3; row < b / 3 * 3 + 3; row++)
+            adv_lock(a, 18 + b, row, 7u << row % 3 * 3);
     for (uint32_t c = 0; c < 9; c++)
-        for (uint32_t b = 0; b < 9; b++)
-            for (uint32_t v = 1; c / 3 == b % 3 && v <= 9; v++)
-                adv_lock(a, 9 + c, 18 + b, v);
+        for (uint32_t b = c / 3; b < 9; b += 3)
+            adv_lock(a, 9 + c, 18 + b, 7u << b / 3 * 3);
     for (uint32_t row = 0; row < 9; row++)
-        for (uint32_t b = 0; b < 9; b++)
-            for (uint32_t v = 1; row / 3 == b / 3 && v <= 9; v++)
-                adv_lock(a, row, 18 + b, v);
+        for (uint32_t b = row / 3 * 3; b < row / 3 * 3 + 3; b++)
+            adv_lock(a, row, 18 + b, 7u << b % 3 * 3);
 }
 
 /* SE's house order for sets: blocks, columns, rows. */
@@ -135,7 +137,8 @@ static uint32_t adv_empty(const struct adv *a, uint32_t u)
     return n;
 }
 
-/* A hidden pair of values v1 < v2 (0-based) in unit u. */
+/* The step of a hidden pair of values v1 < v2 (0-based) in unit u, each
+ * with the same two places. */
 static void adv_hidden_pair(struct adv *a, uint32_t u, uint32_t v1, uint32_t v2)
 {
     const struct lg_geom *geo = a->sg->geo;
@@ -144,8 +147,6 @@ static void adv_hidden_pair(struct adv *a, uint32_t u, uint32_t v1, uint32_t v2)
     uint16_t par[14];
     uint32_t npar = 0, nrem = 0;
 
-    if (lg_popcount(p1) < 2 || lg_popcount(p2) < 2 || lg_popcount(p1 | p2) != 2)
-        return;
     for (uint32_t k = 0; k < 9; k++) {
         const uint32_t cell = geo->unit[u][k];
         if (!((p1 | p2) >> k & 1u))
@@ -166,7 +167,8 @@ static void adv_hidden_pair(struct adv *a, uint32_t u, uint32_t v1, uint32_t v2)
         adv_hint(a, rem, par, npar);
 }
 
-/* A naked pair of the cells at places i < j of unit u. */
+/* The step of a naked pair: the cells at places i < j of unit u, each
+ * with the same two candidates. */
 static void adv_naked_pair(struct adv *a, uint32_t u, uint32_t i, uint32_t j)
 {
     const struct lg_geom *geo = a->sg->geo;
@@ -176,8 +178,6 @@ static void adv_naked_pair(struct adv *a, uint32_t u, uint32_t i, uint32_t j)
     uint16_t par[14];
     uint32_t npar = 0, nrem = 0;
 
-    if (lg_popcount(mi) < 2 || lg_popcount(mj) < 2 || lg_popcount(pair) != 2)
-        return;
     for (uint32_t k = 0; k < 9; k++) {
         const uint32_t cell = geo->unit[u][k];
         if (k == i || k == j)
@@ -201,8 +201,16 @@ static void adv_pairs(struct adv *a, bool hidden)
         const uint32_t u = adv_house(h), open = adv_empty(a, u);
         if (hidden ? open <= 4 : open < 4)
             continue;
+        /* Both members of a pair have two values (places), the same two. */
+        uint32_t two[9];
+        for (uint32_t k = 0; k < 9; k++) {
+            const uint32_t m = hidden ? a->r->pos[u][k] : a->r->cand[a->sg->geo->unit[u][k]];
+            two[k] = lg_popcount(m) == 2 ? m : 0;
+        }
         for (uint32_t j = 1; j < 9; j++) {
-            for (uint32_t i = 0; i < j; i++) {
+            for (uint32_t i = 0; two[j] && i < j; i++) {
+                if (two[i] != two[j])
+                    continue;
                 if (hidden)
                     adv_hidden_pair(a, u, i, j);
                 else
@@ -212,8 +220,8 @@ static void adv_pairs(struct adv *a, bool hidden)
     }
 }
 
-/* An X-wing of v: base lines b1 < b2 (units), cover lines of the other kind
- * (first unit cover0). */
+/* The step of an X-wing of v: base lines b1 < b2 (units), each with the
+ * same two places, cover lines of the other kind (first unit cover0). */
 static void adv_xwing(struct adv *a, uint32_t b1, uint32_t b2, uint32_t cover0, uint32_t v)
 {
     const struct lg_geom *geo = a->sg->geo;
@@ -223,8 +231,6 @@ static void adv_xwing(struct adv *a, uint32_t b1, uint32_t b2, uint32_t cover0, 
     uint16_t par[14];
     uint32_t npar = 0, nrem = 0;
 
-    if (lg_popcount(p1) < 2 || lg_popcount(p2) < 2 || lg_popcount(covers) != 2)
-        return;
     for (uint32_t m = covers; m; m &= m - 1) {
         const uint32_t u = cover0 + lg_lowest(m);
         for (uint32_t k = 0; k < 9; k++) {
@@ -259,9 +265,12 @@ static void adv_fish(struct adv *a)
         const uint32_t base0 = kind == 0 ? 9 : 0, cover0 = kind == 0 ? 0 : 9;
         for (uint32_t j = 1; j < 9; j++)
             for (uint32_t i = 0; i < j; i++)
-                for (uint32_t v = 1; v <= 9; v++)
-                    if (placed[v] + 4 <= 9)
+                for (uint32_t v = 1; v <= 9; v++) {
+                    const uint32_t p = a->r->pos[base0 + i][v - 1];
+                    if (placed[v] + 4 <= 9 && lg_popcount(p) == 2 &&
+                        p == a->r->pos[base0 + j][v - 1])
                         adv_xwing(a, base0 + i, base0 + j, cover0, v);
+                }
     }
 }
 
