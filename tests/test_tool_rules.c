@@ -495,6 +495,47 @@ static void test_generated_rules_solve(void **state)
     }
 }
 
+/* --givens: killer puzzles keep givens (none without it: cages only),
+ * each line's givens count is its puzzle's, and each puzzle is unique
+ * under its cages; --givens without killer is a usage error. */
+static void test_killer_givens(void **state)
+{
+    (void)state;
+    for (int local = 0; local < 2; local++) {
+        for (int givens = 0; givens < 2; givens++) {
+            size_t len, with_givens;
+            run_tool(local, NULL,
+                     (const char *const[]){"generate", "-n", "3", "--seed", "9", "--rules",
+                                           "killer", "--json", givens ? "--givens" : NULL, NULL});
+            if (run.status != 0)
+                fail_msg("givens %d local %d: exit %d: %s", givens, local, run.status, run.err);
+            len = read_gen_lines(run.out, made, GEN_MAX);
+            assert_int_equal(len, 3);
+            write_file("made.jsonl", run.out);
+            run_tool(local, "made.jsonl", (const char *const[]){"--unique", "--json", NULL});
+            assert_int_equal(run.status, 0);
+            assert_int_equal(read_gen_lines(run.out, solved, GEN_MAX), len);
+            with_givens = 0;
+            for (size_t k = 0; k < len; k++) {
+                size_t cells = strlen(made[k].puzzle);
+                size_t blanks = 0;
+                for (size_t c = 0; c < cells; c++)
+                    blanks += made[k].puzzle[c] == '.';
+                assert_int_equal(made[k].givens, cells - blanks);
+                with_givens += made[k].givens > 0;
+                assert_true(solved[k].is_unique && solved[k].count == 1);
+                assert_string_equal(solved[k].solution, made[k].solution);
+            }
+            /* with --givens, a puzzle whose cages alone are unique is dug
+             * bare; with this seed two of the three keep givens */
+            assert_int_equal(with_givens, givens ? 2 : 0);
+        }
+        run_tool(local, NULL, (const char *const[]){"generate", "--rules", "x", "--givens", NULL});
+        assert_int_equal(run.status, 2);
+        assert_non_null(strstr(run.err, "--givens: only with --rules killer"));
+    }
+}
+
 /* --output readable draws the layout and names every cage's sum. */
 static void test_readable_drawing(void **state)
 {
@@ -516,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_json_lines_golden),     cmocka_unit_test(test_rules_option),
         cmocka_unit_test(test_json_output_has_rules), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_readable_drawing),      cmocka_unit_test(test_generated_rules_solve),
+        cmocka_unit_test(test_killer_givens),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -526,6 +526,9 @@ SUDOKU_CLIENT_API void sudoku_client_genbatch_free(struct sudoku_client_genbatch
  * killer cages (cages: true) from the seed; regions and cages stay empty. */
 #define SUDOKU_CLIENT_RULE_DRAW_REGIONS 0x20u
 #define SUDOKU_CLIENT_RULE_DRAW_CAGES   0x40u
+/* generate only, with DRAW_CAGES (an addition): the drawn killer
+ * puzzles keep givens, dug as for other puzzles (the wire's givens: true). */
+#define SUDOKU_CLIENT_RULE_GIVENS 0x80u
 
 /* One killer cage: its cells hold distinct digits adding up to sum. */
 struct sudoku_client_cage {
