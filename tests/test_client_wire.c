@@ -384,6 +384,25 @@ static void test_decode_solvers_stats(void **state)
     assert_string_equal(list[0].name, "dlx");
     assert_int_equal(list[0].sizes, 2u | 4u);
     assert_int_equal(list[0].is_default, 1);
+    /* no rules listed (an older daemon): classic only */
+    assert_int_equal(wire_decode_solver_rules(&m.result->via.array.ptr[0], PROTO_K_RULES), 0);
+    /* rules by wire key; a name not known is passed over, a list that is
+     * no array is none */
+    struct bytes r = {.len = 0};
+    put(&r, 5, 0x94, 0x01, 0x02, 0xc0, 0x91);
+    put(&r, 1, 0x82);
+    put_str(&r, "rules");
+    put(&r, 1, 0x93);
+    put_str(&r, "cages");
+    put_str(&r, "spiral");
+    put_str(&r, "diagonals");
+    put_str(&r, "explain_rules");
+    put(&r, 1, 0x07);
+    assert_int_equal(decode_msg(&r, &zone, &o, &m), 0);
+    assert_int_equal(wire_decode_solver_rules(&m.result->via.array.ptr[0], PROTO_K_RULES),
+                     SUDOKU_CLIENT_RULE_DRAW_CAGES | SUDOKU_CLIENT_RULE_DIAGONALS);
+    assert_int_equal(wire_decode_solver_rules(&m.result->via.array.ptr[0], PROTO_K_EXPLAIN_RULES),
+                     0);
     /* stats: counters and one solver entry */
     struct bytes s = {.len = 0};
     struct sudoku_client_stats st;

@@ -13,6 +13,8 @@
  * sudoku generate --rules jigsaw and killer: the JSON lines it prints go
  * back in as they are and solve, uniquely, to their solution under the
  * rules they carry (read back from the JSON, checked by core/rules).
+ * sudoku solvers --json names the rules of each solver, --local as the
+ * daemon.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -536,6 +538,24 @@ static void test_killer_givens(void **state)
     }
 }
 
+/* sudoku solvers --json lists each solver's rules and explain_rules, and
+ * --local lists the same as the daemon, byte for byte. */
+static void test_solvers_rules(void **state)
+{
+    static char daemon_out[8192];
+    (void)state;
+    run_tool(0, NULL, (const char *const[]){"solvers", "--json", NULL});
+    assert_int_equal(run.status, 0);
+    assert_true(strlen(run.out) < sizeof(daemon_out));
+    snprintf(daemon_out, sizeof(daemon_out), "%s", run.out);
+    assert_non_null(strstr(daemon_out, "\"name\":\"dfs\""));
+    assert_non_null(strstr(strstr(daemon_out, "\"name\":\"dfs\""), "\"rules\":[],"));
+    assert_non_null(strstr(daemon_out, "\"explain_rules\":[\"diagonals\",\"windows\","));
+    run_tool(1, NULL, (const char *const[]){"solvers", "--json", NULL});
+    assert_int_equal(run.status, 0);
+    assert_string_equal(run.out, daemon_out);
+}
+
 /* --output readable draws the layout and names every cage's sum. */
 static void test_readable_drawing(void **state)
 {
@@ -557,7 +577,7 @@ int main(void)
         cmocka_unit_test(test_json_lines_golden),     cmocka_unit_test(test_rules_option),
         cmocka_unit_test(test_json_output_has_rules), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_readable_drawing),      cmocka_unit_test(test_generated_rules_solve),
-        cmocka_unit_test(test_killer_givens),
+        cmocka_unit_test(test_killer_givens),         cmocka_unit_test(test_solvers_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
