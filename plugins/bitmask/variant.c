@@ -474,19 +474,34 @@ V_INLINE int v_hidden_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
     return v_place(g, f, v_first(t, W), d, N, W) ? V_FAIL : 1;
 }
 
-/* Hidden singles in every house.  Returns the number placed or V_FAIL. */
-V_INLINE int v_hidden(const struct v_geom *g, uint64_t *f, const unsigned N, const unsigned W)
+/* The digits (bit d) that may still go in an open cell of frame f: a
+ * digit not in it is placed in every house.  One round of propagation
+ * computes it once for hidden singles and locked candidates. */
+V_INLINE uint32_t v_live(const uint64_t *f, const unsigned N, const unsigned W)
 {
     const uint64_t *open = f + N * W;
+    uint32_t live = 0;
+
+    for (unsigned d = 0; d < N; d++) {
+        uint64_t any = 0;
+        for (unsigned k = 0; k < W; k++)
+            any |= f[d * W + k] & open[k];
+        live |= (uint32_t)(any != 0) << d;
+    }
+    return live;
+}
+
+/* Hidden singles in every house for the digits of live (v_live).
+ * Returns the number placed or V_FAIL. */
+V_INLINE int v_hidden(const struct v_geom *g, uint64_t *f, uint32_t live, const unsigned N,
+                      const unsigned W)
+{
     int placed = 0;
 
     uint64_t *hid = f + V_AT_HIDDEN(N, W);
 
     for (unsigned d = 0; d < N; d++) {
-        uint64_t live = 0;
-        for (unsigned k = 0; k < W; k++)
-            live |= f[d * W + k] & open[k];
-        if (!live) {
+        if (!((live >> d) & 1)) {
             hid[2 * d] = hid[2 * d + 1] = 0;
             continue; /* every d placed: each house has it */
         }
@@ -543,18 +558,17 @@ V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
     return hit != 0;
 }
 
-/* Locked candidates in every house.  Returns 1 when it removed any. */
-V_INLINE int v_locked(const struct v_geom *g, uint64_t *f, const unsigned N, const unsigned W)
+/* Locked candidates in every house for the digits of live (v_live, as
+ * hidden singles saw it: they placed nothing since).  Returns 1 when it
+ * removed any. */
+V_INLINE int v_locked(const struct v_geom *g, uint64_t *f, uint32_t live, const unsigned N,
+                      const unsigned W)
 {
-    const uint64_t *open = f + N * W;
     uint64_t *lck = f + V_AT_LOCKED(N, W);
     int changed = 0;
 
     for (unsigned d = 0; d < N; d++) {
-        uint64_t live = 0;
-        for (unsigned k = 0; k < W; k++)
-            live |= f[d * W + k] & open[k];
-        if (!live) {
+        if (!((live >> d) & 1)) {
             lck[2 * d] = lck[2 * d + 1] = 0;
             continue;
         }
@@ -664,10 +678,11 @@ V_INLINE int v_propagate(const struct v_geom *g, uint64_t *f, const struct sdk_j
             if (r > 0)
                 continue;
         }
-        r = v_hidden(g, f, N, W);
+        const uint32_t live = v_live(f, N, W);
+        r = v_hidden(g, f, live, N, W);
         if (r < 0)
             return V_FAIL;
-        if (r == 0 && !v_locked(g, f, N, W))
+        if (r == 0 && !v_locked(g, f, live, N, W))
             return V_GUESS;
     }
 }
