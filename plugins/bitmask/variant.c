@@ -50,6 +50,8 @@
  */
 #include "bitmask.h"
 
+#include <sudoku/plugin_rules.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,53 +121,15 @@ struct v_search {
 /* ------------------------------------------------------------------------ */
 /* Checks: the host built the rules, but a bad table must fail, not crash.    */
 
-static int v_pairs_ok(const uint16_t *pairs, uint32_t len, uint32_t nn)
-{
-    if ((len && !pairs) || len > nn * nn)
-        return 0;
-    for (uint32_t k = 0; k < len; k++)
-        if (pairs[2 * k] >= pairs[2 * k + 1] || pairs[2 * k + 1] >= nn)
-            return 0;
-    return 1;
-}
-
-static int v_cages_ok(const struct sdk_rules *r, uint32_t n)
-{
-    uint8_t seen[SDK_MAX_CELLS] = {0};
-
-    if (r->cages_len == 0)
-        return 1;
-    if (!r->cages || !r->cage_cells || r->cages_len > n * n || r->cage_cells_len > n * n)
-        return 0;
-    for (uint32_t k = 0; k < r->cages_len; k++) {
-        const struct sdk_cage *c = &r->cages[k];
-        if (c->len == 0 || c->len > n || c->off > r->cage_cells_len ||
-            c->len > r->cage_cells_len - c->off || c->sum > n * (n + 1) / 2)
-            return 0;
-        for (uint32_t j = 0; j < c->len; j++) {
-            const uint16_t cell = r->cage_cells[c->off + j];
-            if (cell >= n * n || seen[cell]++)
-                return 0;
-        }
-    }
-    return 1;
-}
-
 /* Is rules a table this solver can read for side n?  1 or 0. */
 static int v_rules_ok(const struct sdk_rules *r, uint32_t n)
 {
     const uint32_t bs = sdk_box_side(n);
 
-    if (r->size < sizeof(struct sdk_rules) || r->n != n || r->kinds == 0 ||
-        (r->kinds & ~(uint32_t)SDK_RULE_ALL) != 0)
-        return 0;
-    if (!r->houses || r->houses_len < 3 * n || r->houses_len > 3 * n + 2 + (bs - 1) * (bs - 1))
-        return 0;
-    for (uint32_t k = 0; k < r->houses_len * n; k++)
-        if (r->houses[k] >= n * n)
-            return 0;
-    return v_pairs_ok(r->differ, r->differ_len, n * n) &&
-           v_pairs_ok(r->nonconsec, r->nonconsec_len, n * n) && v_cages_ok(r, n);
+    return sdk_rules_head_ok(r, n, SDK_RULE_ALL) &&
+           sdk_rules_houses_ok(r, n, 3 * n + 2 + (bs - 1) * (bs - 1), 255) &&
+           sdk_rules_pairs_ok(r->differ, r->differ_len, n * n) &&
+           sdk_rules_pairs_ok(r->nonconsec, r->nonconsec_len, n * n) && sdk_rules_cages_ok(r, n);
 }
 
 /* ------------------------------------------------------------------------ */
