@@ -330,7 +330,9 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
         pos[d * W + k] &= ~peer[k];
     }
     for (unsigned e = 0; e < N; e++) {
-        const uint64_t in0 = in[0] & ~placed[2 * e], in1 = in[1] & ~placed[2 * e + 1];
+        /* only the digits c could hold lost a place in its houses */
+        const uint64_t had = 0 - ((pos[e * W + wi] & cb) != 0);
+        const uint64_t in0 = in[0] & ~placed[2 * e] & had, in1 = in[1] & ~placed[2 * e + 1] & had;
         pos[e * W + wi] &= ~cb;
         hid[2 * e] |= in0;
         hid[2 * e + 1] |= in1;
