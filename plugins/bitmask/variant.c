@@ -12,9 +12,8 @@
  *     pos[0] .. pos[n-1]   per digit, the cells that may still hold it
  *                          (a placed cell stays in its own digit's set only)
  *     open                 the cells not placed yet
- *     hidden[0 .. n-1]     per digit, two words: the houses (bit h) where
- *                          its places changed since hidden singles looked
- *     locked[0 .. n-1]     the same for locked candidates
+ *     dirty[0 .. n-1]      per digit, two words: the houses (bit h) where
+ *                          its places changed since the house pass looked
  *     placed[0 .. n-1]     per digit, two words: the houses it is placed in
  *                          (never looked at again for it)
  *     cage[0 .. K-1]       one word per cage of two or more cells:
@@ -32,12 +31,13 @@
  * cages (the combinations of a cage's unused digits that its open cells
  * can still hold, filling them with its remaining sum: a digit in none
  * leaves its cells; a digit in every one with one place left in the cage
- * goes there, with none the level fails); hidden singles in every house,
- * the extra houses too (a digit with no place left in a house is a
- * contradiction); last, being the dearest, locked candidates: a digit's
- * places in a house, when all of them see a cell (the intersection of
- * their peer sets), leave that cell without it, which covers pointing and
- * claiming between any two houses and the pair rules alike.  Then the
+ * goes there, with none the level fails); then each house where a digit
+ * lost places, the extra houses too, in one look: hidden singles (a digit
+ * with no place left in a house is a contradiction) and locked
+ * candidates (a digit's places in a house, when all of them see a cell,
+ * the intersection of their peer sets, leave that cell without it, which
+ * covers pointing and claiming between any two houses and the pair rules
+ * alike; one look at the digit's places serves both).  Then the
  * search guesses on a cell with the fewest candidates (MRV), ties to the
  * one with the most open peers.
  *
@@ -66,14 +66,13 @@
  * intersection's size (2, 3, 4, 5): larger sets rarely share a peer. */
 #define V_LOCKED_MAX(n) ((n) == 4 ? 2u : (n) == 9 ? 3u : (n))
 /* Stack words for a 9x9 job: houses, peers, neighbours, cages and frames. */
-#define V_SMALL_WORDS ((33 + 81 + 81 + 40 + 81) * 2 + 82 * (9 * 2 + 2 + 6 * 9 + 40) + 8)
+#define V_SMALL_WORDS ((33 + 81 + 81 + 40 + 81) * 2 + 82 * (9 * 2 + 2 + 4 * 9 + 40) + 8)
 
 /* Where each part of a frame starts (see the top of the file). */
 #define V_AT_OPEN(N, W)   ((N) * (W))
 #define V_AT_HIDDEN(N, W) ((N) * (W) + (W))
-#define V_AT_LOCKED(N, W) ((N) * (W) + (W) + 2 * (N))
-#define V_AT_PLACED(N, W) ((N) * (W) + (W) + 4 * (N))
-#define V_AT_CAGES(N, W)  ((N) * (W) + (W) + 6 * (N))
+#define V_AT_PLACED(N, W) ((N) * (W) + (W) + 2 * (N))
+#define V_AT_CAGES(N, W)  ((N) * (W) + (W) + 4 * (N))
 
 #define V_SUM(x)        ((unsigned)((x)&0xffffu))
 #define V_OPEN(x)       ((unsigned)(((x) >> 16) & 0xffu))
@@ -150,7 +149,7 @@ static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
         k += r->cages[i].len > 1;
     *cages = k;
     return (size_t)w * (r->houses_len + 2 * cells + k) + 2 * (size_t)cells +
-           (size_t)(cells + 1) * (r->n * w + w + 6 * r->n + k);
+           (size_t)(cells + 1) * (r->n * w + w + 4 * r->n + k);
 }
 
 /* Lay the geometry of rules out in words (v_words of them, zeroed). */
@@ -165,7 +164,7 @@ static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w,
     g->w = w;
     g->houses_len = r->houses_len;
     g->cages_len = cages;
-    g->stride = n * w + w + 6 * n + cages;
+    g->stride = n * w + w + 4 * n + cages;
     g->full = n == 32 ? ~0u : (1u << n) - 1;
     memset(g->all, 0, sizeof(g->all));
     for (unsigned c = 0; c < cells; c++)
@@ -289,7 +288,7 @@ static struct v_combo v_combos(uint32_t avail, unsigned k, unsigned sum)
 V_INLINE void v_touch(const struct v_geom *g, uint64_t *f, unsigned d, const uint64_t *gone,
                       const unsigned N, const unsigned W)
 {
-    uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+    uint64_t *hid = f + V_AT_HIDDEN(N, W);
     const uint64_t *placed = f + V_AT_PLACED(N, W);
     uint64_t h0 = 0, h1 = 0;
 
@@ -303,8 +302,6 @@ V_INLINE void v_touch(const struct v_geom *g, uint64_t *f, unsigned d, const uin
     h1 &= ~placed[2 * d + 1];
     hid[2 * d] |= h0;
     hid[2 * d + 1] |= h1;
-    lck[2 * d] |= h0;
-    lck[2 * d + 1] |= h1;
 }
 
 /* Put digit d (0-based) on cell c of frame f; c holds d as a candidate.
@@ -317,7 +314,7 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
     const uint64_t cb = 1ull << (c & 63);
     uint64_t *pos = f, *open = f + N * W;
 
-    uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
+    uint64_t *hid = f + V_AT_HIDDEN(N, W);
     uint64_t *placed = f + V_AT_PLACED(N, W);
     const uint64_t *in = g->house_of + 2 * (size_t)c;
 
@@ -336,8 +333,6 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
         pos[e * W + wi] &= ~cb;
         hid[2 * e] |= in0;
         hid[2 * e + 1] |= in1;
-        lck[2 * e] |= in0;
-        lck[2 * e + 1] |= in1;
     }
     pos[d * W + wi] |= cb;
     open[wi] &= ~cb;
@@ -440,9 +435,58 @@ V_INLINE int v_hidden_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
     return v_place(g, f, v_first(t, W), d, N, W) ? V_FAIL : 1;
 }
 
+/* Digit d in house mask, hidden singles and locked candidates at once.
+ * The open cells t of mask that may hold d, when d is not placed there
+ * yet, are where it must go: none is a contradiction, one is a hidden
+ * single, and a cell that sees every cell of t (their peers'
+ * intersection: houses, differ pairs, cage mates alike) cannot hold d,
+ * which covers pointing and claiming between any two houses and the pair
+ * rules alike.  Returns 1 when it placed or removed, 0 nothing, V_FAIL. */
+V_INLINE int v_house_in(const struct v_geom *g, uint64_t *f, unsigned d, const uint64_t *mask,
+                        const unsigned N, const unsigned W)
+{
+    uint64_t t[W], sees[W], any = 0, closed = 0, hit = 0;
+    const uint64_t *open = f + N * W;
+    unsigned cells = 0, first = 0;
+
+    for (unsigned k = 0; k < W; k++) {
+        t[k] = f[d * W + k] & mask[k];
+        any |= t[k];
+        closed |= t[k] & ~open[k];
+        sees[k] = f[d * W + k];
+    }
+    if (!any)
+        return V_FAIL;
+    if (closed)
+        return 0; /* placed in mask */
+    for (unsigned k = 0; k < W; k++)
+        for (uint64_t s = t[k]; s; s &= s - 1) {
+            const unsigned c = k * 64 + (unsigned)__builtin_ctzll(s);
+            if (++cells > V_LOCKED_MAX(N))
+                return 0;
+            first = cells == 1 ? c : first;
+            const uint64_t *peer = g->peer + (size_t)c * W;
+            any = 0;
+            for (unsigned x = 0; x < W; x++) {
+                sees[x] &= peer[x];
+                any |= sees[x];
+            }
+            if (!any && cells > 1)
+                return 0;
+        }
+    if (cells == 1)
+        return v_place(g, f, first, d, N, W) ? V_FAIL : 1;
+    for (unsigned k = 0; k < W; k++) {
+        hit |= sees[k];
+        f[d * W + k] &= ~sees[k];
+    }
+    if (hit)
+        v_touch(g, f, d, sees, N, W);
+    return hit != 0;
+}
+
 /* The digits (bit d) that may still go in an open cell of frame f: a
- * digit not in it is placed in every house.  One round of propagation
- * computes it once for hidden singles and locked candidates. */
+ * digit not in it is placed in every house.  Once a round. */
 V_INLINE uint32_t v_live(const uint64_t *f, const unsigned N, const unsigned W)
 {
     const uint64_t *open = f + N * W;
@@ -457,9 +501,10 @@ V_INLINE uint32_t v_live(const uint64_t *f, const unsigned N, const unsigned W)
     return live;
 }
 
-/* Hidden singles in every house for the digits of live (v_live).
- * Returns the number placed or V_FAIL. */
-V_INLINE int v_hidden(const struct v_geom *g, uint64_t *f, uint32_t live, const unsigned N,
+/* Hidden singles and locked candidates in every house where a digit of
+ * live (v_live) lost places since the last look.  Returns the number of
+ * placements and removals, or V_FAIL. */
+V_INLINE int v_houses(const struct v_geom *g, uint64_t *f, uint32_t live, const unsigned N,
                       const unsigned W)
 {
     int placed = 0;
@@ -475,77 +520,13 @@ V_INLINE int v_hidden(const struct v_geom *g, uint64_t *f, uint32_t live, const 
             while (hid[2 * d + k]) {
                 const unsigned h = k * 64 + (unsigned)__builtin_ctzll(hid[2 * d + k]);
                 hid[2 * d + k] &= hid[2 * d + k] - 1;
-                const int r = v_hidden_in(g, f, d, g->house + (size_t)h * W, N, W);
+                const int r = v_house_in(g, f, d, g->house + (size_t)h * W, N, W);
                 if (r < 0)
                     return V_FAIL;
                 placed += r;
             }
     }
     return placed;
-}
-
-/* Locked candidates in house mask for digit d: the open cells t of mask
- * that may hold d, when d is not placed there yet, are where it must go,
- * so a cell that sees every cell of t (their peers' intersection: houses,
- * differ pairs, cage mates alike) cannot hold it.  Returns 1 when that
- * removed a candidate, else 0. */
-V_INLINE int v_locked_in(const struct v_geom *g, uint64_t *f, unsigned d, const uint64_t *mask,
-                         const unsigned N, const unsigned W)
-{
-    uint64_t t[W], sees[W], hit = 0;
-    const uint64_t *open = f + N * W;
-
-    for (unsigned k = 0; k < W; k++) {
-        t[k] = f[d * W + k] & mask[k];
-        if (t[k] & ~open[k])
-            return 0; /* placed in mask */
-        sees[k] = f[d * W + k];
-    }
-    unsigned cells = 0;
-    for (unsigned k = 0; k < W; k++)
-        for (uint64_t s = t[k]; s; s &= s - 1) {
-            if (++cells > V_LOCKED_MAX(N))
-                return 0;
-            const uint64_t *peer = g->peer + (size_t)(k * 64 + (unsigned)__builtin_ctzll(s)) * W;
-            uint64_t any = 0;
-            for (unsigned x = 0; x < W; x++) {
-                sees[x] &= peer[x];
-                any |= sees[x];
-            }
-            if (!any)
-                return 0;
-        }
-    for (unsigned k = 0; k < W; k++) {
-        hit |= sees[k];
-        f[d * W + k] &= ~sees[k];
-    }
-    if (hit)
-        v_touch(g, f, d, sees, N, W);
-    return hit != 0;
-}
-
-/* Locked candidates in every house for the digits of live (v_live, as
- * hidden singles saw it: they placed nothing since).  Returns 1 when it
- * removed any. */
-V_INLINE int v_locked(const struct v_geom *g, uint64_t *f, uint32_t live, const unsigned N,
-                      const unsigned W)
-{
-    uint64_t *lck = f + V_AT_LOCKED(N, W);
-    int changed = 0;
-
-    for (unsigned d = 0; d < N; d++) {
-        if (!((live >> d) & 1)) {
-            lck[2 * d] = lck[2 * d + 1] = 0;
-            continue;
-        }
-        for (unsigned k = 0; k < 2; k++)
-            while (lck[2 * d + k]) {
-                const unsigned h = k * 64 + (unsigned)__builtin_ctzll(lck[2 * d + k]);
-                lck[2 * d + k] &= lck[2 * d + k] - 1;
-                changed |= v_locked_in(g, f, d, g->house + (size_t)h * W, N, W);
-            }
-    }
-    return changed;
 }
 
 /* Look at one cage: its combinations are those of its unused digits that
@@ -645,10 +626,10 @@ V_INLINE int v_propagate(const struct v_geom *g, uint64_t *f, const struct sdk_j
                 continue;
         }
         const uint32_t live = v_live(f, N, W);
-        r = v_hidden(g, f, live, N, W);
+        r = v_houses(g, f, live, N, W);
         if (r < 0)
             return V_FAIL;
-        if (r == 0 && !v_locked(g, f, live, N, W))
+        if (r == 0)
             return V_GUESS;
     }
 }
@@ -765,9 +746,9 @@ V_INLINE int v_load(struct v_search *s, const unsigned N, const unsigned W)
         f[V_AT_CAGES(N, W) + k] = V_CAGE(g->cage_sum[k], g->cage_len[k], 0);
     memset(f + V_AT_PLACED(N, W), 0, 2 * N * sizeof(uint64_t));
     for (unsigned d = 0; d < N; d++) {
-        uint64_t *hid = f + V_AT_HIDDEN(N, W), *lck = f + V_AT_LOCKED(N, W);
-        hid[2 * d] = lck[2 * d] = g->houses_all[0];
-        hid[2 * d + 1] = lck[2 * d + 1] = g->houses_all[1];
+        uint64_t *hid = f + V_AT_HIDDEN(N, W);
+        hid[2 * d] = g->houses_all[0];
+        hid[2 * d + 1] = g->houses_all[1];
     }
     for (unsigned c = 0; c < g->cells; c++)
         if (g->single[c])
