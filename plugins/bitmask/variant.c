@@ -322,6 +322,8 @@ V_INLINE int v_place(const struct v_geom *g, uint64_t *f, unsigned c, unsigned d
 
     placed[2 * d] |= in[0];
     placed[2 * d + 1] |= in[1];
+    hid[2 * d] &= ~in[0]; /* d is settled in c's houses: nothing to look at */
+    hid[2 * d + 1] &= ~in[1];
     for (unsigned k = 0; k < W; k++) {
         gone[k] = pos[d * W + k] & peer[k];
         pos[d * W + k] &= ~peer[k];
@@ -447,7 +449,7 @@ V_INLINE int v_house_in(const struct v_geom *g, uint64_t *f, unsigned d, const u
 {
     uint64_t t[W], sees[W], any = 0, closed = 0, hit = 0;
     const uint64_t *open = f + N * W;
-    unsigned cells = 0, first = 0;
+    unsigned cells = 0, at[V_LOCKED_MAX(N)];
 
     for (unsigned k = 0; k < W; k++) {
         t[k] = f[d * W + k] & mask[k];
@@ -461,21 +463,22 @@ V_INLINE int v_house_in(const struct v_geom *g, uint64_t *f, unsigned d, const u
         return 0; /* placed in mask */
     for (unsigned k = 0; k < W; k++)
         for (uint64_t s = t[k]; s; s &= s - 1) {
-            const unsigned c = k * 64 + (unsigned)__builtin_ctzll(s);
-            if (++cells > V_LOCKED_MAX(N))
-                return 0;
-            first = cells == 1 ? c : first;
-            const uint64_t *peer = g->peer + (size_t)c * W;
-            any = 0;
-            for (unsigned x = 0; x < W; x++) {
-                sees[x] &= peer[x];
-                any |= sees[x];
-            }
-            if (!any && cells > 1)
-                return 0;
+            if (cells == V_LOCKED_MAX(N))
+                return 0; /* too many places to share a peer */
+            at[cells++] = k * 64 + (unsigned)__builtin_ctzll(s);
         }
     if (cells == 1)
-        return v_place(g, f, first, d, N, W) ? V_FAIL : 1;
+        return v_place(g, f, at[0], d, N, W) ? V_FAIL : 1;
+    for (unsigned j = 0; j < cells; j++) {
+        const uint64_t *peer = g->peer + (size_t)at[j] * W;
+        any = 0;
+        for (unsigned x = 0; x < W; x++) {
+            sees[x] &= peer[x];
+            any |= sees[x];
+        }
+        if (!any)
+            return 0;
+    }
     for (unsigned k = 0; k < W; k++) {
         hit |= sees[k];
         f[d * W + k] &= ~sees[k];
