@@ -37,7 +37,8 @@
  * candidates (a digit's places in a house, when all of them see a cell,
  * the intersection of their peer sets, leave that cell without it, which
  * covers pointing and claiming between any two houses and the pair rules
- * alike; one look at the digit's places serves both).  Then the
+ * alike; one look at the digit's places serves both); with cages, when
+ * all that is stuck, naked pairs over the peer relation.  Then the
  * search guesses on a cell with the fewest candidates (MRV), ties to the
  * one with the most open peers.
  *
@@ -596,6 +597,87 @@ V_INLINE int v_cages(const struct v_geom *g, uint64_t *f, const unsigned N, cons
     return done;
 }
 
+/* The cells of p (W words) may hold only a and b: each two of them that
+ * see each other strike a and b from every cell that sees both.  Returns
+ * 1 when that removed a candidate, else 0. */
+V_INLINE int v_pair_of(const struct v_geom *g, uint64_t *f, unsigned a, unsigned b,
+                       const uint64_t *p, const unsigned N, const unsigned W)
+{
+    uint64_t hit = 0;
+
+    for (unsigned k = 0; k < W; k++)
+        for (uint64_t xs = p[k]; xs; xs &= xs - 1) {
+            const unsigned x = k * 64 + (unsigned)__builtin_ctzll(xs);
+            const uint64_t *px = g->peer + (size_t)x * W;
+            for (unsigned j = k; j < W; j++)
+                for (uint64_t ys = p[j] & px[j] & (j == k ? xs & (xs - 1) : ~0ull); ys;
+                     ys &= ys - 1) {
+                    const unsigned y = j * 64 + (unsigned)__builtin_ctzll(ys);
+                    const uint64_t *py = g->peer + (size_t)y * W;
+                    uint64_t ga[W], gb[W], any = 0;
+                    for (unsigned i = 0; i < W; i++) {
+                        const uint64_t both = px[i] & py[i];
+                        ga[i] = f[a * W + i] & both;
+                        gb[i] = f[b * W + i] & both;
+                        f[a * W + i] &= ~both;
+                        f[b * W + i] &= ~both;
+                        any |= ga[i] | gb[i];
+                    }
+                    if (any) {
+                        v_touch(g, f, a, ga, N, W);
+                        v_touch(g, f, b, gb, N, W);
+                    }
+                    hit |= any;
+                }
+        }
+    return hit != 0;
+}
+
+/* Naked pairs over the peer relation: two open cells that see each other
+ * and may hold only a and b take both digits between them, so a cell that
+ * sees both (their peers' intersection: houses, differ pairs, cage mates)
+ * holds neither.  Looked at only when everything else is stuck, and
+ * only with cages (see v_propagate).  Returns
+ * 1 when it removed a candidate, else 0. */
+V_INLINE int v_pairs(const struct v_geom *g, uint64_t *f, uint32_t live, const unsigned N,
+                     const unsigned W)
+{
+    uint64_t ones[W], twos[W], biv[W], any = 0;
+    const uint64_t *open = f + N * W;
+    int changed = 0;
+
+    for (unsigned k = 0; k < W; k++)
+        ones[k] = twos[k] = biv[k] = 0;
+    for (unsigned d = 0; d < N; d++)
+        for (unsigned k = 0; k < W; k++) {
+            const uint64_t x = f[d * W + k] & open[k];
+            biv[k] |= twos[k] & x; /* three or more, for now */
+            twos[k] |= ones[k] & x;
+            ones[k] |= x;
+        }
+    for (unsigned k = 0; k < W; k++) {
+        biv[k] = twos[k] & ~biv[k];
+        any |= biv[k];
+    }
+    if (!any)
+        return 0;
+    for (uint32_t la = live; la; la &= la - 1) {
+        const unsigned a = (unsigned)__builtin_ctz(la);
+        for (uint32_t lb = la & (la - 1); lb; lb &= lb - 1) {
+            const unsigned b = (unsigned)__builtin_ctz(lb);
+            uint64_t p[W], one = 0, two = 0;
+            for (unsigned k = 0; k < W; k++) {
+                p[k] = biv[k] & f[a * W + k] & f[b * W + k];
+                two |= (p[k] & (p[k] - 1)) | (uint64_t)((one != 0) & (p[k] != 0));
+                one |= p[k];
+            }
+            if (two) /* two cells or more hold just a and b */
+                changed |= v_pair_of(g, f, a, b, p, N, W);
+        }
+    }
+    return changed;
+}
+
 /* Are there open cells left? */
 V_INLINE int v_has_open(const uint64_t *f, const unsigned N, const unsigned W)
 {
@@ -632,7 +714,9 @@ V_INLINE int v_propagate(const struct v_geom *g, uint64_t *f, const struct sdk_j
         r = v_houses(g, f, live, N, W);
         if (r < 0)
             return V_FAIL;
-        if (r == 0)
+        /* naked pairs pay only with cages: on the 9x9 X and anti-knight
+         * benchmarks they save 12% of the guesses and cost 6-13% of the time */
+        if (r == 0 && !(g->cages_len && v_pairs(g, f, live, N, W)))
             return V_GUESS;
     }
 }
