@@ -30,6 +30,7 @@
  * caller's stack (about 75 KB for the first rung, 50 KB for the others);
  * nothing allocates.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -402,6 +403,7 @@ struct se_unary {
     uint16_t qoff[UN_ENTRIES];         /* pending entries (cycles) or off potentials */
     uint16_t cyc[64];                  /* entries that close a cycle */
     uint32_t ncyc;
+    bool cut; /* the last search stopped at its node bound with work pending */
 };
 
 /* Is off potential q on the path that reached on potential p (SE's isParent)? */
@@ -415,9 +417,11 @@ static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
 
 /* SE's doCycles from on potential src: breadth first, a layer of on
  * potentials then a layer of off ones; a cycle is an off entry that leads
- * back to src after at least two layers of each. */
+ * back to src after at least two layers of each.  The off layer reached
+ * after L layers closes cycles of L nodes: the search stops before one
+ * whose cycles would have more than max_cx. */
 static void un_cycles(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
-                      const struct lg_grid *g, uint32_t src, bool y, bool x)
+                      const struct lg_grid *g, uint32_t src, bool y, bool x, int max_cx)
 {
     uint32_t non = 0, noff = 0, length = 0, nent = 0;
     uint16_t offs[32];
@@ -425,10 +429,16 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
 
     memset(u->on_in, 0, sizeof(u->on_in));
     u->ncyc = 0;
+    u->cut = false;
     bit_set(u->on_in, src);
     u->on_par[src] = NONE;
     u->qon[non++] = (uint16_t)src;
     while (non || noff) {
+        /* The next off layer closes cycles of length + 2 nodes. */
+        if ((int)length + 2 > max_cx) {
+            u->cut = true;
+            return;
+        }
         length++;
         for (uint32_t i = 0; i < non; i++) {
             const uint32_t p = u->qon[i], len = on_to_off(r, sg, p, y, offs);
@@ -460,14 +470,19 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
 }
 
 /* SE's doForcingChains from src (on or off): the first potential found
- * that is src's opposite, as its parent (or NONE). */
+ * that is src's opposite, as its parent (or NONE).  The layers alternate,
+ * on then off; a chain whose last parent lies d layers from src has d + 2
+ * nodes, so the search stops before a layer whose chains would have more
+ * than max_cx. */
 static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
-                           const struct lg_grid *g, uint32_t src, bool y)
+                           const struct lg_grid *g, uint32_t src, bool y, int max_cx)
 {
     uint32_t hon = 0, ton = 0, hoff = 0, toff = 0;
+    int depth = src & 1 ? 0 : -1; /* of the next on layer */
     uint16_t offs[32];
     struct se_made ons[4];
 
+    u->cut = false;
     memset(u->on_in, 0, sizeof(u->on_in));
     memset(u->off_in, 0, sizeof(u->off_in));
     if (src & 1) {
@@ -480,6 +495,10 @@ static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const str
         u->qoff[toff++] = (uint16_t)src;
     }
     while (hon < ton || hoff < toff) {
+        if (depth + 2 > max_cx && hon < ton) {
+            u->cut = true;
+            return NONE;
+        }
         for (; hon < ton; hon++) {
             const uint32_t p = u->qon[hon], len = on_to_off(r, sg, p, y, offs);
             for (uint32_t j = 0; j < len; j++) {
@@ -491,6 +510,10 @@ static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const str
                     u->qoff[toff++] = offs[j];
                 }
             }
+        }
+        if (depth + 3 > max_cx && hoff < toff) {
+            u->cut = true;
+            return NONE;
         }
         for (; hoff < toff; hoff++) {
             const uint32_t p = u->qoff[hoff], len = off_to_on(r, sg, g, p, y, true, ons);
@@ -504,6 +527,7 @@ static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const str
                 }
             }
         }
+        depth += 2;
     }
     return NONE;
 }
@@ -515,7 +539,18 @@ struct se_best {
     int place;                     /* a placement: cell * 9 + v - 1, or -1 */
     uint16_t cells[LG_STEP_CELLS]; /* the pattern */
     uint32_t ncells;
+    int max_tenths; /* steps rated above are not taken (the ladder's cut_above) */
+    bool cut;       /* a step above max_tenths was found or a search stopped there */
 };
+
+/* An empty best step, with c's ceiling. */
+static void best_init(struct se_best *b, const struct lg_ctx *c)
+{
+    b->h.valid = false;
+    b->cut = false;
+    b->max_tenths = c->cut_above > 0.0 && c->cut_above < 100.0 ? (int)(c->cut_above * 10.0 + 1e-6)
+                                                                : INT_MAX / 4;
+}
 
 static void best_cell(struct se_best *b, uint32_t cell)
 {
@@ -526,13 +561,54 @@ static void best_cell(struct se_best *b, uint32_t cell)
         b->cells[b->ncells++] = (uint16_t)cell;
 }
 
-/* Would h rank before b's step? */
-static bool se_better(const struct se_best *b, const struct se_hint *h)
+/* Would h rank before b's step (and rate no more than its ceiling)? */
+static bool se_better(struct se_best *b, const struct se_hint *h)
 {
     struct se_hint probe = b->h;
 
+    if (h->tenths > b->max_tenths) {
+        b->cut = true;
+        return false;
+    }
     se_offer(&probe, h);
     return !b->h.valid || memcmp(&probe, &b->h, sizeof(probe)) != 0;
+}
+
+/* The most nodes a step of this base can have and rate at most tenths
+ * (0: none can); se_length_tenths inverted. */
+static int se_cx_within(int base, int tenths)
+{
+    int ceil = 4;
+    bool odd = false;
+
+    if (tenths < base)
+        return 0;
+    if (tenths - base > 30)
+        return INT_MAX / 4;
+    for (int t = base; t < tenths; t++) {
+        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
+        odd = !odd;
+    }
+    return ceil + 2;
+}
+
+/* The most nodes a step of this base and kind order can have and still be
+ * taken: rate no more than b's ceiling and rank before b's step.  A
+ * rating never falls as nodes are added, so a search whose next layer
+ * only makes longer steps can stop. */
+static int se_max_cx(const struct se_best *b, int base, int key)
+{
+    int most = se_cx_within(base, b->max_tenths);
+
+    if (b->h.valid) {
+        const int below = se_cx_within(base, b->h.tenths - 1);
+        int tie = se_cx_within(base, b->h.tenths);
+        const int last = key < b->h.sort_key ? b->h.complexity : b->h.complexity - 1;
+        tie = tie < last ? tie : last;
+        tie = tie > below ? tie : below;
+        most = most < tie ? most : tie;
+    }
+    return most;
 }
 
 /* A cycle closed by entry e: what SE's CycleHint removes (a candidate
@@ -635,15 +711,18 @@ static void un_kind(struct se_unary *u, const struct se_run *r, const struct se_
             continue;
         for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
             const uint32_t src = pot(cell, lg_lowest(m) + 1, 1);
-            un_cycles(u, r, sg, g, src, y, x);
+            un_cycles(u, r, sg, g, src, y, x, se_max_cx(b, cyc_base, key));
+            b->cut |= u->cut;
             for (uint32_t i = 0; i < u->ncyc; i++)
                 un_cycle_hint(u, sg, g, src, u->cyc[i], cyc_base, key, cyc_name, b);
             if (!x)
                 continue;
-            uint32_t par = un_forcing(u, r, sg, g, src, y);
+            uint32_t par = un_forcing(u, r, sg, g, src, y, se_max_cx(b, fc_base, key));
+            b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src, par, fc_base, key, fc_name, b);
-            par = un_forcing(u, r, sg, g, src ^ 1u, y);
+            par = un_forcing(u, r, sg, g, src ^ 1u, y, se_max_cx(b, fc_base, key));
+            b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src ^ 1u, par, fc_base, key, fc_name, b);
         }
@@ -858,9 +937,15 @@ static void se_text(const struct lg_ctx *c, const struct se_best *b, struct lg_s
     lg_text(c, s, "%s (%d nodes) over %s: %s", s->name, b->h.complexity, path, what);
 }
 
-/* Turn the best step into s; false when there is none. */
+/* Turn the best step into s; false when there is none.  With none at or
+ * below the ceiling but some search cut there, s is a step with no content
+ * rated the least a step cut could rate (lg_ctx.cut_above). */
 static bool se_step(const struct lg_ctx *c, const struct se_best *b, struct lg_step *s)
 {
+    if (!b->h.valid && b->cut) {
+        s->rating = (b->max_tenths + 1) / 10.0;
+        return true;
+    }
     if (!b->h.valid)
         return false;
     lg_step_reset(s, b->h.name, b->h.tenths / 10.0);
@@ -895,7 +980,7 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
         return false;
     se_geo_init(&sg, c->geo);
     run_load(&r, c->g, &sg);
-    b.h.valid = false;
+    best_init(&b, c);
     un_kind(&w.un, &r, &sg, c->g, false, true, &b);
     if (lg_should_stop(c))
         return false;
@@ -913,7 +998,7 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
     union se_work w;
 
     se_geo_init(&sg, c->geo);
-    b.h.valid = false;
+    best_init(&b, c);
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(c->g->cand[cell]);
         if (card < 2 || (!mo->dynamic && card < 3))
