@@ -404,7 +404,34 @@ struct se_unary {
     uint16_t cyc[64];                  /* entries that close a cycle */
     uint32_t ncyc;
     bool cut; /* the last search stopped at its node bound with work pending */
+    /* The kind's links, in SE's order (on_to_off, off_to_on against the
+     * start grid, which the static searches never change): potential p
+     * leads to link[first[p]] .. link[first[p + 1] - 1]. */
+    uint16_t first[NPOT + 1];
+    uint16_t link[NCV * 32];
 };
+
+/* Fill u's links for the kind (y: cell links; x: unit links off to on). */
+static void un_links(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
+                     const struct lg_grid *g, bool y, bool x)
+{
+    uint32_t n = 0;
+    struct se_made ons[4];
+
+    for (uint32_t p = 0; p < NPOT; p++) {
+        u->first[p] = (uint16_t)n;
+        if (!(g->cand[pot_cell(p)] >> (pot_val(p) - 1) & 1u))
+            continue;
+        if (p & 1) {
+            n += on_to_off(r, sg, p, y, &u->link[n]);
+            continue;
+        }
+        const uint32_t len = off_to_on(r, sg, g, p, y, x, ons);
+        for (uint32_t i = 0; i < len; i++)
+            u->link[n++] = ons[i].p;
+    }
+    u->first[NPOT] = (uint16_t)n;
+}
 
 /* Is off potential q on the path that reached on potential p (SE's isParent)? */
 static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
@@ -420,12 +447,9 @@ static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
  * back to src after at least two layers of each.  The off layer reached
  * after L layers closes cycles of L nodes: the search stops before one
  * whose cycles would have more than max_cx. */
-static void un_cycles(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
-                      const struct lg_grid *g, uint32_t src, bool y, bool x, int max_cx)
+static void un_cycles(struct se_unary *u, uint32_t src, int max_cx)
 {
     uint32_t non = 0, noff = 0, length = 0, nent = 0;
-    uint16_t offs[32];
-    struct se_made ons[4];
 
     memset(u->on_in, 0, sizeof(u->on_in));
     u->ncyc = 0;
@@ -441,11 +465,11 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
         }
         length++;
         for (uint32_t i = 0; i < non; i++) {
-            const uint32_t p = u->qon[i], len = on_to_off(r, sg, p, y, offs);
-            for (uint32_t j = 0; j < len && nent < UN_ENTRIES; j++) {
-                if (un_is_parent(u, p, offs[j]))
+            const uint32_t p = u->qon[i], end = u->first[p + 1];
+            for (uint32_t j = u->first[p]; j < end && nent < UN_ENTRIES; j++) {
+                if (un_is_parent(u, p, u->link[j]))
                     continue;
-                u->ent_p[nent] = offs[j];
+                u->ent_p[nent] = u->link[j];
                 u->ent_par[nent] = (uint16_t)p;
                 u->qoff[noff++] = (uint16_t)nent++;
             }
@@ -453,9 +477,9 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
         non = 0;
         length++;
         for (uint32_t i = 0; i < noff; i++) {
-            const uint32_t e = u->qoff[i], len = off_to_on(r, sg, g, u->ent_p[e], y, x, ons);
-            for (uint32_t j = 0; j < len; j++) {
-                const uint32_t q = ons[j].p;
+            const uint32_t e = u->qoff[i], end = u->first[u->ent_p[e] + 1];
+            for (uint32_t j = u->first[u->ent_p[e]]; j < end; j++) {
+                const uint32_t q = u->link[j];
                 if (length >= 4 && q == src && u->ncyc < 64)
                     u->cyc[u->ncyc++] = (uint16_t)e;
                 if (!bit_has(u->on_in, q)) {
@@ -474,13 +498,10 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
  * on then off; a chain whose last parent lies d layers from src has d + 2
  * nodes, so the search stops before a layer whose chains would have more
  * than max_cx. */
-static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
-                           const struct lg_grid *g, uint32_t src, bool y, int max_cx)
+static uint32_t un_forcing(struct se_unary *u, uint32_t src, int max_cx)
 {
     uint32_t hon = 0, ton = 0, hoff = 0, toff = 0;
     int depth = src & 1 ? 0 : -1; /* of the next on layer */
-    uint16_t offs[32];
-    struct se_made ons[4];
 
     u->cut = false;
     memset(u->on_in, 0, sizeof(u->on_in));
@@ -500,14 +521,15 @@ static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const str
             return NONE;
         }
         for (; hon < ton; hon++) {
-            const uint32_t p = u->qon[hon], len = on_to_off(r, sg, p, y, offs);
-            for (uint32_t j = 0; j < len; j++) {
-                if ((offs[j] | 1u) == src)
+            const uint32_t p = u->qon[hon], end = u->first[p + 1];
+            for (uint32_t j = u->first[p]; j < end; j++) {
+                const uint32_t q = u->link[j];
+                if ((q | 1u) == src)
                     return p;
-                if (!bit_has(u->off_in, offs[j])) {
-                    bit_set(u->off_in, offs[j]);
-                    u->off_par[offs[j]] = (uint16_t)p;
-                    u->qoff[toff++] = offs[j];
+                if (!bit_has(u->off_in, q)) {
+                    bit_set(u->off_in, q);
+                    u->off_par[q] = (uint16_t)p;
+                    u->qoff[toff++] = (uint16_t)q;
                 }
             }
         }
@@ -516,14 +538,15 @@ static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const str
             return NONE;
         }
         for (; hoff < toff; hoff++) {
-            const uint32_t p = u->qoff[hoff], len = off_to_on(r, sg, g, p, y, true, ons);
-            for (uint32_t j = 0; j < len; j++) {
-                if ((ons[j].p & ~1u) == src)
+            const uint32_t p = u->qoff[hoff], end = u->first[p + 1];
+            for (uint32_t j = u->first[p]; j < end; j++) {
+                const uint32_t q = u->link[j];
+                if ((q & ~1u) == src)
                     return p;
-                if (!bit_has(u->on_in, ons[j].p)) {
-                    bit_set(u->on_in, ons[j].p);
-                    u->on_par[ons[j].p] = (uint16_t)p;
-                    u->qon[ton++] = ons[j].p;
+                if (!bit_has(u->on_in, q)) {
+                    bit_set(u->on_in, q);
+                    u->on_par[q] = (uint16_t)p;
+                    u->qon[ton++] = (uint16_t)q;
                 }
             }
         }
@@ -705,23 +728,24 @@ static void un_kind(struct se_unary *u, const struct se_run *r, const struct se_
     const char *cyc_name = x && y ? "xy_cycle" : y ? "y_cycle" : "x_cycle";
     const char *fc_name = y ? "aic" : "x_chain";
 
+    un_links(u, r, sg, g, y, x);
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(g->cand[cell]);
         if (card < 2 || (card > 2 && !x))
             continue;
         for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
             const uint32_t src = pot(cell, lg_lowest(m) + 1, 1);
-            un_cycles(u, r, sg, g, src, y, x, se_max_cx(b, cyc_base, key));
+            un_cycles(u, src, se_max_cx(b, cyc_base, key));
             b->cut |= u->cut;
             for (uint32_t i = 0; i < u->ncyc; i++)
                 un_cycle_hint(u, sg, g, src, u->cyc[i], cyc_base, key, cyc_name, b);
             if (!x)
                 continue;
-            uint32_t par = un_forcing(u, r, sg, g, src, y, se_max_cx(b, fc_base, key));
+            uint32_t par = un_forcing(u, src, se_max_cx(b, fc_base, key));
             b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src, par, fc_base, key, fc_name, b);
-            par = un_forcing(u, r, sg, g, src ^ 1u, y, se_max_cx(b, fc_base, key));
+            par = un_forcing(u, src ^ 1u, se_max_cx(b, fc_base, key));
             b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src ^ 1u, par, fc_base, key, fc_name, b);
