@@ -55,6 +55,7 @@ struct se_geo {
 struct se_run {
     uint16_t cand[81];             /* the run's grid: candidates left */
     uint16_t pos[27][9];           /* places of each value in each unit, in the run's grid */
+    uint16_t pos0[27][9];          /* the same in the start grid */
     uint64_t in[(NPOT + 63) / 64]; /* potentials derived (toOn and toOff) */
     uint16_t par[NPOT];            /* first parent, or NONE */
     uint8_t hkind[NPOT];  /* hidden parents: 0 none, 1 the cell's values, 2 + u a unit's places */
@@ -178,6 +179,7 @@ static void run_load(struct se_run *r, const struct lg_grid *g, const struct se_
             for (int k = 0; k < 3; k++)
                 r->pos[sg->unit[i][k]][lg_lowest(m)] |= (uint16_t)(1u << sg->place[i][k]);
     }
+    memcpy(r->pos0, r->pos, sizeof(r->pos0));
     memset(r->in, 0, sizeof(r->in));
     memset(r->stamp, 0, sizeof(r->stamp));
     r->st = 0;
@@ -237,6 +239,14 @@ struct se_made {
     uint16_t hmask;
 };
 
+/* Has m exactly two bits (without a popcount: this is the hot path)? */
+static inline bool has_two(uint32_t m)
+{
+    const uint32_t rest = m & (m - 1);
+
+    return rest && !(rest & (rest - 1));
+}
+
 /* What off potential p makes on, in SE's order; returns the count. */
 static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
                           uint32_t p, bool y, bool x, struct se_made *out)
@@ -244,13 +254,13 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
     const uint32_t cell = pot_cell(p), v = pot_val(p), m = r->cand[cell];
     uint32_t len = 0;
 
-    if (y && lg_popcount(m) == 2) {
+    if (y && has_two(m)) {
         uint32_t w = lg_lowest(m & ~(1u << (v - 1))) + 1;
         out[len++] = (struct se_made){(uint16_t)pot(cell, w, 1), 1, (uint16_t)(g->cand[cell] & ~m)};
     }
     for (int k = 0; x && k < 3; k++) {
         const uint32_t u = sg->unit[cell][k], pm = r->pos[u][v - 1];
-        if (lg_popcount(pm) != 2)
+        if (!has_two(pm))
             continue;
         uint32_t other = sg->geo->unit[u][lg_lowest(pm & ~(1u << sg->place[cell][k]))];
         uint32_t q = pot(other, v, 1), dup = 0;
@@ -258,11 +268,7 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
             dup |= out[i].p == q;
         if (dup)
             continue;
-        uint32_t start = 0;
-        for (uint32_t i = 0; i < 9; i++)
-            if (g->cand[sg->geo->unit[u][i]] >> (v - 1) & 1u)
-                start |= 1u << i;
-        out[len++] = (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(start & ~pm)};
+        out[len++] = (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(r->pos0[u][v - 1] & ~pm)};
     }
     return len;
 }
