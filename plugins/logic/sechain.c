@@ -781,7 +781,24 @@ struct se_multi {
     uint32_t nfirst_on, nfirst_off;
     uint16_t mem[NPOT]; /* members of an intersection, in order */
     int sum[NPOT];      /* their weights so far, by member index */
+    /* Each candidate's on run, for the region forcing chains that share it
+     * (cell * 9 + v - 1; valid where have is set). */
+    uint64_t have[CVW];
+    uint64_t on_in[NCV][(NPOT + 63) / 64];
 };
+
+/* What candidate cv taken as true implies (the run's in set), from the
+ * cache or run into w->b; the pointer is into w. */
+static const uint64_t *mu_on_in(struct se_multi *w, const struct se_mode *mo,
+                                const struct se_geo *sg, const struct lg_grid *g, uint32_t cv)
+{
+    if (!bit_has(w->have, cv)) {
+        run_chain(&w->b, sg, g, cv * 2 + 1, mo->dynamic, true);
+        memcpy(w->on_in[cv], w->b.in, sizeof(w->on_in[cv]));
+        bit_set(w->have, cv);
+    }
+    return w->on_in[cv];
+}
 
 /* Offer a step concluding target, of weight cx; source and unit for the
  * pattern. */
@@ -855,26 +872,31 @@ static void mu_binary(struct se_multi *w, const struct se_mode *mo, const struct
     }
 }
 
-/* Region forcing chains of value v in unit u, whose first place is cell
- * (w->a holds the cell's run). */
+/* Region forcing chains of value v in unit u, whose first place is cell:
+ * what every place implies (the cached runs), then the weights of that. */
 static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
                       const struct lg_grid *g, uint32_t cell, uint32_t v, uint32_t u,
                       struct se_best *b)
 {
-    uint64_t in[(NPOT + 63) / 64];
+    uint64_t in[(NPOT + 63) / 64], any = 0;
     uint32_t others[9], nothers = 0;
 
-    memcpy(in, w->a.in, sizeof(in));
+    memcpy(in, mu_on_in(w, mo, sg, g, cell * 9 + v - 1), sizeof(in));
     for (uint32_t k = 0; k < 9; k++) {
         const uint32_t other = sg->geo->unit[u][k];
         if (other != cell && (g->cand[other] >> (v - 1) & 1u))
             others[nothers++] = other;
     }
     for (uint32_t i = 0; i < nothers; i++) {
-        run_chain(&w->b, sg, g, pot(others[i], v, 1), mo->dynamic, true);
+        const uint64_t *oin = mu_on_in(w, mo, sg, g, others[i] * 9 + v - 1);
         for (int k = 0; k < (NPOT + 63) / 64; k++)
-            in[k] &= w->b.in[k];
+            in[k] &= oin[k];
     }
+    for (int k = 0; k < (NPOT + 63) / 64; k++)
+        any |= in[k];
+    if (!any)
+        return;
+    run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, true);
     const uint32_t n = mu_members(w->mem, in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
     if (!n)
         return;
@@ -908,19 +930,16 @@ static void mu_cell(struct se_multi *w, const struct se_mode *mo, const struct s
         mu_offer(b, mo, g, w->mem[i], w->sum[i], 5, cell, -1, sg);
 }
 
-/* Every source value of one cell, in SE's order. */
-static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
-                      const struct lg_grid *g, uint32_t cell, struct se_best *b)
+/* The region forcing chains whose first place is cell, in SE's order
+ * (value, then the cell's block, row and column).  They run after every
+ * source cell's other chains, so that the runs they share are cached;
+ * a step's rank does not depend on when it is offered, but for ties of
+ * one kind, whose order this keeps. */
+static void mu_regions(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                       const struct lg_grid *g, uint32_t cell, struct se_best *b)
 {
-    bool first = true;
-
     for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
         const uint32_t v = lg_lowest(m) + 1;
-        run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
-        if (mo->dynamic)
-            mu_binary(w, mo, sg, g, cell, v, b);
-        if (mo->nishio)
-            continue;
         for (int k = 0; k < 3; k++) {
             const uint32_t u = sg->unit[cell][k];
             uint32_t pm = 0;
@@ -930,6 +949,26 @@ static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct
             if (lg_popcount(pm) >= 2 && lg_lowest(pm) == sg->place[cell][k])
                 mu_region(w, mo, sg, g, cell, v, u, b);
         }
+    }
+}
+
+/* Every source value of one cell, in SE's order. */
+static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                      const struct lg_grid *g, uint32_t cell, struct se_best *b)
+{
+    bool first = true;
+
+    for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
+        const uint32_t v = lg_lowest(m) + 1;
+        run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
+        if (!mo->nishio) {
+            memcpy(w->on_in[cell * 9 + v - 1], w->a.in, sizeof(w->a.in));
+            bit_set(w->have, cell * 9 + v - 1);
+        }
+        if (mo->dynamic)
+            mu_binary(w, mo, sg, g, cell, v, b);
+        if (mo->nishio)
+            continue;
         if (first) {
             memcpy(w->cell_in, w->a.in, sizeof(w->cell_in));
             memcpy(w->first_on, w->a.lon, sizeof(w->a.lon[0]) * w->a.non);
@@ -1029,6 +1068,7 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
 
     se_geo_init(&sg, c->geo);
     best_init(&b, c);
+    memset(w.mu.have, 0, sizeof(w.mu.have));
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(c->g->cand[cell]);
         if (card < 2 || (!mo->dynamic && card < 3))
@@ -1036,6 +1076,14 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
         if (lg_should_stop(c))
             return false;
         mu_source(&w.mu, mo, &sg, c->g, cell, &b);
+    }
+    for (uint32_t cell = 0; cell < 81 && !mo->nishio; cell++) {
+        const uint32_t card = lg_popcount(c->g->cand[cell]);
+        if (card < 2 || (!mo->dynamic && card < 3))
+            continue;
+        if (lg_should_stop(c))
+            return false;
+        mu_regions(&w.mu, mo, &sg, c->g, cell, &b);
     }
     return se_step(c, &b, s);
 }
