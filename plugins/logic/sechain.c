@@ -181,7 +181,19 @@ static void run_load(struct se_run *r, const struct lg_grid *g, const struct se_
     }
     memcpy(r->pos0, r->pos, sizeof(r->pos0));
     memset(r->in, 0, sizeof(r->in));
-    memset(r->stamp, 0, sizeof(r->stamp));
+    r->st = 0; /* the stamps are cleared by the first walk */
+    r->non = r->noff = 0;
+    r->abs_on = r->abs_off = -1;
+}
+
+/* Load r from the grid that run t was loaded from (a rung that runs from
+ * one grid many times computes its places once). */
+static void run_load_as(struct se_run *r, const struct se_run *t)
+{
+    memcpy(r->cand, t->cand, sizeof(r->cand));
+    memcpy(r->pos, t->pos0, sizeof(r->pos));
+    memcpy(r->pos0, t->pos0, sizeof(r->pos0));
+    memset(r->in, 0, sizeof(r->in));
     r->st = 0;
     r->non = r->noff = 0;
     r->abs_on = r->abs_off = -1;
@@ -276,15 +288,14 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
 /* SE's doChaining from potential src: on potentials first, one at a time,
  * until nothing is pending or a potential would be both on and off (then
  * abs_on / abs_off are set).  dynamic: processed off potentials leave the
- * run's grid; y: cell links too (all but Nishio). */
-static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
-                      uint32_t src, bool dynamic, bool y)
+ * run's grid; y: cell links too (all but Nishio).  r is loaded from g. */
+static void run_loaded(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
+                       uint32_t src, bool dynamic, bool y)
 {
     uint32_t hon = 0, hoff = 0;
     uint16_t offs[32];
     struct se_made ons[4];
 
-    run_load(r, g, sg);
     run_add(r, src, NONE, 0, 0);
     while (hon < r->non || hoff < r->noff) {
         if (hon < r->non) {
@@ -358,9 +369,11 @@ static int run_weight(struct se_run *r, const struct se_geo *sg, uint32_t self, 
     uint32_t sp = 0;
     int count = 1;
 
-    if (++r->st == 0) {
+    if (r->st == 0 || r->st == UINT16_MAX) { /* a new run, or the walks wrapped */
         memset(r->stamp, 0, sizeof(r->stamp));
         r->st = 1;
+    } else {
+        r->st++;
     }
     r->stamp[self] = r->st;
     walk_parents(r, sg, &sp, &count, self, par, hkind, hmask);
@@ -785,7 +798,16 @@ struct se_multi {
      * (cell * 9 + v - 1; valid where have is set). */
     uint64_t have[CVW];
     uint64_t on_in[NCV][(NPOT + 63) / 64];
+    struct se_run t; /* loaded from the rung's grid, never run: the others load from it */
 };
+
+/* SE's doChaining from src into r, loaded from w->t. */
+static void mu_run(const struct se_multi *w, struct se_run *r, const struct se_geo *sg,
+                   const struct lg_grid *g, uint32_t src, bool dynamic, bool y)
+{
+    run_load_as(r, &w->t);
+    run_loaded(r, sg, g, src, dynamic, y);
+}
 
 /* What candidate cv taken as true implies (the run's in set), from the
  * cache or run into w->b; the pointer is into w. */
@@ -793,7 +815,7 @@ static const uint64_t *mu_on_in(struct se_multi *w, const struct se_mode *mo,
                                 const struct se_geo *sg, const struct lg_grid *g, uint32_t cv)
 {
     if (!bit_has(w->have, cv)) {
-        run_chain(&w->b, sg, g, cv * 2 + 1, mo->dynamic, true);
+        mu_run(w, &w->b, sg, g, cv * 2 + 1, mo->dynamic, true);
         memcpy(w->on_in[cv], w->b.in, sizeof(w->on_in[cv]));
         bit_set(w->have, cv);
     }
@@ -857,7 +879,7 @@ static void mu_binary(struct se_multi *w, const struct se_mode *mo, const struct
     const bool y = !mo->nishio;
     const uint32_t on = pot(cell, v, 1);
 
-    run_chain(&w->b, sg, g, on ^ 1u, mo->dynamic, y);
+    mu_run(w, &w->b, sg, g, on ^ 1u, mo->dynamic, y);
     if (w->a.abs_on >= 0)
         mu_offer(b, mo, g, on ^ 1u, run_absurd_weight(&w->a, sg), 7, cell, -1, sg);
     if (w->b.abs_on >= 0)
@@ -896,14 +918,14 @@ static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct
         any |= in[k];
     if (!any)
         return;
-    run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, true);
+    mu_run(w, &w->a, sg, g, pot(cell, v, 1), mo->dynamic, true);
     const uint32_t n = mu_members(w->mem, in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
     if (!n)
         return;
     for (uint32_t i = 0; i < n; i++)
         w->sum[i] = run_weight_of(&w->a, sg, w->mem[i]);
     for (uint32_t j = 0; j < nothers; j++) {
-        run_chain(&w->b, sg, g, pot(others[j], v, 1), mo->dynamic, true);
+        mu_run(w, &w->b, sg, g, pot(others[j], v, 1), mo->dynamic, true);
         for (uint32_t i = 0; i < n; i++)
             w->sum[i] += run_weight_of(&w->b, sg, w->mem[i]);
     }
@@ -922,7 +944,7 @@ static void mu_cell(struct se_multi *w, const struct se_mode *mo, const struct s
         return;
     memset(w->sum, 0, sizeof(w->sum[0]) * n);
     for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
-        run_chain(&w->a, sg, g, pot(cell, lg_lowest(m) + 1, 1), mo->dynamic, true);
+        mu_run(w, &w->a, sg, g, pot(cell, lg_lowest(m) + 1, 1), mo->dynamic, true);
         for (uint32_t i = 0; i < n; i++)
             w->sum[i] += run_weight_of(&w->a, sg, w->mem[i]);
     }
@@ -960,7 +982,7 @@ static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct
 
     for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
         const uint32_t v = lg_lowest(m) + 1;
-        run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
+        mu_run(w, &w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
         if (!mo->nishio) {
             memcpy(w->on_in[cell * 9 + v - 1], w->a.in, sizeof(w->a.in));
             bit_set(w->have, cell * 9 + v - 1);
@@ -1069,6 +1091,7 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
     se_geo_init(&sg, c->geo);
     best_init(&b, c);
     memset(w.mu.have, 0, sizeof(w.mu.have));
+    run_load(&w.mu.t, c->g, &sg);
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(c->g->cand[cell]);
         if (card < 2 || (!mo->dynamic && card < 3))
