@@ -48,6 +48,7 @@
 struct se_geo {
     uint8_t unit[81][3];  /* block, row, column: our unit numbers */
     uint8_t place[81][3]; /* the cell's index within each */
+    uint16_t skip[81][3]; /* places of each unit that the cell's block holds (itself too) */
     const struct lg_geom *geo;
 };
 
@@ -158,6 +159,15 @@ static void se_geo_init(struct se_geo *sg, const struct lg_geom *geo)
             sg->place[cell][slot] = (uint8_t)k;
         }
     }
+    for (uint32_t cell = 0; cell < 81; cell++) {
+        for (int slot = 0; slot < 3; slot++) {
+            const uint32_t u = sg->unit[cell][slot];
+            sg->skip[cell][slot] = 0;
+            for (uint32_t k = 0; k < 9; k++)
+                if (sg->unit[geo->unit[u][k]][0] == sg->unit[cell][0])
+                    sg->skip[cell][slot] |= (uint16_t)(1u << k);
+        }
+    }
 }
 
 /* Is SE's chaining the ladder's here (a classic 9x9 grid)? */
@@ -225,20 +235,17 @@ static uint32_t on_to_off(const struct se_run *r, const struct se_geo *sg, uint3
 {
     const uint32_t cell = pot_cell(p), v = pot_val(p);
     uint32_t len = 0;
-    uint64_t seen[2] = {0, 0};
 
     if (y)
         for (uint32_t m = r->cand[cell] & ~(1u << (v - 1)); m; m &= m - 1)
             out[len++] = (uint16_t)pot(cell, lg_lowest(m) + 1, 0);
+    /* The block first, then the row and column without the block's cells
+     * (which the block gave already). */
     for (int k = 0; k < 3; k++) {
         const uint32_t u = sg->unit[cell][k];
-        for (uint32_t m = r->pos[u][v - 1]; m; m &= m - 1) {
-            uint32_t other = sg->geo->unit[u][lg_lowest(m)];
-            if (other == cell || (seen[other >> 6] >> (other & 63) & 1u))
-                continue;
-            seen[other >> 6] |= (uint64_t)1 << (other & 63);
-            out[len++] = (uint16_t)pot(other, v, 0);
-        }
+        const uint32_t skip = k ? sg->skip[cell][k] : 1u << sg->place[cell][0];
+        for (uint32_t m = r->pos[u][v - 1] & ~skip; m; m &= m - 1)
+            out[len++] = (uint16_t)pot(sg->geo->unit[u][lg_lowest(m)], v, 0);
     }
     return len;
 }
