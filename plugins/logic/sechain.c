@@ -666,7 +666,7 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
                           const struct lg_grid *g, uint32_t src, uint32_t e, int base, int key,
                           const char *name, struct se_best *b)
 {
-    uint64_t fw[CVW] = {0}, bk[CVW] = {0}, onc[2] = {0, 0};
+    uint64_t fw[9][2] = {{0}}, bk[9][2] = {{0}}, onc[2] = {0, 0}, elim[CVW] = {0}, any = 0;
     uint16_t nodes[NPOT];
     uint32_t n = 0;
     struct se_hint h = {0};
@@ -690,24 +690,29 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
         return;
     for (uint32_t i = 0; i < n; i++)
         onc[pot_cell(nodes[i]) >> 6] |= (uint64_t)1 << (pot_cell(nodes[i]) & 63);
+    /* By value, the cells that see an on node and an off node. */
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t cell = pot_cell(nodes[i]), v = pot_val(nodes[i]);
-        const struct lg_set *peers = &sg->geo->peers[cell];
-        for (int o = lg_set_next(peers, 0); o >= 0; o = lg_set_next(peers, (uint32_t)o + 1)) {
-            if ((onc[o >> 6] >> (o & 63) & 1u) || !(g->cand[o] >> (v - 1) & 1u))
-                continue;
-            bit_set(nodes[i] & 1 ? fw : bk, (uint32_t)o * 9 + v - 1);
+        const struct lg_set *peers = &sg->geo->peers[pot_cell(nodes[i])];
+        uint64_t *side = (nodes[i] & 1 ? fw : bk)[pot_val(nodes[i]) - 1];
+        side[0] |= peers->w[0];
+        side[1] |= peers->w[1];
+    }
+    for (uint32_t v = 1; v <= 9; v++) {
+        for (uint32_t w = 0; w < 2; w++) {
+            for (uint64_t m = fw[v - 1][w] & bk[v - 1][w] & ~onc[w]; m; m &= m - 1) {
+                const uint32_t o = w * 64 + (uint32_t)__builtin_ctzll(m);
+                if (g->cand[o] >> (v - 1) & 1u) {
+                    bit_set(elim, o * 9 + v - 1);
+                    any = 1;
+                }
+            }
         }
     }
-    uint64_t any = 0;
-    for (int w = 0; w < CVW; w++)
-        any |= fw[w] & bk[w];
     if (!any)
         return;
     b->h = h;
     b->h.valid = true;
-    for (int w = 0; w < CVW; w++)
-        b->elim[w] = fw[w] & bk[w];
+    memcpy(b->elim, elim, sizeof(b->elim));
     b->place = -1;
     b->ncells = 0;
     for (uint32_t i = 0; i < n; i++)
