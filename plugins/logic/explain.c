@@ -11,10 +11,12 @@
  * With a rating ceiling (job->max_rating, ABI minor 2) only the rungs rated
  * up to it are asked: a position none of them moves ends the run with
  * SDK_EXPLAIN_ABOVE and the next rung's rating, so a band generator never
- * pays a chain search for a candidate it will drop.  The
+ * pays a chain search for a candidate it will drop; and a rung that only
+ * rungs rated above the ceiling follow may stop searching there
+ * (lg_ctx.cut_above).  The
  * working state (position, places, one step, the forcing rungs' shared
  * branches) is one struct on the stack, about 10 KB; a chain search adds
- * about 55 KB, a forcing search 10 KB.
+ * up to 200 KB (SE's chains, sechain.c), a forcing search 10 KB.
  */
 #include <errno.h>
 #include <string.h>

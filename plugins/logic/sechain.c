@@ -26,8 +26,18 @@
  * implications see it gone (and record those removals as the potential's
  * hidden parents).  A potential's weight is its ancestor count: itself and
  * everything it was derived from.  Everything here is sound: every step is
- * a consequence of the candidates alone.  Runs live in one struct on the
- * caller's stack (about 75 KB for the first rung, 50 KB for the others);
+ * a consequence of the candidates alone.
+ *
+ * What keeps it cheap (no rating depends on it): a rating never falls as a
+ * chain grows, so each breadth-first search of the first rung stops at the
+ * layer whose steps could no longer rank before the best found so far, nor
+ * rate above the ladder's ceiling when it gives one (lg_ctx.cut_above);
+ * those searches walk the position's links, listed once per kind.  The
+ * multiple-chain rungs load every run from one copy of the grid, and keep
+ * what each candidate implies, so the region forcing chains intersect
+ * those instead of running each place again (they run after the rest, in
+ * their own order: the kinds never tie).  Runs live in one struct on the
+ * caller's stack (about 125 KB for the first rung, 200 KB for the others);
  * nothing allocates.
  */
 #include <limits.h>
