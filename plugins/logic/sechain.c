@@ -297,7 +297,8 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
             dup |= out[i].p == q;
         if (dup)
             continue;
-        out[len++] = (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(r->pos0[u][v - 1] & ~pm)};
+        out[len++] =
+            (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(r->pos0[u][v - 1] & ~pm)};
     }
     return len;
 }
@@ -608,7 +609,7 @@ static void best_init(struct se_best *b, const struct lg_ctx *c)
     b->h.valid = false;
     b->cut = false;
     b->max_tenths = c->cut_above > 0.0 && c->cut_above < 100.0 ? (int)(c->cut_above * 10.0 + 1e-6)
-                                                                : INT_MAX / 4;
+                                                               : INT_MAX / 4;
 }
 
 static void best_cell(struct se_best *b, uint32_t cell)
@@ -923,7 +924,7 @@ static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct
                       struct se_best *b)
 {
     uint64_t in[(NPOT + 63) / 64], any = 0;
-    uint32_t others[9], nothers = 0;
+    uint32_t others[9] = {0}, nothers = 0;
 
     memcpy(in, mu_on_in(w, mo, sg, g, cell * 9 + v - 1), sizeof(in));
     for (uint32_t k = 0; k < 9; k++) {
