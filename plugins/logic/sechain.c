@@ -353,6 +353,14 @@ static void run_loaded(struct se_run *r, const struct se_geo *sg, const struct l
     }
 }
 
+/* SE's doChaining from src, r loaded from g first (run_loaded). */
+static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
+                      uint32_t src, bool dynamic, bool y)
+{
+    run_load(r, g, sg);
+    run_loaded(r, sg, g, src, dynamic, y);
+}
+
 /* Push the parents given that the walk has not seen onto its stack, each
  * counted once. */
 static void walk_push(struct se_run *r, uint32_t *sp, int *count, uint32_t q)
@@ -837,8 +845,8 @@ static void mu_run(const struct se_multi *w, struct se_run *r, const struct se_g
 static const uint64_t *mu_on_in(struct se_multi *w, const struct se_mode *mo,
                                 const struct se_geo *sg, const struct lg_grid *g, uint32_t cv)
 {
-    if (!bit_has(w->have, cv)) {
-        mu_run(w, &w->b, sg, g, cv * 2 + 1, mo->dynamic, true);
+    if (!bit_has(w->have, cv)) { /* a place no source cell ran (rare: run from g) */
+        run_chain(&w->b, sg, g, cv * 2 + 1, mo->dynamic, true);
         memcpy(w->on_in[cv], w->b.in, sizeof(w->on_in[cv]));
         bit_set(w->have, cv);
     }
