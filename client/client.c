@@ -629,12 +629,25 @@ int sudoku_client_solve_cells(struct sudoku_client *c, unsigned n, const uint8_t
     return solve_finish(c, &w, rc, res);
 }
 
-/* Where sudoku_client_solvers wants its list. */
+/* Where sudoku_client_solvers wants its list; c keeps the rules. */
 struct solvers_out {
+    struct sudoku_client *c;
     struct sudoku_client_solver *out;
     size_t cap;
     size_t *len;
 };
+
+/* Keep each listed solver's rules for sudoku_client_solver_rules. */
+static void keep_solver_rules(struct sudoku_client *c, const msgpack_object *list)
+{
+    c->solvers_len = list->via.array.size;
+    for (size_t i = 0; i < c->solvers_len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++) {
+        const msgpack_object *e = &list->via.array.ptr[i];
+        c->solver_rules[i][0] = wire_decode_solver_rules(e, PROTO_K_RULES);
+        c->solver_rules[i][1] = wire_decode_solver_rules(e, PROTO_K_EXPLAIN_RULES);
+    }
+    c->has_solvers = 1;
+}
 
 static void decode_solvers(struct sync_wait *w, const struct wire_msg *m)
 {
@@ -644,13 +657,29 @@ static void decode_solvers(struct sync_wait *w, const struct wire_msg *m)
     if (wire_decode_solvers(m->result, so->out, so->cap, so->len) < 0) {
         w->rc = -EPROTO;
         wire_set_error(w->err, "protocol", "malformed solvers list");
+        return;
     }
+    keep_solver_rules(so->c, m->result);
+}
+
+int sudoku_client_solver_rules(const struct sudoku_client *c, size_t i, unsigned *rules,
+                               unsigned *explain_rules)
+{
+    if (!c->has_solvers)
+        return -ENOENT;
+    if (i >= c->solvers_len || i >= SUDOKU_CLIENT_MAX_SOLVERS)
+        return -ERANGE;
+    if (rules)
+        *rules = c->solver_rules[i][0];
+    if (explain_rules)
+        *explain_rules = c->solver_rules[i][1];
+    return 0;
 }
 
 int sudoku_client_solvers(struct sudoku_client *c, struct sudoku_client_solver *out, size_t cap,
                           size_t *len, struct sudoku_client_error *err)
 {
-    struct solvers_out so = {out, cap, len};
+    struct solvers_out so = {c, out, cap, len};
     struct sync_wait w = {
         .msgid = c->next_msgid++, .decode = decode_solvers, .out = &so, .err = err};
     *len = 0;

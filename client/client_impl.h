@@ -48,6 +48,10 @@ struct sudoku_client {
     client_response_fn on_response;        /* who wants the answers */
     void *on_response_arg;
     unsigned last_sync_us; /* round trip of the last synchronous call (0: none yet) */
+    /* The last solvers list's rules (sudoku_client_solver_rules): */
+    int has_solvers;                                     /* a list was read */
+    size_t solvers_len;                                  /* entries the daemon listed */
+    unsigned solver_rules[SUDOKU_CLIENT_MAX_SOLVERS][2]; /* each: solve's, explain's */
 };
 
 /* How long a caller that expects an answer within microseconds polls

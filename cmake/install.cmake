@@ -4,6 +4,7 @@
 #   <prefix>/bin/sudoku, sudoku-bench          the tool (tool/) and the bench tool (bench/)
 #   <prefix>/lib/sudokud/plugins/*.so          the solver plugins
 #   <prefix>/include/sudoku/plugin.h           the plugin ABI (SDK)
+#   <prefix>/include/sudoku/plugin_rules.h     the SDK's checks of a rules table
 #   <prefix>/<libdir>/pkgconfig/sudoku-plugin.pc  the SDK for pkg-config, and
 #   <prefix>/<libdir>/pkgconfig/sudoku-client.pc  the client library, side by side
 #   <prefix>/share/pkgconfig/sudoku-plugin.pc  the SDK again, where it was first installed
@@ -46,6 +47,7 @@ endif()
 
 # ---------------------------------------------------------------- SDK
 install(FILES ${CMAKE_SOURCE_DIR}/include/sudoku/plugin.h
+              ${CMAKE_SOURCE_DIR}/include/sudoku/plugin_rules.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sudoku)
 
 # Configure a template at install time with the prefix in effect then.

@@ -36,7 +36,6 @@
 #define GEN_GOLDEN     0x9e3779b97f4a7c15ull /* splitmix64's gamma, 2^64 / phi */
 #define GEN_CERT_WORDS ((SDK_MAX_CELLS + 63) / 64)
 #define GEN_MAX_CERTS  32  /* witnesses from second solutions remembered in one pass */
-#define GEN_CAGE_MAX   5   /* cells in a drawn killer cage at most */
 #define GEN_MAX_SETS   192 /* witnesses read off the grid before the pass */
 #define GEN_CERT_SLOTS (GEN_MAX_SETS + 2 * GEN_MAX_CERTS) /* seeded, carried, new */
 
@@ -164,6 +163,16 @@ void gen__cages_draw(uint64_t *rng, unsigned n, const uint8_t *grid, uint16_t *c
  * their first cell.  cell is a cell of the cage the first piece grows
  * from. */
 void gen__cage_split(uint64_t *rng, unsigned n, uint16_t *cage, unsigned cell);
+
+/* gen_layout.c: could the cages of cells x and y (orthogonal neighbours)
+ * of cage[] be one cage over grid: two cages, one of them a single cell,
+ * GEN_CAGE_MAX cells at most together, no digit twice?  Returns 1 or 0. */
+int gen__cages_can_merge(unsigned n, const uint8_t *grid, const uint16_t *cage, unsigned x,
+                         unsigned y);
+
+/* gen_layout.c: make the cages of cells x and y of cage[] one, and
+ * renumber the cages by their first cell. */
+void gen__cages_merge(unsigned n, uint16_t *cage, unsigned x, unsigned y);
 
 /* gen_variant.c: build the rules of out (spec's fixed rules, out->regions
  * when jigsaw, the cages of out->cage with sums from out->solution when

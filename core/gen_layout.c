@@ -226,3 +226,35 @@ void gen__cage_split(uint64_t *rng, unsigned n, uint16_t *cage, unsigned cell)
     }
     renumber(n, cage);
 }
+
+int gen__cages_can_merge(unsigned n, const uint8_t *grid, const uint16_t *cage, unsigned x,
+                         unsigned y)
+{
+    uint16_t a = cage[x], b = cage[y];
+    uint32_t used = 0;
+    unsigned size_a = 0, size_b = 0;
+
+    if (a == b || !a || !b)
+        return 0;
+    for (unsigned cell = 0; cell < n * n; cell++) {
+        if (cage[cell] != a && cage[cell] != b)
+            continue;
+        size_a += cage[cell] == a;
+        size_b += cage[cell] == b;
+        if (size_a + size_b > GEN_CAGE_MAX || (used >> grid[cell] & 1))
+            return 0;
+        used |= 1u << grid[cell];
+    }
+    return size_a == 1 || size_b == 1;
+}
+
+void gen__cages_merge(unsigned n, uint16_t *cage, unsigned x, unsigned y)
+{
+    uint16_t a = cage[x], b = cage[y];
+
+    for (unsigned cell = 0; cell < n * n; cell++) {
+        if (cage[cell] == b)
+            cage[cell] = a;
+    }
+    renumber(n, cage);
+}

@@ -13,7 +13,9 @@
  * The puzzle is the classic removal pass under the rules (gen_dig.c), or,
  * for drawn cages without givens, the cages alone: while the plugin finds
  * a second solution a cage that holds a cell where the two differ is split
- * (any cage, when the second is the grid itself).  Then rules_count(),
+ * (any cage, when the second is the grid itself), then each cage of one
+ * cell joins a touching cage while it stays unique (a cage of one cell is
+ * a given in disguise).  Then rules_count(),
  * which shares no code with any plugin, must find exactly the grid, and
  * rules_check_solution() must pass it: a plugin that lied about
  * uniqueness is caught here as -EIO.  No state; the built rules live in
@@ -203,6 +205,45 @@ static int split_cell(uint64_t *rng, unsigned n, const struct gen_puzzle *out, c
     return 1;
 }
 
+/* Unique drawn cages with as few cages of one cell as can be: a cage of
+ * one cell and a touching cage that could be one with it
+ * (gen__cages_can_merge) become one while the plugin still finds a single
+ * solution, in passes over the cells in a random order until a pass merges
+ * none (each merge leaves one cage fewer, so that comes).  Returns 0 or a
+ * negative errno, with g's rules those of out's cages. */
+static int cages_merge(const struct gen_spec *spec, struct grid_work *g, uint64_t *rng,
+                       struct gen_puzzle *out)
+{
+    unsigned n = spec->n, order[SDK_MAX_CELLS], merged = 1;
+    uint16_t keep[SDK_MAX_CELLS];
+    uint8_t alt[SDK_MAX_CELLS];
+
+    gen__permutation(rng, order, n * n);
+    while (merged) {
+        merged = 0;
+        for (unsigned i = 0; i < 2 * n * n; i++) {
+            unsigned x = order[i / 2], y = i % 2 ? x + n : x + 1;
+            int rc;
+
+            if ((i % 2 ? x / n + 1 >= n : x % n + 1 >= n) ||
+                !gen__cages_can_merge(n, out->solution, out->cage, x, y))
+                continue;
+            memcpy(keep, out->cage, (size_t)n * n * sizeof(keep[0]));
+            gen__cages_merge(n, out->cage, x, y);
+            rc = gen__rules_build(spec, out, 1, g);
+            if (rc >= 0)
+                rc = gen__count_solutions(spec, g->rules, out->puzzle, 2, alt, &out->solves);
+            if (rc < 0)
+                return rc;
+            if (rc == 1)
+                merged++;
+            else
+                memcpy(out->cage, keep, (size_t)n * n * sizeof(keep[0]));
+        }
+    }
+    return gen__rules_build(spec, out, 1, g);
+}
+
 /* Drawn cages, no givens: split cages until the plugin finds one solution.
  * Returns 0 or a negative errno. */
 static int cages_refine(const struct gen_spec *spec, struct grid_work *g, unsigned j,
@@ -220,7 +261,7 @@ static int cages_refine(const struct gen_spec *spec, struct grid_work *g, unsign
         if (rc < 0)
             return rc;
         if (rc == 1)
-            return 0;
+            return cages_merge(spec, g, &rng, out);
         if (rc == 0 || !split_cell(&rng, n, out, alt, &cell))
             return -EIO; /* the grid solves it; single cells leave no choice */
         gen__cage_split(&rng, n, out->cage, cell);

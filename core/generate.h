@@ -56,6 +56,9 @@ enum gen_symmetry {
     GEN_SYM_COUNT      /* number of symmetries */
 };
 
+/* Cells in a drawn killer cage at most. */
+#define GEN_CAGE_MAX 5
+
 /* A candidate handed to the rating callback.  Valid only during the call. */
 struct gen_rate_job {
     unsigned n;                    /* side */

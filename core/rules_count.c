@@ -5,12 +5,15 @@
  * recursive backtracker over the tables of a struct sdk_rules.  Each cell
  * knows its houses, its differ peers, its non-consecutive neighbours and
  * its cage; a cell's candidates are the digits no house holds, no peer
- * holds, no neighbour is next to, and that leave its cage's remaining sum
- * reachable by distinct unused digits.  The cell with the fewest
- * candidates is tried first.  Clear rather than fast: it is a referee.
+ * holds, no neighbour is next to, and that belong to a set of distinct
+ * unused digits adding up to what its cage lacks which the cage's blanks
+ * can hold.  A node branches on the cell with
+ * the fewest candidates, or on the places of a digit a house lacks when
+ * there are fewer of those.  Clear rather than fast: it is a referee.
  *
- * Working memory: one allocation a call (about 40 KiB), freed before
- * return.  Recursion depth at most n*n frames of a few words.
+ * Working memory: two allocations a call (about 40 KiB, and the cells'
+ * candidates at each depth, twice: 53 KiB at 9x9, 3 MiB at 25x25), freed
+ * before return.  Recursion depth at most n*n frames of a few words.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +44,8 @@ struct counter {
     uint32_t cage_left[SDK_MAX_CELLS];       /* blank cells left in each cage */
     uint64_t limit, count, nodes, max_nodes; /* the search's bounds and tally */
     uint8_t *solution;                       /* out: the first one, or NULL */
+    uint32_t *masks; /* per depth: the cells' candidates before and after the cages */
+    uint32_t depth;  /* of the node being searched */
 };
 
 /* Bit of digit d (1..n). */
@@ -108,44 +113,88 @@ static void unplace(struct counter *c, uint32_t cell, uint32_t d)
     }
 }
 
-/* Might k distinct digits of avail add up to exactly s?  The k smallest
- * and the k largest bound every choice: a necessary test, exact for k 0
- * and 1 (the last blank of a cage must be the very digit it lacks). */
-static int sum_reachable(uint32_t n, uint32_t avail, uint32_t k, uint32_t s)
+/* The blank cells of one cage at a node: their candidates before the
+ * cage's sum is read (m), and what the sum leaves them (out). */
+struct cage_fill {
+    uint32_t n, len;         /* side; blank cells */
+    uint32_t m[SDK_MAX_N];   /* each blank's candidates from houses and peers */
+    uint32_t out[SDK_MAX_N]; /* each blank's digits in some set that fills the cage */
+    int is_full;             /* out == m: no set can add a digit */
+};
+
+/* A set of distinct digits that adds up to what the cage lacks: when every
+ * blank can take one of its digits and every digit has a blank that can
+ * take it, each blank keeps the set's digits it can take.  (A superset of
+ * what a complete assignment allows: enough for a referee, never less.) */
+static void fill_take(struct cage_fill *f, uint32_t set)
 {
-    uint32_t lo = 0, hi = 0, took = 0;
+    uint32_t reach = 0;
 
-    if (k == 1)
-        return s >= 1 && s <= n && (avail & bit(s));
-
-    for (uint32_t d = 1; d <= n && took < k; d++)
-        if (avail & bit(d)) {
-            lo += d;
-            took++;
-        }
-    if (took < k)
-        return 0;
-    took = 0;
-    for (uint32_t d = n; d >= 1 && took < k; d--)
-        if (avail & bit(d)) {
-            hi += d;
-            took++;
-        }
-    return s >= lo && s <= hi;
+    for (uint32_t i = 0; i < f->len; i++) {
+        if (!(f->m[i] & set))
+            return;
+        reach |= f->m[i] & set;
+    }
+    if (reach != set)
+        return;
+    f->is_full = 1;
+    for (uint32_t i = 0; i < f->len; i++) {
+        f->out[i] |= f->m[i] & set;
+        f->is_full &= f->out[i] == f->m[i];
+    }
 }
 
-/* The digits of a cage cell that keep its cage's sum reachable. */
-static uint32_t cage_cands(const struct counter *c, int16_t k, uint32_t m)
+/* Every set of k more digits of avail, each at least from, adding up to s,
+ * joined to set, handed to fill_take() until its blanks are full.
+ * Ascending digits bound the sum: k digits from d on add up to at least
+ * k*d + k(k-1)/2 and at most the k largest, k*n - k(k-1)/2. */
+static void fill_sets(struct cage_fill *f, uint32_t avail, uint32_t from, uint32_t k, uint32_t s,
+                      uint32_t set)
 {
-    const uint32_t free_digits = c->full & ~c->cage_used[k];
-    uint32_t out = 0;
+    if (k == 0) {
+        if (s == 0)
+            fill_take(f, set);
+        return;
+    }
+    if (k * f->n < s + k * (k - 1) / 2)
+        return;
+    for (uint32_t d = from; d <= f->n && k * d + k * (k - 1) / 2 <= s && !f->is_full; d++) {
+        if (avail & bit(d))
+            fill_sets(f, avail, d + 1, k - 1, s - d, set | bit(d));
+    }
+}
 
-    m &= free_digits;
-    for (uint32_t d = 1; d <= c->n; d++)
-        if ((m & bit(d)) && d <= c->cage_sum[k] &&
-            sum_reachable(c->n, free_digits & ~bit(d), c->cage_left[k] - 1, c->cage_sum[k] - d))
-            out |= bit(d);
-    return out;
+/* Cut the candidates m[] of cage k's blank cells to the digits of the
+ * sets of distinct unused digits that add up to what the cage lacks.  m
+ * holds base[] (the candidates before any cage) for the cage's cells; up,
+ * when not NULL, is the parent node's base[] followed by its cut m[]: a
+ * cage whose cells' base candidates are the parent's keeps its cut. */
+static void cage_cut(const struct counter *c, uint32_t k, const uint32_t *base, const uint32_t *up,
+                     uint32_t *m)
+{
+    const struct sdk_cage *cg = &c->r->cages[k];
+    const uint16_t *cells = c->r->cage_cells + cg->off;
+    const uint32_t all = c->n * c->n;
+    struct cage_fill f = {.n = c->n};
+    uint32_t at[SDK_MAX_N], j = 0;
+
+    while (up && j < cg->len && base[cells[j]] == up[cells[j]])
+        j++;
+    if (up && j == cg->len) {
+        for (j = 0; j < cg->len; j++)
+            m[cells[j]] = up[all + cells[j]];
+        return;
+    }
+    for (j = 0; j < cg->len; j++) {
+        if (c->val[cells[j]])
+            continue;
+        at[f.len] = cells[j];
+        f.m[f.len] = m[cells[j]];
+        f.out[f.len++] = 0;
+    }
+    fill_sets(&f, c->full & ~c->cage_used[k], 1, f.len, c->cage_sum[k], 0);
+    for (uint32_t i = 0; i < f.len; i++)
+        m[at[i]] = f.out[i];
 }
 
 static uint32_t cands(const struct counter *c, uint32_t cell)
@@ -166,31 +215,103 @@ static uint32_t cands(const struct counter *c, uint32_t cell)
         if (v)
             m &= ~((v > 1 ? bit(v - 1) : 0) | (v < c->n ? bit(v + 1) : 0));
     }
-    if (m && c->cage[cell] >= 0)
-        m = cage_cands(c, c->cage[cell], m);
     return m;
 }
 
-/* Returns 1 when limit is reached, -E2BIG when out of nodes, else 0. */
+static int search(struct counter *c);
+
+/* Place d in each cell of try[0..len) in turn and search on.  Returns as
+ * search() does. */
+static int branch(struct counter *c, const uint32_t *try, uint32_t len, const uint32_t *digit)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        int rc;
+
+        place(c, try[i], digit[i]);
+        c->depth++;
+        rc = search(c);
+        c->depth--;
+        unplace(c, try[i], digit[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The fewest places of a digit missing from a house, into place[] (cells)
+ * with *d the digit: fewer than best, else 0 places are stored.  Returns
+ * the count stored, or -1 when a digit has no place left in a house (a
+ * dead end). */
+static int fewest_places(const struct counter *c, const uint32_t *m, uint32_t best,
+                         uint32_t *place_cells, uint32_t *d)
+{
+    const struct sdk_rules *r = c->r;
+    const uint32_t n = c->n;
+    int stored = 0;
+
+    for (uint32_t h = 0; h < r->houses_len; h++) {
+        const uint16_t *cells = r->houses + h * n;
+        uint32_t once = 0, twice = 0, missing = c->full & ~c->used[h], single;
+
+        for (uint32_t j = 0; j < n; j++) { /* filled cells have m 0 */
+            twice |= once & m[cells[j]];
+            once |= m[cells[j]];
+        }
+        if (missing & ~once)
+            return -1;
+        single = missing & once & ~twice;
+        for (uint32_t v = 1; v <= n && (single || best > 2); v++) {
+            uint32_t k = 0, at[SDK_MAX_N];
+
+            if (!(missing & bit(v)) || (single && !(single & bit(v))))
+                continue;
+            for (uint32_t j = 0; j < n; j++) {
+                if (m[cells[j]] & bit(v))
+                    at[k++] = cells[j];
+            }
+            if (k < best) {
+                best = k;
+                memcpy(place_cells, at, k * sizeof(at[0]));
+                *d = v;
+                stored = (int)k;
+            }
+            if (k == 1)
+                return 1;
+        }
+    }
+    return stored;
+}
+
+/* One node: the cell with the fewest candidates, or the digit of a house
+ * with fewer places than that, whichever branches less.  Returns 1 when
+ * limit is reached, -E2BIG when out of nodes, else 0. */
 static int search(struct counter *c)
 {
     const uint32_t cells = c->n * c->n;
-    uint32_t best = cells, best_mask = 0, best_pop = 64;
+    uint32_t best = cells, best_pop = 64, try[SDK_MAX_N], digit[SDK_MAX_N];
+    uint32_t *base = c->masks + (size_t)c->depth * 2 * cells, *m = base + cells;
+    const uint32_t *up = c->depth ? base - 2 * cells : NULL; /* the parent node's */
+    uint32_t len = 0, d = 0;
+    int places;
 
     if (c->max_nodes && ++c->nodes > c->max_nodes)
         return -E2BIG;
-    for (uint32_t i = 0; i < cells && best_pop > 1; i++) {
-        uint32_t m, pop;
+    for (uint32_t i = 0; i < cells; i++)
+        m[i] = base[i] = c->val[i] ? 0 : cands(c, i);
+    for (uint32_t k = 0; k < c->r->cages_len; k++) {
+        if (c->cage_left[k])
+            cage_cut(c, k, base, up, m);
+    }
+    for (uint32_t i = 0; i < cells; i++) {
+        uint32_t pop;
 
         if (c->val[i])
             continue;
-        m = cands(c, i);
-        pop = (uint32_t)__builtin_popcount(m);
+        pop = (uint32_t)__builtin_popcount(m[i]);
         if (pop == 0)
             return 0;
         if (pop < best_pop) {
             best = i;
-            best_mask = m;
             best_pop = pop;
         }
     }
@@ -199,18 +320,21 @@ static int search(struct counter *c)
             memcpy(c->solution, c->val, cells);
         return c->count >= c->limit;
     }
-    for (uint32_t d = 1; d <= c->n; d++) {
-        int rc;
-
-        if (!(best_mask & bit(d)))
-            continue;
-        place(c, best, d);
-        rc = search(c);
-        unplace(c, best, d);
-        if (rc)
-            return rc;
+    places = best_pop > 1 ? fewest_places(c, m, best_pop, try, &d) : 0;
+    if (places < 0)
+        return 0;
+    if (places > 0) {
+        for (uint32_t i = 0; i < (uint32_t)places; i++)
+            digit[i] = d;
+        return branch(c, try, (uint32_t)places, digit);
     }
-    return 0;
+    for (uint32_t v = 1; v <= c->n; v++) {
+        if (m[best] & bit(v)) {
+            try[len] = best;
+            digit[len++] = v;
+        }
+    }
+    return branch(c, try, len, digit);
 }
 
 int rules_count(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uint64_t limit,
@@ -228,7 +352,9 @@ int rules_count(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uin
         r = rules_sdk(classic);
     }
     c = calloc(1, sizeof(*c));
-    if (r == NULL || c == NULL) {
+    if (c)
+        c->masks = malloc(((size_t)n * n + 1) * 2 * n * n * sizeof(*c->masks));
+    if (r == NULL || c == NULL || c->masks == NULL) {
         rc = -ENOMEM;
         goto done;
     }
@@ -247,6 +373,8 @@ int rules_count(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uin
     if (rc > 0)
         rc = 0;
 done:
+    if (c)
+        free(c->masks);
     free(c);
     rules_free(classic);
     return rc;

@@ -16,6 +16,46 @@ export type Difficulty = 'easy' | 'medium' | 'hard' | 'expert' | 'extreme';
 
 export type Symmetry = 'none' | 'rotate180' | 'rotate90' | 'mirror' | 'flip' | 'diagonal';
 
+/** A variant rule by its wire key (docs/protocol.md, "Variant rules"). */
+export type RuleName =
+    | 'diagonals'
+    | 'windows'
+    | 'regions'
+    | 'anti_knight'
+    | 'anti_king'
+    | 'non_consecutive'
+    | 'cages';
+
+/** A killer cage: [sum, [cell, ...]], cells 0-based row-major; its cells hold distinct digits adding up to sum. */
+export type Cage = [number, number[]];
+
+/** Variant rules of a puzzle; absent, null or {} is classic Sudoku. Rules combine freely. */
+export interface Rules {
+    /** Both main diagonals are houses (X-sudoku). */
+    diagonals?: boolean;
+    /** Windoku: the (b-1)^2 extra b x b windows offset by one from the boxes. */
+    windows?: boolean;
+    /** Jigsaw: each cell's region, n*n symbols (`1`-`9`, `A`-`P`), n connected cells each, replacing the boxes. */
+    regions?: string;
+    /** No digit a knight's move from itself. */
+    anti_knight?: boolean;
+    /** No digit a king's move (diagonals included) from itself. */
+    anti_king?: boolean;
+    /** Orthogonal neighbours never hold consecutive digits. */
+    non_consecutive?: boolean;
+    /** Killer cages; cells may stay uncovered. */
+    cages?: Cage[];
+}
+
+/** generate's rules: `regions: true` and `cages: true` draw a jigsaw layout
+ * or killer cages from the seed; `givens: true` (with `cages: true`) keeps
+ * givens besides the cages (default: none). */
+export interface GenerateRules extends Omit<Rules, 'regions' | 'cages'> {
+    regions?: string | true;
+    cages?: Cage[] | true;
+    givens?: boolean;
+}
+
 /** The codes the daemon sends. */
 export type DaemonCode =
     | 'bad_request'
@@ -70,6 +110,8 @@ export interface SolveOptions extends CallOptions {
     limit?: number | bigint;
     /** The daemon's deadline in ms, capped by its --timeout-ms. */
     timeout_ms?: number;
+    /** Variant rules; the solution is checked against every one. */
+    rules?: Rules | null;
 }
 
 export interface SolveResult {
@@ -91,6 +133,11 @@ export interface SolverInfo {
     default: boolean;
     default_sizes: number[];
     explain: boolean;
+    /** The variant rules its solve takes (empty: classic only); absent
+     * from an older daemon. */
+    rules?: RuleName[];
+    /** The variant rules its explain and rate take. */
+    explain_rules?: RuleName[];
 }
 
 export interface SolverStats {
@@ -134,6 +181,8 @@ export interface ExplainOptions extends CallOptions {
     candidates?: string | number[][] | null;
     /** How much of each step: 1 technique, 2 and house, 3 and cells, 4 all (default). */
     level?: 1 | 2 | 3 | 4 | null;
+    /** Variant rules; every step is replayed under them. */
+    rules?: Rules | null;
 }
 
 /** A house: type and 0-based index (docs/protocol.md). */
@@ -176,6 +225,7 @@ export interface Explanation {
 export interface RateOptions extends CallOptions {
     solver?: string | null;
     timeout_ms?: number;
+    rules?: Rules | null;
 }
 
 export interface Rating {
@@ -208,6 +258,8 @@ export interface GenerateOptions extends CallOptions {
     /** The counting plugin that proves uniqueness. */
     solver?: string | null;
     timeout_ms?: number;
+    /** Variant puzzles: each answer carries its full rules. */
+    rules?: GenerateRules | null;
 }
 
 export interface GeneratedPuzzle {
@@ -221,6 +273,9 @@ export interface GeneratedPuzzle {
     /** "" when no plugin could rate it. */
     difficulty: Difficulty | '';
     symmetry: Symmetry;
+    /** With `rules` asked: the puzzle's full rules (the drawn regions and
+     * cages), to send back to solve as they are. */
+    rules?: Rules;
 }
 
 export interface SolveManyOptions extends SolveOptions {

@@ -109,6 +109,34 @@ int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solve
     return 0;
 }
 
+unsigned wire_decode_solver_rules(const msgpack_object *entry, enum proto_key key)
+{
+    static const struct {
+        enum proto_key name;
+        unsigned flag;
+    } kinds[] = {
+        {PROTO_K_DIAGONALS, SUDOKU_CLIENT_RULE_DIAGONALS},
+        {PROTO_K_WINDOWS, SUDOKU_CLIENT_RULE_WINDOWS},
+        {PROTO_K_REGIONS, SUDOKU_CLIENT_RULE_DRAW_REGIONS},
+        {PROTO_K_ANTI_KNIGHT, SUDOKU_CLIENT_RULE_ANTI_KNIGHT},
+        {PROTO_K_ANTI_KING, SUDOKU_CLIENT_RULE_ANTI_KING},
+        {PROTO_K_NON_CONSECUTIVE, SUDOKU_CLIENT_RULE_NON_CONSECUTIVE},
+        {PROTO_K_CAGES, SUDOKU_CLIENT_RULE_DRAW_CAGES},
+    };
+    const msgpack_object *names = proto_map_get(entry, key);
+    unsigned flags = 0;
+
+    if (!names || names->type != MSGPACK_OBJECT_ARRAY)
+        return 0;
+    for (uint32_t i = 0; i < names->via.array.size; i++) {
+        enum proto_key k = proto_key_of(&names->via.array.ptr[i]);
+        for (size_t j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++)
+            if (k == kinds[j].name)
+                flags |= kinds[j].flag;
+    }
+    return flags;
+}
+
 static int decode_solver_stats(const msgpack_object *solvers, struct sudoku_client_stats *out)
 {
     if (!solvers)

@@ -46,6 +46,11 @@ int wire_decode_pong(const msgpack_object *result);
  * *len (may exceed cap).  Returns 0 or -EPROTO. */
 int wire_decode_solvers(const msgpack_object *result, struct sudoku_client_solver *out, size_t cap,
                         size_t *len);
+/* The variant rules one entry of a solvers result names under key
+ * (PROTO_K_RULES or PROTO_K_EXPLAIN_RULES), as SUDOKU_CLIENT_RULE_* bits
+ * (DRAW_REGIONS for regions, DRAW_CAGES for cages).  Lenient: an absent
+ * or malformed list is 0, names it does not know are passed over. */
+unsigned wire_decode_solver_rules(const msgpack_object *entry, enum proto_key key);
 /* Read a stats result.  Returns 0 or -EPROTO. */
 int wire_decode_stats(const msgpack_object *result, struct sudoku_client_stats *out);
 

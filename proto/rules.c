@@ -306,7 +306,9 @@ static void pack_cages(msgpack_packer *pk, const struct sudoku_client_rules *r)
 void wire_pack_rules(msgpack_packer *pk, const struct sudoku_client_rules *r)
 {
     size_t keys = (size_t)has_regions(r) + (size_t)has_cages(r);
+    int is_givens = (r->flags & SUDOKU_CLIENT_RULE_GIVENS) != 0;
 
+    keys += (size_t)is_givens;
     for (size_t i = 0; i < WIRE_BOOLS_LEN; i++)
         keys += (r->flags & wire_bools[i].flag) != 0;
     msgpack_pack_map(pk, keys);
@@ -331,6 +333,10 @@ void wire_pack_rules(msgpack_packer *pk, const struct sudoku_client_rules *r)
             pack_cages(pk, r);
         else
             msgpack_pack_true(pk);
+    }
+    if (is_givens) {
+        proto_pack_key(pk, PROTO_K_GIVENS);
+        msgpack_pack_true(pk);
     }
 }
 

@@ -62,7 +62,7 @@ int rpc_pack_rules(msgpack_packer *pk, uint32_t kinds, unsigned n, const char *r
 /* ------------------------------------------------------ the client's end */
 
 /* Every SUDOKU_CLIENT_RULE_* flag a request may carry. */
-#define WIRE_RULE_FLAGS 0x7fu
+#define WIRE_RULE_FLAGS 0xffu
 
 /* 1 when r (NULL: classic) asks for no rule at all: nothing to send. */
 int wire_rules_is_empty(const struct sudoku_client_rules *r);
@@ -74,7 +74,7 @@ int wire_rules_check(const struct sudoku_client_rules *r);
 
 /* Pack r (checked by wire_rules_check) as the rules map: the booleans set,
  * regions as a string (or true for DRAW_REGIONS), cages as [[sum,
- * [cell, ...]], ...] (or true for DRAW_CAGES). */
+ * [cell, ...]], ...] (or true for DRAW_CAGES), givens true for GIVENS. */
 void wire_pack_rules(msgpack_packer *pk, const struct sudoku_client_rules *r);
 
 /* What a rules map of an answer needs, counted by wire_rules_measure. */

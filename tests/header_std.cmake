@@ -1,4 +1,5 @@
 # header_std.cmake -- compile tests/header_std.c against include/sudoku/plugin.h
+# and plugin_rules.h
 # as strict C11, strict C17 and C++17, warnings as errors (cmake -P).
 #   -DCC=... -DCXX=... (CXX may be empty: then C++ is skipped) -DSRC=... -DINC=...
 set(flags -Wall -Wextra -pedantic-errors -Werror -I${INC} -c ${SRC} -o /dev/null)

@@ -2,9 +2,9 @@
 # layers.sh -- each folder includes only what lies below it (docs/architecture.md).
 #
 # From the bottom up:
-#   include/   nothing of the tree (the installed headers)
+#   include/   nothing of the tree (the installed headers; plugin_rules.h: plugin.h)
 #   util/      util/ only (clock, error texts, JSON, option tables)
-#   plugins/   <sudoku/plugin.h> and its own headers
+#   plugins/   <sudoku/plugin.h>, <sudoku/plugin_rules.h> and its own headers
 #   core/      core/ and <sudoku/plugin.h>: nothing else, not even util/
 #   proto/     util/, proto/, core/side.h, <sudoku/plugin.h>, <sudoku/client.h>
 #              (the client's end decodes into the library's structs)
@@ -60,7 +60,7 @@ check() {
 }
 
 check util '^util/[a-z0-9_]+\.h$'
-check plugins '^(sudoku/plugin\.h|[a-z0-9_]+\.h)$'
+check plugins '^(sudoku/plugin(_rules)?\.h|[a-z0-9_]+\.h)$'
 check core '^core/[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
 check proto '^(util/|proto/)[a-z0-9_]+\.h$|^core/side\.h$|^sudoku/(plugin|client)\.h$'
 check method '^(util/|core/|proto/|method/)[a-z0-9_]+\.h$|^sudoku/plugin\.h$'
@@ -68,7 +68,8 @@ check daemon '^(util/|core/|proto/|method/|daemon/)[a-z0-9_]+\.h$|^sudoku/plugin
 check client '^(util/|proto/|client/)[a-z0-9_]+\.h$|^sudoku/client\.h$'
 check tool '^(util/|core/|proto/|method/|client/|tool/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
 check bench '^(util/|core/|proto/|method/|client/|bench/)[a-z0-9_]+\.h$|^sudoku/(plugin|client)\.h$'
-check include '^$'
+check include '^$' '^(plugin|client)\.h$'
+check include '^sudoku/plugin\.h$' '^plugin_rules\.h$'
 
 if [ -n "$lib" ]; then
     defined=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 {print $3}')

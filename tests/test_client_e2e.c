@@ -654,8 +654,9 @@ static void test_unique_not_unique(void **state)
 }
 
 /* Every key of the daemon's solvers and stats answers comes through the
- * library and the tool, and the text listing says which sides each
- * solver is the default for. */
+ * library and the tool (the rules each solver takes through
+ * sudoku_client_solver_rules), and the text listing says which sides each
+ * solver is the default for, and with -v the rules. */
 static void test_solvers_stats_every_key(void **state)
 {
     static struct tool_run r;
@@ -666,13 +667,24 @@ static void test_solvers_stats_every_key(void **state)
     unsigned defaults = 0;
     size_t len = 0, explainers = 0;
     (void)state;
+    unsigned rules = 0, explain_rules = 0;
     assert_int_equal(sudoku_client_connect(sock, &c, &err), 0);
+    assert_int_equal(sudoku_client_solver_rules(c, 0, &rules, NULL), -ENOENT); /* no list yet */
     assert_int_equal(sudoku_client_solvers(c, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err), 0);
     for (size_t i = 0; i < len; i++) {
         assert_int_equal(defaults & list[i].default_sizes, 0); /* each side in one list */
         defaults |= list[i].default_sizes;
         explainers += list[i].is_explain;
+        /* the rules of each entry: bitmask and sat take all seven, dfs none;
+         * an explainer's explain takes them all (logic) */
+        assert_int_equal(sudoku_client_solver_rules(c, i, &rules, &explain_rules), 0);
+        if (strcmp(list[i].name, "bitmask") == 0 || strcmp(list[i].name, "sat") == 0)
+            assert_int_equal(rules, 0x7fu);
+        if (strcmp(list[i].name, "dfs") == 0)
+            assert_int_equal(rules, 0);
+        assert_int_equal(explain_rules, list[i].is_explain ? 0x7fu : 0);
     }
+    assert_int_equal(sudoku_client_solver_rules(c, len, &rules, NULL), -ERANGE);
     assert_int_equal(defaults, 0xf); /* 4, 9, 16 and 25 each have a default */
     assert_true(explainers >= 1);    /* logic */
     assert_int_equal(sudoku_client_stats(c, &st, &err), 0);
@@ -683,9 +695,22 @@ static void test_solvers_stats_every_key(void **state)
     assert_int_equal(r.status, 0);
     assert_int_equal(count_of(r.out, "\"default_sizes\":["), len);
     assert_int_equal(count_of(r.out, "\"explain\":true"), explainers);
+    assert_int_equal(count_of(r.out, "\"explain_rules\":["), len);
+    assert_non_null(strstr(r.out, "\"name\":\"bitmask\""));
+    assert_non_null(strstr(strstr(r.out, "\"name\":\"bitmask\""),
+                           "\"rules\":[\"diagonals\",\"windows\",\"anti_knight\",\"anti_king\","
+                           "\"non_consecutive\",\"regions\",\"cages\"]"));
+    const char *verbose[] = {"sudoku", "-s", sock, "solvers", "-v", NULL};
+    run_tool(&r, NULL, verbose); /* -v: each solver's rules on a line under it */
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "\n"), 2 * len);
+    assert_int_equal(count_of(r.out, " rules: "), len);
+    assert_non_null(strstr(r.out, "rules: classic only; explain: x, windoku,"));
     const char *text[] = {"sudoku", "-s", sock, "solvers", NULL};
     run_tool(&r, NULL, text);
     assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "\n"), len); /* unchanged: a line a solver */
+    assert_null(strstr(r.out, "rules:"));
     for (size_t i = 0; i < len; i++) {
         const char *line = strstr(r.out, list[i].name);
         assert_non_null(line);

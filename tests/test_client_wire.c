@@ -384,6 +384,25 @@ static void test_decode_solvers_stats(void **state)
     assert_string_equal(list[0].name, "dlx");
     assert_int_equal(list[0].sizes, 2u | 4u);
     assert_int_equal(list[0].is_default, 1);
+    /* no rules listed (an older daemon): classic only */
+    assert_int_equal(wire_decode_solver_rules(&m.result->via.array.ptr[0], PROTO_K_RULES), 0);
+    /* rules by wire key; a name not known is passed over, a list that is
+     * no array is none */
+    struct bytes r = {.len = 0};
+    put(&r, 5, 0x94, 0x01, 0x02, 0xc0, 0x91);
+    put(&r, 1, 0x82);
+    put_str(&r, "rules");
+    put(&r, 1, 0x93);
+    put_str(&r, "cages");
+    put_str(&r, "spiral");
+    put_str(&r, "diagonals");
+    put_str(&r, "explain_rules");
+    put(&r, 1, 0x07);
+    assert_int_equal(decode_msg(&r, &zone, &o, &m), 0);
+    assert_int_equal(wire_decode_solver_rules(&m.result->via.array.ptr[0], PROTO_K_RULES),
+                     SUDOKU_CLIENT_RULE_DRAW_CAGES | SUDOKU_CLIENT_RULE_DIAGONALS);
+    assert_int_equal(wire_decode_solver_rules(&m.result->via.array.ptr[0], PROTO_K_EXPLAIN_RULES),
+                     0);
     /* stats: counters and one solver entry */
     struct bytes s = {.len = 0};
     struct sudoku_client_stats st;
@@ -466,7 +485,8 @@ static void test_pack_rules(void **state)
     cbuf_free(&b);
 }
 
-/* Rules with nothing in them send no rules key; draw flags send true. */
+/* Rules with nothing in them send no rules key; draw flags send true, and
+ * so does GIVENS (generate's givens: true). */
 static void test_pack_rules_empty_and_draw(void **state)
 {
     (void)state;
@@ -474,6 +494,8 @@ static void test_pack_rules_empty_and_draw(void **state)
     struct bytes want = {.len = 0};
     const struct sudoku_client_rules none = {0, NULL, 0, NULL, 0};
     const struct sudoku_client_rules draw = {SUDOKU_CLIENT_RULE_DRAW_CAGES, NULL, 0, NULL, 0};
+    const struct sudoku_client_rules givens = {
+        SUDOKU_CLIENT_RULE_DRAW_CAGES | SUDOKU_CLIENT_RULE_GIVENS, NULL, 0, NULL, 0};
     assert_int_equal(wire_pack_solve_or_rate(&b, 1, RPC_M_SOLVE, "1234", 4, 0, NULL, NULL, &none),
                      0);
     put(&want, 3, 0x94, 0x00, 0x01);
@@ -492,6 +514,19 @@ static void test_pack_rules_empty_and_draw(void **state)
     put_str(&want, "cages");
     put(&want, 1, 0xc3);
     expect_bytes(&b, &want);
+    b.len = 0;
+    want.len = 0;
+    assert_int_equal(wire_pack_generate(&b, 3, NULL, &givens), 0);
+    put(&want, 3, 0x94, 0x00, 0x03);
+    put_str(&want, "generate");
+    put(&want, 2, 0x91, 0x81);
+    put_str(&want, "rules");
+    put(&want, 1, 0x82);
+    put_str(&want, "cages");
+    put(&want, 1, 0xc3);
+    put_str(&want, "givens");
+    put(&want, 1, 0xc3);
+    expect_bytes(&b, &want);
     cbuf_free(&b);
 }
 
@@ -503,7 +538,7 @@ static void test_pack_rules_refused(void **state)
     uint16_t cells[SUDOKU_CLIENT_MAX_CELLS + 1] = {0};
     const struct sudoku_client_cage big = {1, SUDOKU_CLIENT_MAX_CELLS + 1, cells};
     const struct sudoku_client_rules bad[] = {
-        {0x80, NULL, 0, NULL, 0},                       /* an unknown flag */
+        {0x100, NULL, 0, NULL, 0},                      /* an unknown flag */
         {0, NULL, 4, NULL, 0},                          /* a length without its layout */
         {0, NULL, 0, NULL, 1},                          /* cages counted, none given */
         {0, NULL, 0, &big, 1},                          /* more cells than 25x25 has */

@@ -97,6 +97,50 @@ static struct rules *rebuild(const struct row *w, const struct gen_puzzle *p)
     return r;
 }
 
+/* Drawn cages without givens keep no cage of one cell that could join a
+ * touching cage (distinct digits, GEN_CAGE_MAX cells at most together) and
+ * stay unique, by the referee's count. */
+static void assert_cages_minimal(const struct row *w, const struct gen_puzzle *p)
+{
+    static struct gen_puzzle m;
+    unsigned n = w->n;
+
+    for (unsigned x = 0; x < n * n; x++) {
+        for (unsigned dir = 0; dir < 2; dir++) {
+            unsigned y = dir ? x + n : x + 1, size = 0, size_a = 0, size_b = 0;
+            uint16_t a = p->cage[x], b;
+            uint32_t used = 0;
+            struct rules *r;
+            uint64_t count = 0;
+
+            if (dir ? x / n + 1 >= n : x % n + 1 >= n)
+                continue;
+            b = p->cage[y];
+            for (unsigned c = 0; c < n * n && a != b; c++) {
+                if (p->cage[c] != a && p->cage[c] != b)
+                    continue;
+                size += (used >> p->solution[c] & 1) ? GEN_CAGE_MAX + 1 : 1;
+                size_a += p->cage[c] == a;
+                size_b += p->cage[c] == b;
+                used |= 1u << p->solution[c];
+            }
+            if (a == b || size > GEN_CAGE_MAX || (size_a > 1 && size_b > 1))
+                continue;
+            m = *p;
+            for (unsigned c = 0; c < n * n; c++)
+                m.cage[c] = m.cage[c] == b ? a : m.cage[c];
+            for (unsigned c = 0; c < n * n; c++)
+                m.cage[c] = (uint16_t)(m.cage[c] - (m.cage[c] > b)); /* ids stay 1..len */
+            r = rebuild(w, &m);
+            assert_int_equal(rules_count(rules_sdk(r), n, m.puzzle, 2, 0, NULL, &count), 0);
+            if (count != 2)
+                fail_msg("%s: cages %u and %u (cells %u, %u) merge and stay unique", w->what,
+                         (unsigned)a, (unsigned)b, x, y);
+            rules_free(r);
+        }
+    }
+}
+
 static void test_rules_rows(void **state)
 {
     static struct gen_puzzle p, q;
@@ -128,6 +172,7 @@ static void test_rules_rows(void **state)
                 assert_int_equal(p.givens, 0);
                 for (unsigned c = 0; c < w->n * w->n; c++)
                     assert_true(p.cage[c] > 0); /* every cell in a cage */
+                assert_cages_minimal(w, &p);
             }
             if (w->draw & SDK_RULE_REGIONS) {
                 unsigned b = w->n == 4 ? 2 : 3, is_boxes = 1;

@@ -341,7 +341,10 @@ struct ceiling_tally {
 
 static void ceiling_each(const char *line, const struct expl *full, void *arg)
 {
-    static const double ceilings[] = {2.3, 2.8, 3.4, 4.2, 5.4, 7.0};
+    /* The bands' tops, and ceilings that cut SE's chain rungs' searches
+     * (lg_ctx.cut_above): 6.6 and 7.0 the first rung's, 8.0 the multiple
+     * forcing chains', 8.7 the dynamic ones'. */
+    static const double ceilings[] = {2.3, 2.8, 3.4, 4.2, 5.4, 6.6, 7.0, 8.0, 8.7};
     struct ceiling_tally *t = arg;
 
     for (size_t k = 0; k < sizeof(ceilings) / sizeof(ceilings[0]); k++) {

@@ -10,6 +10,11 @@
  * Errors: a bad --rules name, a bad layout, a JSON line that is no JSON
  * (with its line number), the daemon's bad_request passed through.  The
  * terminal drawing (--output readable) shows the regions and a legend.
+ * sudoku generate --rules jigsaw and killer: the JSON lines it prints go
+ * back in as they are and solve, uniquely, to their solution under the
+ * rules they carry (read back from the JSON, checked by core/rules).
+ * sudoku solvers --json names the rules of each solver, --local as the
+ * daemon.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -246,6 +251,95 @@ static void check_line_answer(const char *out, const char *rules_field, const ch
     rules_free(r);
 }
 
+/* The rules object tok[at] of text in the golden form ("diagonals
+ * regions=... cages=17:0,1;9:2"), into out (size bytes). */
+static void golden_rules_of(const char *text, const struct json_token *tok, long at, char *out,
+                            size_t size)
+{
+    uint32_t k = (uint32_t)at + 1;
+    FILE *f = fmemopen(out, size, "w");
+
+    assert_non_null(f);
+    assert_int_equal(tok[at].type, JSON_OBJECT);
+    for (uint32_t m = 0; m < tok[at].size; m++, k = tok[k + 1].next) {
+        const struct json_token *key = &tok[k], *v = &tok[k + 1];
+        if (json_string_is(text, key, "regions")) {
+            assert_int_equal(v->type, JSON_STRING);
+            fprintf(f, "regions=%.*s ", (int)v->len, text + v->start);
+        } else if (json_string_is(text, key, "cages")) {
+            assert_int_equal(v->type, JSON_ARRAY);
+            fputs("cages=", f);
+            for (uint32_t c = k + 2, i = 0; i < v->size; i++, c = tok[c].next) {
+                const struct json_token *cells = &tok[tok[c + 1].next];
+                assert_true(tok[c].type == JSON_ARRAY && tok[c].size == 2);
+                assert_int_equal(cells->type, JSON_ARRAY);
+                fprintf(f, "%s%.*s:", i ? ";" : "", (int)tok[c + 1].len, text + tok[c + 1].start);
+                for (uint32_t j = 0; j < cells->size; j++)
+                    fprintf(f, j ? ",%.*s" : "%.*s", (int)cells[1 + j].len,
+                            text + cells[1 + j].start);
+            }
+            fputc(' ', f);
+        } else {
+            assert_int_equal(v->type, JSON_TRUE); /* a boolean rule */
+            fprintf(f, "%.*s ", (int)key->len, text + key->start);
+        }
+    }
+    fclose(f);
+}
+
+/* What one JSON line of generate (or of its answer) says. */
+struct gen_line {
+    char puzzle[SDK_MAX_CELLS + 1], solution[SDK_MAX_CELLS + 1];
+    char rules[VAR_LINE_MAX]; /* golden form */
+    uint64_t givens, count;   /* givens: generate's; count: a solve's (--unique) */
+    int is_unique;            /* a solve's "unique" */
+};
+
+/* Parse line (NUL-terminated, no newline) into *g; the solution must keep
+ * the givens and break none of the rules the line carries. */
+static void read_gen_line(const char *line, struct gen_line *g)
+{
+    static struct json_token tok[8192];
+    char err[256];
+    long at;
+
+    memset(g, 0, sizeof(*g));
+    if (json_parse(line, strlen(line), tok, 8192, err, sizeof(err)) <= 0)
+        fail_msg("%s: %s", err, line);
+    json_str(line, tok, "puzzle", g->puzzle, sizeof(g->puzzle));
+    json_str(line, tok, "solution", g->solution, sizeof(g->solution));
+    at = json_member(line, tok, 0, "rules");
+    assert_true(at > 0);
+    golden_rules_of(line, tok, at, g->rules, sizeof(g->rules));
+    at = json_member(line, tok, 0, "givens");
+    if (at > 0)
+        assert_int_equal(json_uint(line, &tok[at], 1000, &g->givens), 0);
+    at = json_member(line, tok, 0, "count");
+    if (at > 0)
+        assert_int_equal(json_uint(line, &tok[at], 1000, &g->count), 0);
+    at = json_member(line, tok, 0, "unique");
+    g->is_unique = at > 0 && tok[at].type == JSON_TRUE;
+    check_line_answer(g->solution, g->rules, g->puzzle);
+}
+
+/* The lines of out into lines[0..cap); returns how many. */
+static size_t read_gen_lines(const char *out, struct gen_line *lines, size_t cap)
+{
+    size_t k = 0;
+
+    for (const char *p = out; *p; k++) {
+        const char *end = strchr(p, '\n');
+        static char line[VAR_LINE_MAX * 2];
+        assert_non_null(end);
+        assert_true(k < cap && (size_t)(end - p) < sizeof(line));
+        memcpy(line, p, (size_t)(end - p));
+        line[end - p] = '\0';
+        read_gen_line(line, &lines[k]);
+        p = end + 1;
+    }
+    return k;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tests */
 
@@ -365,6 +459,103 @@ static void test_errors(void **state)
     }
 }
 
+#define GEN_MAX 8 /* puzzles a generate test reads */
+
+static struct gen_line made[GEN_MAX], solved[GEN_MAX];
+
+/* generate --rules NAME (daemon and --local) prints JSON lines whose
+ * puzzles keep their solution's givens under the rules they carry; those
+ * lines, fed back as JSON-lines input, solve uniquely to the same solution
+ * under the same rules. */
+static void test_generated_rules_solve(void **state)
+{
+    static const char *const names[] = {"jigsaw", "killer"};
+    (void)state;
+    for (size_t i = 0; i < 2; i++) {
+        for (int local = 0; local < 2; local++) {
+            size_t len;
+            run_tool(local, NULL,
+                     (const char *const[]){"generate", "-n", "3", "--seed", "28", "--rules",
+                                           names[i], "--json", NULL});
+            if (run.status != 0)
+                fail_msg("%s local %d: exit %d: %s", names[i], local, run.status, run.err);
+            len = read_gen_lines(run.out, made, GEN_MAX);
+            assert_int_equal(len, 3);
+            write_file("made.jsonl", run.out);
+            run_tool(local, "made.jsonl", (const char *const[]){"--unique", "--json", NULL});
+            if (run.status != 0)
+                fail_msg("%s local %d: exit %d: %s", names[i], local, run.status, run.err);
+            assert_int_equal(read_gen_lines(run.out, solved, GEN_MAX), len);
+            for (size_t k = 0; k < len; k++) {
+                assert_non_null(strstr(made[k].rules, i ? "cages=" : "regions="));
+                assert_string_equal(solved[k].rules, made[k].rules);
+                assert_string_equal(solved[k].puzzle, made[k].puzzle);
+                assert_true(solved[k].is_unique && solved[k].count == 1);
+                assert_string_equal(solved[k].solution, made[k].solution);
+            }
+        }
+    }
+}
+
+/* --givens: killer puzzles keep givens (none without it: cages only),
+ * each line's givens count is its puzzle's, and each puzzle is unique
+ * under its cages; --givens without killer is a usage error. */
+static void test_killer_givens(void **state)
+{
+    (void)state;
+    for (int local = 0; local < 2; local++) {
+        for (int givens = 0; givens < 2; givens++) {
+            size_t len, with_givens;
+            run_tool(local, NULL,
+                     (const char *const[]){"generate", "-n", "3", "--seed", "6", "--rules",
+                                           "killer", "--json", givens ? "--givens" : NULL, NULL});
+            if (run.status != 0)
+                fail_msg("givens %d local %d: exit %d: %s", givens, local, run.status, run.err);
+            len = read_gen_lines(run.out, made, GEN_MAX);
+            assert_int_equal(len, 3);
+            write_file("made.jsonl", run.out);
+            run_tool(local, "made.jsonl", (const char *const[]){"--unique", "--json", NULL});
+            assert_int_equal(run.status, 0);
+            assert_int_equal(read_gen_lines(run.out, solved, GEN_MAX), len);
+            with_givens = 0;
+            for (size_t k = 0; k < len; k++) {
+                size_t cells = strlen(made[k].puzzle);
+                size_t blanks = 0;
+                for (size_t c = 0; c < cells; c++)
+                    blanks += made[k].puzzle[c] == '.';
+                assert_int_equal(made[k].givens, cells - blanks);
+                with_givens += made[k].givens > 0;
+                assert_true(solved[k].is_unique && solved[k].count == 1);
+                assert_string_equal(solved[k].solution, made[k].solution);
+            }
+            /* a puzzle whose cages alone are unique may be dug bare even
+             * with --givens; with this seed all three keep givens */
+            assert_int_equal(with_givens, givens ? 3 : 0);
+        }
+        run_tool(local, NULL, (const char *const[]){"generate", "--rules", "x", "--givens", NULL});
+        assert_int_equal(run.status, 2);
+        assert_non_null(strstr(run.err, "--givens: only with --rules killer"));
+    }
+}
+
+/* sudoku solvers --json lists each solver's rules and explain_rules, and
+ * --local lists the same as the daemon, byte for byte. */
+static void test_solvers_rules(void **state)
+{
+    static char daemon_out[8192];
+    (void)state;
+    run_tool(0, NULL, (const char *const[]){"solvers", "--json", NULL});
+    assert_int_equal(run.status, 0);
+    assert_true(strlen(run.out) < sizeof(daemon_out));
+    memcpy(daemon_out, run.out, strlen(run.out) + 1);
+    assert_non_null(strstr(daemon_out, "\"name\":\"dfs\""));
+    assert_non_null(strstr(strstr(daemon_out, "\"name\":\"dfs\""), "\"rules\":[],"));
+    assert_non_null(strstr(daemon_out, "\"explain_rules\":[\"diagonals\",\"windows\","));
+    run_tool(1, NULL, (const char *const[]){"solvers", "--json", NULL});
+    assert_int_equal(run.status, 0);
+    assert_string_equal(run.out, daemon_out);
+}
+
 /* --output readable draws the layout and names every cage's sum. */
 static void test_readable_drawing(void **state)
 {
@@ -385,7 +576,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_lines_golden),     cmocka_unit_test(test_rules_option),
         cmocka_unit_test(test_json_output_has_rules), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_readable_drawing),
+        cmocka_unit_test(test_readable_drawing),      cmocka_unit_test(test_generated_rules_solve),
+        cmocka_unit_test(test_killer_givens),         cmocka_unit_test(test_solvers_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,6 +11,7 @@
 
 #include "tool/command.h"
 #include "tool/local.h"
+#include "tool/rules.h"
 #include "tool/tool.h"
 #include "util/json.h"
 
@@ -56,13 +57,33 @@ static void default_text(const struct sudoku_client_solver *s, char *out, size_t
         snprintf(out, size, "%s", s->is_default ? "default" : "");
 }
 
-static void print_solver(const struct tool_opts *o, const struct sudoku_client_solver *s, int first)
+/* -v: a second line under a solver's, the rules it takes ("classic
+ * only" for none), and for an explainer those its explain takes. */
+static void print_rules_text(const struct sudoku_client_solver *s, const unsigned rules[2])
+{
+    char names[160];
+
+    tool_rules_flag_names(rules[0], names, sizeof(names));
+    printf("%-10s rules: %s", "", rules[0] ? names : "classic only");
+    if (s->is_explain) {
+        tool_rules_flag_names(rules[1], names, sizeof(names));
+        printf("; explain: %s", rules[1] ? names : "classic only");
+    }
+    putchar('\n');
+}
+
+/* One solver: a line (with -v, its rules under it), or a JSON object
+ * with every key of the daemon's entry. */
+static void print_solver(const struct tool_opts *o, const struct sudoku_client_solver *s,
+                         const unsigned rules[2], int first)
 {
     char sizes[32], defaults[48];
     sizes_text(s->sizes, sizes, sizeof(sizes));
     if (!o->is_json) {
         default_text(s, defaults, sizeof(defaults));
         printf("%-10s %-8s %-12s %-16s %s\n", s->name, s->version, sizes, defaults, s->description);
+        if (o->is_verbose)
+            print_rules_text(s, rules);
         return;
     }
     fputs(first ? "{\"name\":" : ",{\"name\":", stdout);
@@ -72,18 +93,24 @@ static void print_solver(const struct tool_opts *o, const struct sudoku_client_s
     fputs(",\"description\":", stdout);
     json_put_string(stdout, s->description);
     sizes_text(s->default_sizes, defaults, sizeof(defaults));
-    printf(",\"sizes\":[%s],\"default\":%s,\"default_sizes\":[%s],\"explain\":%s}", sizes,
+    printf(",\"sizes\":[%s],\"default\":%s,\"default_sizes\":[%s],\"explain\":%s", sizes,
            s->is_default ? "true" : "false", defaults, s->is_explain ? "true" : "false");
+    fputs(",\"rules\":", stdout);
+    tool_rules_put_flag_json(stdout, rules[0]);
+    fputs(",\"explain_rules\":", stdout);
+    tool_rules_put_flag_json(stdout, rules[1]);
+    putchar('}');
 }
 
-/* The list: a line a solver, or one JSON array. */
+/* The list: a line a solver, or one JSON array; rules[i] solver i's
+ * solve and explain rules. */
 static void print_solvers(const struct tool_opts *o, const struct sudoku_client_solver *list,
-                          size_t len)
+                          const unsigned (*rules)[2], size_t len)
 {
     if (o->is_json)
         putchar('[');
     for (size_t i = 0; i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++)
-        print_solver(o, &list[i], i == 0);
+        print_solver(o, &list[i], rules[i], i == 0);
     if (o->is_json)
         puts("]");
 }
@@ -92,20 +119,24 @@ static void print_solvers(const struct tool_opts *o, const struct sudoku_client_
 static int solvers_local(const struct tool_opts *o)
 {
     struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    unsigned rules[SUDOKU_CLIENT_MAX_SOLVERS][2];
     struct local *l;
     size_t len;
 
     if (local_open(o->plugin_dir, o->is_verbose, &l) < 0)
         return EXIT_NO_PLUGINS;
     len = local_solvers(l, list, SUDOKU_CLIENT_MAX_SOLVERS);
+    for (size_t i = 0; i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++)
+        local_solver_rules(l, i, &rules[i][0], &rules[i][1]);
     local_free(l);
-    print_solvers(o, list, len);
+    print_solvers(o, list, (const unsigned(*)[2])rules, len);
     return EXIT_ALL_SOLVED;
 }
 
 int tool_solvers(struct tool_opts *o)
 {
     struct sudoku_client_solver list[SUDOKU_CLIENT_MAX_SOLVERS];
+    unsigned rules[SUDOKU_CLIENT_MAX_SOLVERS][2] = {{0}};
     struct sudoku_client_error err;
     size_t len = 0;
     if (o->is_local)
@@ -114,13 +145,15 @@ int tool_solvers(struct tool_opts *o)
     if (!cl)
         return EXIT_UNREACHABLE;
     int rc = sudoku_client_solvers(cl, list, SUDOKU_CLIENT_MAX_SOLVERS, &len, &err);
+    for (size_t i = 0; rc == 0 && i < len && i < SUDOKU_CLIENT_MAX_SOLVERS; i++)
+        sudoku_client_solver_rules(cl, i, &rules[i][0], &rules[i][1]);
     sudoku_client_free(cl);
     if (rc < 0) {
         fprintf(stderr, "sudoku: solvers: %s: %s\n", err.code, err.message);
         return strcmp(err.code, "closed") == 0 || strcmp(err.code, "io") == 0 ? EXIT_UNREACHABLE
                                                                               : EXIT_SOME_FAILED;
     }
-    print_solvers(o, list, len);
+    print_solvers(o, list, (const unsigned(*)[2])rules, len);
     return EXIT_ALL_SOLVED;
 }
 

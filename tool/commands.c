@@ -76,7 +76,9 @@ static const char usage_steps[] = "[-s PATH] [--progress FILE] [--steps N] [--so
                                   "[--level N] [--marks STRING|@FILE]";
 static const char usage_rate[] = "[-s PATH] [--solver NAME] [--timeout MS] [-w N] [--format F]\n"
                                  "[--local [-P DIR]] [--json] [FILE...]";
-static const char help_solvers[] = "List the daemon's solvers: name, version, sizes, default.\n";
+static const char help_solvers[] =
+    "List the daemon's solvers: name, version, sizes, default (-v: and the\n"
+    "variant rules each takes).\n";
 static const char help_stats[] = "Print the daemon's counters.\n";
 static const char help_ping[] = "Check that the daemon answers; print the round-trip time.\n";
 static const char help_hint[] =

@@ -24,10 +24,11 @@
  *
  * With --rules (or --regions) every request carries the rules (jigsaw
  * without --regions and killer ask the daemon to draw the regions or the
- * cages from the seed) and each puzzle comes back with its full rules:
- * printed as JSON lines ({"puzzle", "rules", "solution", ...}: the line
- * form cannot carry them) unless stdout is a terminal and --json is not
- * given, where each puzzle is drawn with its regions and cages (vgrid.h).
+ * cages from the seed; --givens keeps givens in killer puzzles) and each
+ * puzzle comes back with its full rules: printed as JSON lines ({"puzzle",
+ * "rules", "solution", ...}: the line form cannot carry them) unless
+ * stdout is a terminal and --json is not given, where each puzzle is drawn
+ * with its regions and cages (vgrid.h).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -79,6 +80,7 @@ struct gen_cli {
     struct picture_opts picture; /* --format svg|png|pdf, -o, --per-page, --candidates */
     const char *rules_arg;       /* --rules LIST */
     const char *regions_arg;     /* --regions LAYOUT|@FILE */
+    int is_givens;               /* --givens: drawn killer puzzles keep givens */
     struct tool_rules rules;     /* from both; rules.r is sent when it asks for any */
     int is_variant;              /* rules asked for: answers carry their rules */
     int is_drawn;                /* variants on a terminal: drawn, not JSON */
@@ -228,6 +230,8 @@ static const struct opts_spec gen_table[] = {
      OPTS_STRING_AT(struct gen_cli, rules_arg)},
     {"regions", 0, "LAYOUT", "jigsaw on this layout: n*n symbols 1-9, A-P (or @FILE)",
      OPTS_STRING_AT(struct gen_cli, regions_arg)},
+    {"givens", 0, NULL, "with --rules killer: keep givens besides the cages\n(default: none)",
+     OPTS_FLAG_AT(struct gen_cli, is_givens)},
     {"no-minimal", 0, NULL, "unique but not minimal puzzles",
      OPTS_FLAG_AT(struct gen_cli, is_no_minimal)},
     {"solution", 0, NULL, "print each solution after its puzzle, after a space",
@@ -271,7 +275,7 @@ const struct opts_prog tool_generate_prog = {
     .name = "sudoku generate",
     .usage = "usage: sudoku generate [-n COUNT] [--size N] [--difficulty NAME | --rating MIN-MAX]\n"
              "                       [--symmetry NAME] [--seed S] [--no-minimal] [--solution]\n"
-             "                       [--json] [--rules LIST [--regions LAYOUT]]\n"
+             "                       [--json] [--rules LIST [--regions LAYOUT] [--givens]]\n"
              "                       [-s PATH | --local [-P DIR]]\n"
              "                       [--format svg|png|pdf [--per-page N]] [-o FILE]\n"
              "\n"
@@ -307,6 +311,13 @@ static int check_rules(const struct tool_command *c, struct gen_cli *o)
             return EXIT_USAGE;
         }
         flags &= ~SUDOKU_CLIENT_RULE_DRAW_REGIONS; /* this layout, not a drawn one */
+    }
+    if (o->is_givens) {
+        if (!(flags & SUDOKU_CLIENT_RULE_DRAW_CAGES)) {
+            opts_usage_error(c->prog, "--givens: only with --rules killer");
+            return EXIT_USAGE;
+        }
+        flags |= SUDOKU_CLIENT_RULE_GIVENS;
     }
     o->rules.r.flags = flags;
     o->is_variant = tool_rules_any(&o->rules.r);

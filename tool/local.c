@@ -280,6 +280,37 @@ size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, si
     return len;
 }
 
+/* A plugin's SDK_RULE_* kinds as the client's bits. */
+static unsigned client_rule_bits(uint32_t kinds)
+{
+    static const struct {
+        uint32_t kind;
+        unsigned flag;
+    } map[] = {
+        {SDK_RULE_DIAGONALS, SUDOKU_CLIENT_RULE_DIAGONALS},
+        {SDK_RULE_WINDOWS, SUDOKU_CLIENT_RULE_WINDOWS},
+        {SDK_RULE_REGIONS, SUDOKU_CLIENT_RULE_DRAW_REGIONS},
+        {SDK_RULE_ANTI_KNIGHT, SUDOKU_CLIENT_RULE_ANTI_KNIGHT},
+        {SDK_RULE_ANTI_KING, SUDOKU_CLIENT_RULE_ANTI_KING},
+        {SDK_RULE_NON_CONSECUTIVE, SUDOKU_CLIENT_RULE_NON_CONSECUTIVE},
+        {SDK_RULE_CAGES, SUDOKU_CLIENT_RULE_DRAW_CAGES},
+    };
+    unsigned flags = 0;
+
+    for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++)
+        if (kinds & map[k].kind)
+            flags |= map[k].flag;
+    return flags;
+}
+
+void local_solver_rules(const struct local *l, size_t i, unsigned *rules, unsigned *explain_rules)
+{
+    const struct sdk_plugin *d = host_plugin_at(l->host, i)->desc;
+
+    *rules = client_rule_bits(sdk_plugin_rules(d, 0));
+    *explain_rules = client_rule_bits(sdk_plugin_rules(d, 1));
+}
+
 /* ------------------------------------------------------------------------ */
 /* Rating */
 

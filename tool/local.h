@@ -81,4 +81,9 @@ int local_generate_rules(struct local *l, const struct sudoku_client_generate_op
  * daemon's.  Returns how many there are. */
 size_t local_solvers(const struct local *l, struct sudoku_client_solver *out, size_t cap);
 
+/* The rules loaded solver i (i < local_solvers' count) takes, as
+ * sudoku_client_solver_rules() gives a daemon's: SUDOKU_CLIENT_RULE_*
+ * bits, DRAW_REGIONS for regions and DRAW_CAGES for cages. */
+void local_solver_rules(const struct local *l, size_t i, unsigned *rules, unsigned *explain_rules);
+
 #endif /* SUDOKU_TOOL_LOCAL_H */

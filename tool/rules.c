@@ -380,6 +380,32 @@ const char *tool_rules_describe(const struct sudoku_client_rules *r, char *buf, 
     return buf;
 }
 
+const char *tool_rules_flag_names(unsigned flags, char *buf, size_t size)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < RULE_NAMES_LEN && used < size; i++)
+        if (flags & rule_names[i].flag)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+                                     rule_names[i].name);
+    return buf;
+}
+
+void tool_rules_put_flag_json(FILE *out, unsigned flags)
+{
+    const char *sep = "";
+
+    putc('[', out);
+    for (size_t i = 0; i < RULE_NAMES_LEN; i++) {
+        if (flags & rule_names[i].flag) {
+            fprintf(out, "%s\"%s\"", sep, rule_names[i].wire);
+            sep = ",";
+        }
+    }
+    putc(']', out);
+}
+
 int tool_rules_check_layout(const struct sudoku_client_rules *r, char *err, size_t err_size)
 {
     struct rules_desc d = {.regions = r->regions, .regions_len = r->regions_len};

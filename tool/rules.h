@@ -71,4 +71,13 @@ int tool_rules_any(const struct sudoku_client_rules *r);
  * ("x, windoku, jigsaw, killer") into buf.  Returns buf. */
 const char *tool_rules_describe(const struct sudoku_client_rules *r, char *buf, size_t size);
 
+/* The names of the rules in flags (SUDOKU_CLIENT_RULE_* bits, DRAW_REGIONS
+ * for jigsaw and DRAW_CAGES for killer, as sudoku_client_solver_rules
+ * gives them) as a person reads them ("x, windoku, killer"; "" for none)
+ * into buf.  Returns buf. */
+const char *tool_rules_flag_names(unsigned flags, char *buf, size_t size);
+
+/* Write the same as a JSON array of the wire's keys (["diagonals","cages"]). */
+void tool_rules_put_flag_json(FILE *out, unsigned flags);
+
 #endif /* SUDOKU_TOOL_RULES_H */

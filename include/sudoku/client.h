@@ -191,6 +191,19 @@ SUDOKU_CLIENT_API int sudoku_client_solvers(struct sudoku_client *c,
                                             struct sudoku_client_solver *out, size_t cap,
                                             size_t *len, struct sudoku_client_error *err);
 
+/* The variant rules of entry i of the list the last successful
+ * sudoku_client_solvers() call on c read (an addition: struct
+ * sudoku_client_solver stays as it is).  Stores in *rules the rules its
+ * solve takes and in *explain_rules those its explain and rate take, as
+ * SUDOKU_CLIENT_RULE_* bits where SUDOKU_CLIENT_RULE_DRAW_REGIONS stands
+ * for jigsaw regions and SUDOKU_CLIENT_RULE_DRAW_CAGES for killer cages;
+ * 0 is classic only (also from a daemon that does not list rules).
+ * Either pointer may be NULL.  Returns 0; -ENOENT when no list was read
+ * yet; -ERANGE when i is beyond that list or i >= SUDOKU_CLIENT_MAX_SOLVERS
+ * (the entries kept, whatever cap that call had). */
+SUDOKU_CLIENT_API int sudoku_client_solver_rules(const struct sudoku_client *c, size_t i,
+                                                 unsigned *rules, unsigned *explain_rules);
+
 /* Fetch the daemon's counters into *out.  Returns 0 or a negative errno. */
 SUDOKU_CLIENT_API int sudoku_client_stats(struct sudoku_client *c, struct sudoku_client_stats *out,
                                           struct sudoku_client_error *err);
@@ -526,6 +539,9 @@ SUDOKU_CLIENT_API void sudoku_client_genbatch_free(struct sudoku_client_genbatch
  * killer cages (cages: true) from the seed; regions and cages stay empty. */
 #define SUDOKU_CLIENT_RULE_DRAW_REGIONS 0x20u
 #define SUDOKU_CLIENT_RULE_DRAW_CAGES   0x40u
+/* generate only, with DRAW_CAGES (an addition): the drawn killer
+ * puzzles keep givens, dug as for other puzzles (the wire's givens: true). */
+#define SUDOKU_CLIENT_RULE_GIVENS 0x80u
 
 /* One killer cage: its cells hold distinct digits adding up to sum. */
 struct sudoku_client_cage {

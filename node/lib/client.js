@@ -17,6 +17,9 @@
  * after it was lost.  While nothing is in flight the socket does not keep
  * the process alive (unref), so a script may end without close().
  *
+ * Options are the wire's keys, sent as given (the variant `rules` map of
+ * solve, explain, rate and generate included: the daemon judges it).
+ *
  * Integers: the wire has 64-bit integers; results carry them as numbers,
  * except generate's `seed`, always a bigint (it is any 64-bit value).
  * Inputs may be numbers or bigints.

@@ -6,7 +6,8 @@
  * tests/daemon_harness.c does.  It runs under `setpriv --pdeathsig TERM`
  * when that exists, so a test process that dies takes its daemons with it.
  * The checker knows nothing of any solver: a solution is right when every
- * row, column and box holds 1..n once and every given is kept.
+ * row, column and box holds 1..n once and every given is kept; checkRules
+ * does the same under a variant's rules (the wire's map).
  */
 'use strict';
 
@@ -169,6 +170,90 @@ function checkSolution(puzzle, solution) {
     return n;
 }
 
+/* Cell numbers (0-based row-major) of every house under `rules` (the
+ * wire's map, docs/protocol.md "Variant rules") on a side-n grid: rows,
+ * columns, the boxes or the jigsaw regions, the diagonals, the windows. */
+function housesOf(n, rules) {
+    const b = Math.round(Math.sqrt(n));
+    const houses = [];
+    for (let k = 0; k < n; k++) {
+        houses.push(Array.from({ length: n }, (_, j) => k * n + j));
+        houses.push(Array.from({ length: n }, (_, j) => j * n + k));
+    }
+    if (rules.regions) {
+        const region = cellsOf(rules.regions);
+        assert.equal(region.length, n * n, 'the layout is not the grid\'s size');
+        for (let k = 1; k <= n; k++) houses.push([...region.keys()].filter((i) => region[i] === k));
+    } else {
+        for (let k = 0; k < n; k++)
+            houses.push(Array.from({ length: n }, (_, j) => {
+                const r = Math.floor(k / b) * b + Math.floor(j / b);
+                return r * n + (k % b) * b + (j % b);
+            }));
+    }
+    if (rules.diagonals) {
+        houses.push(Array.from({ length: n }, (_, i) => i * n + i));
+        houses.push(Array.from({ length: n }, (_, i) => i * n + n - 1 - i));
+    }
+    if (rules.windows) {
+        for (let wr = 0; wr < b - 1; wr++)
+            for (let wc = 0; wc < b - 1; wc++)
+                houses.push(Array.from({ length: n }, (_, k) => {
+                    const r = 1 + wr * (b + 1) + Math.floor(k / b);
+                    return r * n + 1 + wc * (b + 1) + (k % b);
+                }));
+    }
+    return houses;
+}
+
+/* Assert that `solution` keeps every given of `puzzle` and breaks none of
+ * `rules` (the wire's map): every house holds 1..n once, no digit a
+ * knight's or king's move from itself when asked, no orthogonal neighbours
+ * one apart when non_consecutive, every cage distinct digits with its sum.
+ * Written from docs/protocol.md alone.  Returns n. */
+function checkRules(puzzle, rules, solution) {
+    const g = cellsOf(puzzle);
+    const s = cellsOf(solution);
+    const n = Math.round(Math.sqrt(s.length));
+    assert.equal(n * n, s.length, 'the solution is not square');
+    assert.equal(g.length, s.length, 'the solution is not the puzzle\'s size');
+    for (let i = 0; i < s.length; i++) {
+        assert.ok(s[i] >= 1 && s[i] <= n, `cell ${i} holds ${s[i]}`);
+        if (g[i] !== 0) assert.equal(s[i], g[i], `the given at cell ${i} changed`);
+    }
+    for (const h of housesOf(n, rules)) {
+        assert.equal(h.length, n, 'a house is not n cells');
+        assert.equal(new Set(h.map((i) => s[i])).size, n, `the house of ${h} repeats a value`);
+    }
+    const moves = [];
+    if (rules.anti_knight) moves.push([1, 2], [2, 1], [1, -2], [2, -1]);
+    if (rules.anti_king) moves.push([1, 1], [1, -1], [0, 1], [1, 0]);
+    for (let r = 0; r < n; r++) {
+        for (let c = 0; c < n; c++) {
+            const v = s[r * n + c];
+            for (const [dr, dc] of moves) {
+                const r2 = r + dr, c2 = c + dc;
+                if (r2 < n && c2 >= 0 && c2 < n) {
+                    const what = `r${r + 1}c${c + 1} and r${r2 + 1}c${c2 + 1} both hold ${v}`;
+                    assert.notEqual(s[r2 * n + c2], v, what);
+                }
+            }
+            if (rules.non_consecutive) {
+                const what = `r${r + 1}c${c + 1} and its neighbour are consecutive`;
+                if (c + 1 < n) assert.notEqual(Math.abs(s[r * n + c + 1] - v), 1, what);
+                if (r + 1 < n) assert.notEqual(Math.abs(s[(r + 1) * n + c] - v), 1, what);
+            }
+        }
+    }
+    for (const [sum, cells] of rules.cages || []) {
+        const digits = cells.map((i) => s[i]);
+        assert.equal(new Set(digits).size, digits.length, `the cage ${cells} repeats a digit`);
+        const total = digits.reduce((a, d) => a + d, 0);
+        assert.equal(total, sum, `the cage ${cells} does not add up to ${sum}`);
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------------------ */
 /* A scripted fake daemon, for what a real one never does */
 
@@ -222,5 +307,7 @@ module.exports = {
     puzzles,
     cellsOf,
     checkSolution,
+    checkRules,
+    housesOf,
     blank,
 };

@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sudoku/plugin_rules.h>
+
 #define DLX_CELL_HOUSES 8    /* houses of one cell at most (6 are used) */
 #define DLX_R_POLL_MASK 255u /* poll sdk_job_should_stop() every 256 options */
 
@@ -69,45 +71,16 @@ struct rdlx {
 /* Checks                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Are the len pairs in pairs (NULL only when len is 0) a < b < nn?  1 or 0. */
-static int rdlx_pairs_ok(const uint16_t *pairs, uint32_t len, uint32_t nn)
-{
-    if ((len && !pairs) || len > nn * nn)
-        return 0;
-    for (uint32_t k = 0; k < len; k++)
-        if (pairs[2 * k] >= pairs[2 * k + 1] || pairs[2 * k + 1] >= nn)
-            return 0;
-    return 1;
-}
-
-/* Is the house table in range, rows and columns first and in order (the
- * solution is read back through the rows), no cell in more than
- * DLX_CELL_HOUSES houses?  1 or 0. */
-static int rdlx_houses_ok(const struct sdk_rules *rules, uint32_t n)
-{
-    uint8_t in[SDK_MAX_CELLS] = {0};
-
-    if (!rules->houses || rules->houses_len < 3 * n || rules->houses_len > 8 * SDK_MAX_N)
-        return 0;
-    for (uint32_t a = 0; a < n; a++)
-        for (uint32_t b = 0; b < n; b++)
-            if (rules->houses[a * n + b] != a * n + b ||
-                rules->houses[(n + a) * n + b] != b * n + a)
-                return 0;
-    for (uint32_t k = 0; k < rules->houses_len * n; k++)
-        if (rules->houses[k] >= n * n || ++in[rules->houses[k]] > DLX_CELL_HOUSES)
-            return 0;
-    return 1;
-}
-
-/* Can the variant path read rules for side n?  1 or 0. */
+/* Can the variant path read rules for side n: no cages, rows and
+ * columns first and in order (the solution is read back through the
+ * rows), no cell in more than DLX_CELL_HOUSES houses?  1 or 0. */
 static int rdlx_rules_ok(const struct sdk_rules *rules, uint32_t n)
 {
-    if (rules->size < sizeof(struct sdk_rules) || rules->n != n || rules->kinds == 0 ||
-        (rules->kinds & ~(uint32_t)DLX_RULES) != 0 || rules->cages_len != 0)
-        return 0;
-    return rdlx_houses_ok(rules, n) && rdlx_pairs_ok(rules->differ, rules->differ_len, n * n) &&
-           rdlx_pairs_ok(rules->nonconsec, rules->nonconsec_len, n * n);
+    return sdk_rules_head_ok(rules, n, DLX_RULES) && rules->cages_len == 0 &&
+           sdk_rules_houses_ok(rules, n, 8 * SDK_MAX_N, DLX_CELL_HOUSES) &&
+           sdk_rules_rows_cols_first(rules, n) &&
+           sdk_rules_pairs_ok(rules->differ, rules->differ_len, n * n) &&
+           sdk_rules_pairs_ok(rules->nonconsec, rules->nonconsec_len, n * n);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -11,10 +11,12 @@
  * With a rating ceiling (job->max_rating, ABI minor 2) only the rungs rated
  * up to it are asked: a position none of them moves ends the run with
  * SDK_EXPLAIN_ABOVE and the next rung's rating, so a band generator never
- * pays a chain search for a candidate it will drop.  The
+ * pays a chain search for a candidate it will drop; and a rung that only
+ * rungs rated above the ceiling follow may stop searching there
+ * (lg_ctx.cut_above).  The
  * working state (position, places, one step, the forcing rungs' shared
  * branches) is one struct on the stack, about 10 KB; a chain search adds
- * about 90 KB, a forcing search 10 KB.
+ * up to 270 KB (SE's chains, sechain.c), a forcing search 10 KB.
  */
 #include <errno.h>
 #include <string.h>
@@ -83,11 +85,33 @@ struct lg_run {
  * step's, the least a step here can rate). */
 enum ladder_result { LADDER_FOUND, LADDER_NONE, LADDER_ABOVE };
 
+/* Does rung i of the ladder find nothing on this grid by construction (the
+ * chain rungs that SE's chaining rung replaces on a classic 9x9, chains.c)? */
+static bool rung_is_shadowed(const struct lg_ctx *c, size_t i)
+{
+    lg_technique_fn *fn = ladder[i].fn;
+
+    return (fn == lg_x_chain || fn == lg_xy_chain || fn == lg_aic) && lg_se_applies(c);
+}
+
+/* The ceiling rung i may cut its search at (lg_ctx.cut_above): the ceiling
+ * when every rung after it that can find a step rates above it, else 0. */
+static double rung_cut(const struct lg_ctx *c, size_t i, double ceiling)
+{
+    if (ceiling <= 0.0 || c->geo->rules)
+        return 0.0; /* no ceiling, or a variant's rungs join the ladder */
+    for (size_t k = i + 1; k < LADDER_LEN; k++)
+        if (!rung_is_shadowed(c, k))
+            return ladder[k].rating > ceiling ? ceiling : 0.0;
+    return ceiling;
+}
+
 static enum ladder_result ladder_next(const struct lg_ctx *c, struct lg_step *s, double ceiling,
                                       double *above)
 {
     size_t var_len = 0, j = 0;
     const struct lg_rung *var = c->geo->rules ? lg_var_ladder(&var_len) : NULL;
+    struct lg_ctx rc = *c;
 
     /* A variant's rungs (variant.c) join the ladder by rating. */
     for (size_t i = 0; i < LADDER_LEN || j < var_len;) {
@@ -99,7 +123,8 @@ static enum ladder_result ladder_next(const struct lg_ctx *c, struct lg_step *s,
             return LADDER_ABOVE;
         }
         lg_step_reset(s, r->name, r->rating);
-        if (!r->fn(c, s))
+        rc.cut_above = var_len ? 0.0 : rung_cut(c, (size_t)(r - ladder), ceiling);
+        if (!r->fn(&rc, s))
             continue;
         if (ceiling > 0.0 && s->rating > ceiling) {
             *above = s->rating; /* the step rates more than its rung's least */

@@ -116,7 +116,12 @@ struct lg_forcing_keep {
     } e[LG_KEEP];
 };
 
-/* What a technique works on. */
+/* What a technique works on.  cut_above is set by the ladder only when the
+ * answer is SDK_EXPLAIN_ABOVE whether the rung finds a step above it or none
+ * at all (every later rung rates more): the rung may then stop a search
+ * whose steps would all rate above it, and when it found nothing at or
+ * below it after such a stop, report a step with no content whose rating is
+ * the least a step it skipped could have (above cut_above). */
 struct lg_ctx {
     const struct lg_geom *geo;     /* the shape */
     struct lg_grid *g;             /* the position (techniques only read it) */
@@ -128,6 +133,7 @@ struct lg_ctx {
     const uint8_t *solution;       /* the unique solution, g agreeing with it, or NULL */
     bool full_house_first;         /* a full house before a box single (the first step) */
     double rated;                  /* the hardest step taken so far (0: none) */
+    double cut_above;              /* a rung may stop searching above this rating (0: never) */
 };
 
 /* Should a long search give up now (cancel flag or deadline of c->job)?

@@ -30,10 +30,21 @@
  * a consequence of the candidates alone.  Dynamic (+) runs (level 1) go
  * on, when nothing is pending, with SE's other rules on the run's grid
  * (senest.c): their removals join as off potentials whose parents are
- * listed in the run (hkind HK_LIST).  Runs live in one struct on the
- * caller's stack (about 75 KB for the first rung, 90 KB for the others);
+ * listed in the run (hkind HK_LIST).
+ *
+ * What keeps it cheap (no rating depends on it): a rating never falls as a
+ * chain grows, so each breadth-first search of the first rung stops at the
+ * layer whose steps could no longer rank before the best found so far, nor
+ * rate above the ladder's ceiling when it gives one (lg_ctx.cut_above);
+ * those searches walk the position's links, listed once per kind.  The
+ * multiple-chain rungs load every run from one copy of the grid, and keep
+ * what each candidate implies, so the region forcing chains intersect
+ * those instead of running each place again (they run after the rest, in
+ * their own order: the kinds never tie).  Runs live in one struct on the
+ * caller's stack (about 125 KB for the first rung, 270 KB for the others);
  * nothing allocates.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,6 +111,15 @@ static void se_geo_init(struct se_geo *sg, const struct lg_geom *geo)
             sg->place[cell][slot] = (uint8_t)k;
         }
     }
+    for (uint32_t cell = 0; cell < 81; cell++) {
+        for (int slot = 0; slot < 3; slot++) {
+            const uint32_t u = sg->unit[cell][slot];
+            sg->skip[cell][slot] = 0;
+            for (uint32_t k = 0; k < 9; k++)
+                if (sg->unit[geo->unit[u][k]][0] == sg->unit[cell][0])
+                    sg->skip[cell][slot] |= (uint16_t)(1u << k);
+        }
+    }
 }
 
 /* Is SE's chaining the ladder's here (a classic 9x9 grid)? */
@@ -121,8 +141,22 @@ static void run_load(struct se_run *r, const struct lg_grid *g, const struct se_
             for (int k = 0; k < 3; k++)
                 r->pos[sg->unit[i][k]][lg_lowest(m)] |= (uint16_t)(1u << sg->place[i][k]);
     }
+    memcpy(r->pos0, r->pos, sizeof(r->pos0));
     memset(r->in, 0, sizeof(r->in));
-    memset(r->stamp, 0, sizeof(r->stamp));
+    r->st = 0; /* the stamps are cleared by the first walk */
+    r->non = r->noff = 0;
+    r->nxpar = 0;
+    r->abs_on = r->abs_off = -1;
+}
+
+/* Load r from the grid that run t was loaded from (a rung that runs from
+ * one grid many times computes its places once). */
+static void run_load_as(struct se_run *r, const struct se_run *t)
+{
+    memcpy(r->cand, t->cand, sizeof(r->cand));
+    memcpy(r->pos, t->pos0, sizeof(r->pos));
+    memcpy(r->pos0, t->pos0, sizeof(r->pos0));
+    memset(r->in, 0, sizeof(r->in));
     r->st = 0;
     r->non = r->noff = 0;
     r->nxpar = 0;
@@ -143,20 +177,17 @@ static uint32_t on_to_off(const struct se_run *r, const struct se_geo *sg, uint3
 {
     const uint32_t cell = pot_cell(p), v = pot_val(p);
     uint32_t len = 0;
-    uint64_t seen[2] = {0, 0};
 
     if (y)
         for (uint32_t m = r->cand[cell] & ~(1u << (v - 1)); m; m &= m - 1)
             out[len++] = (uint16_t)pot(cell, lg_lowest(m) + 1, 0);
+    /* The block first, then the row and column without the block's cells
+     * (which the block gave already). */
     for (int k = 0; k < 3; k++) {
         const uint32_t u = sg->unit[cell][k];
-        for (uint32_t m = r->pos[u][v - 1]; m; m &= m - 1) {
-            uint32_t other = sg->geo->unit[u][lg_lowest(m)];
-            if (other == cell || (seen[other >> 6] >> (other & 63) & 1u))
-                continue;
-            seen[other >> 6] |= (uint64_t)1 << (other & 63);
-            out[len++] = (uint16_t)pot(other, v, 0);
-        }
+        const uint32_t skip = k ? sg->skip[cell][k] : 1u << sg->place[cell][0];
+        for (uint32_t m = r->pos[u][v - 1] & ~skip; m; m &= m - 1)
+            out[len++] = (uint16_t)pot(sg->geo->unit[u][lg_lowest(m)], v, 0);
     }
     return len;
 }
@@ -169,6 +200,14 @@ struct se_made {
     uint16_t hmask;
 };
 
+/* Has m exactly two bits (without a popcount: this is the hot path)? */
+static inline bool has_two(uint32_t m)
+{
+    const uint32_t rest = m & (m - 1);
+
+    return rest && !(rest & (rest - 1));
+}
+
 /* What off potential p makes on, in SE's order; returns the count. */
 static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
                           uint32_t p, bool y, bool x, struct se_made *out)
@@ -176,13 +215,13 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
     const uint32_t cell = pot_cell(p), v = pot_val(p), m = r->cand[cell];
     uint32_t len = 0;
 
-    if (y && lg_popcount(m) == 2) {
+    if (y && has_two(m)) {
         uint32_t w = lg_lowest(m & ~(1u << (v - 1))) + 1;
         out[len++] = (struct se_made){(uint16_t)pot(cell, w, 1), 1, (uint16_t)(g->cand[cell] & ~m)};
     }
     for (int k = 0; x && k < 3; k++) {
         const uint32_t u = sg->unit[cell][k], pm = r->pos[u][v - 1];
-        if (lg_popcount(pm) != 2)
+        if (!has_two(pm))
             continue;
         uint32_t other = sg->geo->unit[u][lg_lowest(pm & ~(1u << sg->place[cell][k]))];
         uint32_t q = pot(other, v, 1), dup = 0;
@@ -190,11 +229,8 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
             dup |= out[i].p == q;
         if (dup)
             continue;
-        uint32_t start = 0;
-        for (uint32_t i = 0; i < 9; i++)
-            if (g->cand[sg->geo->unit[u][i]] >> (v - 1) & 1u)
-                start |= 1u << i;
-        out[len++] = (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(start & ~pm)};
+        out[len++] =
+            (struct se_made){(uint16_t)q, (uint8_t)(2 + u), (uint16_t)(r->pos0[u][v - 1] & ~pm)};
     }
     return len;
 }
@@ -202,15 +238,14 @@ static uint32_t off_to_on(const struct se_run *r, const struct se_geo *sg, const
 /* SE's doChaining from potential src: on potentials first, one at a time,
  * until nothing is pending or a potential would be both on and off (then
  * abs_on / abs_off are set).  dynamic: processed off potentials leave the
- * run's grid; y: cell links too (all but Nishio). */
-static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
-                      uint32_t src, bool dynamic, bool y)
+ * run's grid; y: cell links too (all but Nishio).  r is loaded from g. */
+static void run_loaded(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
+                       uint32_t src, bool dynamic, bool y)
 {
     uint32_t hon = 0, hoff = 0;
     uint16_t offs[32];
     struct se_made ons[4];
 
-    run_load(r, g, sg);
     run_add(r, src, NONE, 0, 0);
     while (hon < r->non || hoff < r->noff || (r->level && lg_se_advanced(r, sg, g))) {
         if (hon < r->non) {
@@ -250,6 +285,14 @@ static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg
     }
 }
 
+/* SE's doChaining from src, r loaded from g first (run_loaded). */
+static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g,
+                      uint32_t src, bool dynamic, bool y)
+{
+    run_load(r, g, sg);
+    run_loaded(r, sg, g, src, dynamic, y);
+}
+
 /* Push the parents given that the walk has not seen onto its stack, each
  * counted once. */
 static void walk_push(struct se_run *r, uint32_t *sp, int *count, uint32_t q)
@@ -287,9 +330,11 @@ static int run_weight(struct se_run *r, const struct se_geo *sg, uint32_t self, 
     uint32_t sp = 0;
     int count = 1;
 
-    if (++r->st == 0) {
+    if (r->st == 0 || r->st == UINT16_MAX) { /* a new run, or the walks wrapped */
         memset(r->stamp, 0, sizeof(r->stamp));
         r->st = 1;
+    } else {
+        r->st++;
     }
     r->stamp[self] = r->st;
     walk_parents(r, sg, &sp, &count, self, par, hkind, hmask);
@@ -338,7 +383,35 @@ struct se_unary {
     uint16_t qoff[UN_ENTRIES];         /* pending entries (cycles) or off potentials */
     uint16_t cyc[64];                  /* entries that close a cycle */
     uint32_t ncyc;
+    bool cut; /* the last search stopped at its node bound with work pending */
+    /* The kind's links, in SE's order (on_to_off, off_to_on against the
+     * start grid, which the static searches never change): potential p
+     * leads to link[first[p]] .. link[first[p + 1] - 1]. */
+    uint16_t first[NPOT + 1];
+    uint16_t link[NCV * 32];
 };
+
+/* Fill u's links for the kind (y: cell links; x: unit links off to on). */
+static void un_links(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
+                     const struct lg_grid *g, bool y, bool x)
+{
+    uint32_t n = 0;
+    struct se_made ons[4];
+
+    for (uint32_t p = 0; p < NPOT; p++) {
+        u->first[p] = (uint16_t)n;
+        if (!(g->cand[pot_cell(p)] >> (pot_val(p) - 1) & 1u))
+            continue;
+        if (p & 1) {
+            n += on_to_off(r, sg, p, y, &u->link[n]);
+            continue;
+        }
+        const uint32_t len = off_to_on(r, sg, g, p, y, x, ons);
+        for (uint32_t i = 0; i < len; i++)
+            u->link[n++] = ons[i].p;
+    }
+    u->first[NPOT] = (uint16_t)n;
+}
 
 /* Is off potential q on the path that reached on potential p (SE's isParent)? */
 static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
@@ -351,27 +424,32 @@ static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
 
 /* SE's doCycles from on potential src: breadth first, a layer of on
  * potentials then a layer of off ones; a cycle is an off entry that leads
- * back to src after at least two layers of each. */
-static void un_cycles(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
-                      const struct lg_grid *g, uint32_t src, bool y, bool x)
+ * back to src after at least two layers of each.  The off layer reached
+ * after L layers closes cycles of L nodes: the search stops before one
+ * whose cycles would have more than max_cx. */
+static void un_cycles(struct se_unary *u, uint32_t src, int max_cx)
 {
     uint32_t non = 0, noff = 0, length = 0, nent = 0;
-    uint16_t offs[32];
-    struct se_made ons[4];
 
     memset(u->on_in, 0, sizeof(u->on_in));
     u->ncyc = 0;
+    u->cut = false;
     bit_set(u->on_in, src);
     u->on_par[src] = NONE;
     u->qon[non++] = (uint16_t)src;
     while (non || noff) {
+        /* The next off layer closes cycles of length + 2 nodes. */
+        if ((int)length + 2 > max_cx) {
+            u->cut = true;
+            return;
+        }
         length++;
         for (uint32_t i = 0; i < non; i++) {
-            const uint32_t p = u->qon[i], len = on_to_off(r, sg, p, y, offs);
-            for (uint32_t j = 0; j < len && nent < UN_ENTRIES; j++) {
-                if (un_is_parent(u, p, offs[j]))
+            const uint32_t p = u->qon[i], end = u->first[p + 1];
+            for (uint32_t j = u->first[p]; j < end && nent < UN_ENTRIES; j++) {
+                if (un_is_parent(u, p, u->link[j]))
                     continue;
-                u->ent_p[nent] = offs[j];
+                u->ent_p[nent] = u->link[j];
                 u->ent_par[nent] = (uint16_t)p;
                 u->qoff[noff++] = (uint16_t)nent++;
             }
@@ -379,9 +457,9 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
         non = 0;
         length++;
         for (uint32_t i = 0; i < noff; i++) {
-            const uint32_t e = u->qoff[i], len = off_to_on(r, sg, g, u->ent_p[e], y, x, ons);
-            for (uint32_t j = 0; j < len; j++) {
-                const uint32_t q = ons[j].p;
+            const uint32_t e = u->qoff[i], end = u->first[u->ent_p[e] + 1];
+            for (uint32_t j = u->first[u->ent_p[e]]; j < end; j++) {
+                const uint32_t q = u->link[j];
                 if (length >= 4 && q == src && u->ncyc < 64)
                     u->cyc[u->ncyc++] = (uint16_t)e;
                 if (!bit_has(u->on_in, q)) {
@@ -396,14 +474,16 @@ static void un_cycles(struct se_unary *u, const struct se_run *r, const struct s
 }
 
 /* SE's doForcingChains from src (on or off): the first potential found
- * that is src's opposite, as its parent (or NONE). */
-static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
-                           const struct lg_grid *g, uint32_t src, bool y)
+ * that is src's opposite, as its parent (or NONE).  The layers alternate,
+ * on then off; a chain whose last parent lies d layers from src has d + 2
+ * nodes, so the search stops before a layer whose chains would have more
+ * than max_cx. */
+static uint32_t un_forcing(struct se_unary *u, uint32_t src, int max_cx)
 {
     uint32_t hon = 0, ton = 0, hoff = 0, toff = 0;
-    uint16_t offs[32];
-    struct se_made ons[4];
+    int depth = src & 1 ? 0 : -1; /* of the next on layer */
 
+    u->cut = false;
     memset(u->on_in, 0, sizeof(u->on_in));
     memset(u->off_in, 0, sizeof(u->off_in));
     if (src & 1) {
@@ -416,30 +496,41 @@ static uint32_t un_forcing(struct se_unary *u, const struct se_run *r, const str
         u->qoff[toff++] = (uint16_t)src;
     }
     while (hon < ton || hoff < toff) {
+        if (depth + 2 > max_cx && hon < ton) {
+            u->cut = true;
+            return NONE;
+        }
         for (; hon < ton; hon++) {
-            const uint32_t p = u->qon[hon], len = on_to_off(r, sg, p, y, offs);
-            for (uint32_t j = 0; j < len; j++) {
-                if ((offs[j] | 1u) == src)
+            const uint32_t p = u->qon[hon], end = u->first[p + 1];
+            for (uint32_t j = u->first[p]; j < end; j++) {
+                const uint32_t q = u->link[j];
+                if ((q | 1u) == src)
                     return p;
-                if (!bit_has(u->off_in, offs[j])) {
-                    bit_set(u->off_in, offs[j]);
-                    u->off_par[offs[j]] = (uint16_t)p;
-                    u->qoff[toff++] = offs[j];
+                if (!bit_has(u->off_in, q)) {
+                    bit_set(u->off_in, q);
+                    u->off_par[q] = (uint16_t)p;
+                    u->qoff[toff++] = (uint16_t)q;
                 }
             }
+        }
+        if (depth + 3 > max_cx && hoff < toff) {
+            u->cut = true;
+            return NONE;
         }
         for (; hoff < toff; hoff++) {
-            const uint32_t p = u->qoff[hoff], len = off_to_on(r, sg, g, p, y, true, ons);
-            for (uint32_t j = 0; j < len; j++) {
-                if ((ons[j].p & ~1u) == src)
+            const uint32_t p = u->qoff[hoff], end = u->first[p + 1];
+            for (uint32_t j = u->first[p]; j < end; j++) {
+                const uint32_t q = u->link[j];
+                if ((q & ~1u) == src)
                     return p;
-                if (!bit_has(u->on_in, ons[j].p)) {
-                    bit_set(u->on_in, ons[j].p);
-                    u->on_par[ons[j].p] = (uint16_t)p;
-                    u->qon[ton++] = ons[j].p;
+                if (!bit_has(u->on_in, q)) {
+                    bit_set(u->on_in, q);
+                    u->on_par[q] = (uint16_t)p;
+                    u->qon[ton++] = (uint16_t)q;
                 }
             }
         }
+        depth += 2;
     }
     return NONE;
 }
@@ -451,7 +542,18 @@ struct se_best {
     int place;                     /* a placement: cell * 9 + v - 1, or -1 */
     uint16_t cells[LG_STEP_CELLS]; /* the pattern */
     uint32_t ncells;
+    int max_tenths; /* steps rated above are not taken (the ladder's cut_above) */
+    bool cut;       /* a step above max_tenths was found or a search stopped there */
 };
+
+/* An empty best step, with c's ceiling. */
+static void best_init(struct se_best *b, const struct lg_ctx *c)
+{
+    b->h.valid = false;
+    b->cut = false;
+    b->max_tenths = c->cut_above > 0.0 && c->cut_above < 100.0 ? (int)(c->cut_above * 10.0 + 1e-6)
+                                                               : INT_MAX / 4;
+}
 
 static void best_cell(struct se_best *b, uint32_t cell)
 {
@@ -462,13 +564,54 @@ static void best_cell(struct se_best *b, uint32_t cell)
         b->cells[b->ncells++] = (uint16_t)cell;
 }
 
-/* Would h rank before b's step? */
-static bool se_better(const struct se_best *b, const struct se_hint *h)
+/* Would h rank before b's step (and rate no more than its ceiling)? */
+static bool se_better(struct se_best *b, const struct se_hint *h)
 {
     struct se_hint probe = b->h;
 
+    if (h->tenths > b->max_tenths) {
+        b->cut = true;
+        return false;
+    }
     se_offer(&probe, h);
     return !b->h.valid || memcmp(&probe, &b->h, sizeof(probe)) != 0;
+}
+
+/* The most nodes a step of this base can have and rate at most tenths
+ * (0: none can); se_length_tenths inverted. */
+static int se_cx_within(int base, int tenths)
+{
+    int ceil = 4;
+    bool odd = false;
+
+    if (tenths < base)
+        return 0;
+    if (tenths - base > 30)
+        return INT_MAX / 4;
+    for (int t = base; t < tenths; t++) {
+        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
+        odd = !odd;
+    }
+    return ceil + 2;
+}
+
+/* The most nodes a step of this base and kind order can have and still be
+ * taken: rate no more than b's ceiling and rank before b's step.  A
+ * rating never falls as nodes are added, so a search whose next layer
+ * only makes longer steps can stop. */
+static int se_max_cx(const struct se_best *b, int base, int key)
+{
+    int most = se_cx_within(base, b->max_tenths);
+
+    if (b->h.valid) {
+        const int below = se_cx_within(base, b->h.tenths - 1);
+        int tie = se_cx_within(base, b->h.tenths);
+        const int last = key < b->h.sort_key ? b->h.complexity : b->h.complexity - 1;
+        tie = tie < last ? tie : last;
+        tie = tie > below ? tie : below;
+        most = most < tie ? most : tie;
+    }
+    return most;
 }
 
 /* A cycle closed by entry e: what SE's CycleHint removes (a candidate
@@ -477,7 +620,7 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
                           const struct lg_grid *g, uint32_t src, uint32_t e, int base, int key,
                           const char *name, struct se_best *b)
 {
-    uint64_t fw[CVW] = {0}, bk[CVW] = {0}, onc[2] = {0, 0};
+    uint64_t fw[9][2] = {{0}}, bk[9][2] = {{0}}, onc[2] = {0, 0}, elim[CVW] = {0}, any = 0;
     uint16_t nodes[NPOT];
     uint32_t n = 0;
     struct se_hint h = {0};
@@ -501,24 +644,29 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
         return;
     for (uint32_t i = 0; i < n; i++)
         onc[pot_cell(nodes[i]) >> 6] |= (uint64_t)1 << (pot_cell(nodes[i]) & 63);
+    /* By value, the cells that see an on node and an off node. */
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t cell = pot_cell(nodes[i]), v = pot_val(nodes[i]);
-        const struct lg_set *peers = &sg->geo->peers[cell];
-        for (int o = lg_set_next(peers, 0); o >= 0; o = lg_set_next(peers, (uint32_t)o + 1)) {
-            if ((onc[o >> 6] >> (o & 63) & 1u) || !(g->cand[o] >> (v - 1) & 1u))
-                continue;
-            bit_set(nodes[i] & 1 ? fw : bk, (uint32_t)o * 9 + v - 1);
+        const struct lg_set *peers = &sg->geo->peers[pot_cell(nodes[i])];
+        uint64_t *side = (nodes[i] & 1 ? fw : bk)[pot_val(nodes[i]) - 1];
+        side[0] |= peers->w[0];
+        side[1] |= peers->w[1];
+    }
+    for (uint32_t v = 1; v <= 9; v++) {
+        for (uint32_t w = 0; w < 2; w++) {
+            for (uint64_t m = fw[v - 1][w] & bk[v - 1][w] & ~onc[w]; m; m &= m - 1) {
+                const uint32_t o = w * 64 + (uint32_t)__builtin_ctzll(m);
+                if (g->cand[o] >> (v - 1) & 1u) {
+                    bit_set(elim, o * 9 + v - 1);
+                    any = 1;
+                }
+            }
         }
     }
-    uint64_t any = 0;
-    for (int w = 0; w < CVW; w++)
-        any |= fw[w] & bk[w];
     if (!any)
         return;
     b->h = h;
     b->h.valid = true;
-    for (int w = 0; w < CVW; w++)
-        b->elim[w] = fw[w] & bk[w];
+    memcpy(b->elim, elim, sizeof(b->elim));
     b->place = -1;
     b->ncells = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -565,21 +713,25 @@ static void un_kind(struct se_unary *u, const struct se_run *r, const struct se_
     const char *cyc_name = x && y ? "xy_cycle" : y ? "y_cycle" : "x_cycle";
     const char *fc_name = y ? "aic" : "x_chain";
 
+    un_links(u, r, sg, g, y, x);
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(g->cand[cell]);
         if (card < 2 || (card > 2 && !x))
             continue;
         for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
             const uint32_t src = pot(cell, lg_lowest(m) + 1, 1);
-            un_cycles(u, r, sg, g, src, y, x);
+            un_cycles(u, src, se_max_cx(b, cyc_base, key));
+            b->cut |= u->cut;
             for (uint32_t i = 0; i < u->ncyc; i++)
                 un_cycle_hint(u, sg, g, src, u->cyc[i], cyc_base, key, cyc_name, b);
             if (!x)
                 continue;
-            uint32_t par = un_forcing(u, r, sg, g, src, y);
+            uint32_t par = un_forcing(u, src, se_max_cx(b, fc_base, key));
+            b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src, par, fc_base, key, fc_name, b);
-            par = un_forcing(u, r, sg, g, src ^ 1u, y);
+            par = un_forcing(u, src ^ 1u, se_max_cx(b, fc_base, key));
+            b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src ^ 1u, par, fc_base, key, fc_name, b);
         }
@@ -609,7 +761,33 @@ struct se_multi {
     uint32_t nfirst_on, nfirst_off;
     uint16_t mem[NPOT]; /* members of an intersection, in order */
     int sum[NPOT];      /* their weights so far, by member index */
+    /* Each candidate's on run, for the region forcing chains that share it
+     * (cell * 9 + v - 1; valid where have is set). */
+    uint64_t have[CVW];
+    uint64_t on_in[NCV][(NPOT + 63) / 64];
+    struct se_run t; /* loaded from the rung's grid, never run: the others load from it */
 };
+
+/* SE's doChaining from src into r, loaded from w->t. */
+static void mu_run(const struct se_multi *w, struct se_run *r, const struct se_geo *sg,
+                   const struct lg_grid *g, uint32_t src, bool dynamic, bool y)
+{
+    run_load_as(r, &w->t);
+    run_loaded(r, sg, g, src, dynamic, y);
+}
+
+/* What candidate cv taken as true implies (the run's in set), from the
+ * cache or run into w->b; the pointer is into w. */
+static const uint64_t *mu_on_in(struct se_multi *w, const struct se_mode *mo,
+                                const struct se_geo *sg, const struct lg_grid *g, uint32_t cv)
+{
+    if (!bit_has(w->have, cv)) { /* a place no source cell ran (rare: run from g) */
+        run_chain(&w->b, sg, g, cv * 2 + 1, mo->dynamic, true);
+        memcpy(w->on_in[cv], w->b.in, sizeof(w->on_in[cv]));
+        bit_set(w->have, cv);
+    }
+    return w->on_in[cv];
+}
 
 /* Offer a step concluding target, of weight cx; source and unit for the
  * pattern. */
@@ -668,7 +846,7 @@ static void mu_binary(struct se_multi *w, const struct se_mode *mo, const struct
     const bool y = !mo->nishio;
     const uint32_t on = pot(cell, v, 1);
 
-    run_chain(&w->b, sg, g, on ^ 1u, mo->dynamic, y);
+    mu_run(w, &w->b, sg, g, on ^ 1u, mo->dynamic, y);
     if (w->a.abs_on >= 0)
         mu_offer(b, mo, g, on ^ 1u, run_absurd_weight(&w->a, sg), 7, cell, -1, sg);
     if (w->b.abs_on >= 0)
@@ -683,33 +861,38 @@ static void mu_binary(struct se_multi *w, const struct se_mode *mo, const struct
     }
 }
 
-/* Region forcing chains of value v in unit u, whose first place is cell
- * (w->a holds the cell's run). */
+/* Region forcing chains of value v in unit u, whose first place is cell:
+ * what every place implies (the cached runs), then the weights of that. */
 static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
                       const struct lg_grid *g, uint32_t cell, uint32_t v, uint32_t u,
                       struct se_best *b)
 {
-    uint64_t in[(NPOT + 63) / 64];
-    uint32_t others[9], nothers = 0;
+    uint64_t in[(NPOT + 63) / 64], any = 0;
+    uint32_t others[9] = {0}, nothers = 0;
 
-    memcpy(in, w->a.in, sizeof(in));
+    memcpy(in, mu_on_in(w, mo, sg, g, cell * 9 + v - 1), sizeof(in));
     for (uint32_t k = 0; k < 9; k++) {
         const uint32_t other = sg->geo->unit[u][k];
         if (other != cell && (g->cand[other] >> (v - 1) & 1u))
             others[nothers++] = other;
     }
     for (uint32_t i = 0; i < nothers; i++) {
-        run_chain(&w->b, sg, g, pot(others[i], v, 1), mo->dynamic, true);
+        const uint64_t *oin = mu_on_in(w, mo, sg, g, others[i] * 9 + v - 1);
         for (int k = 0; k < (NPOT + 63) / 64; k++)
-            in[k] &= w->b.in[k];
+            in[k] &= oin[k];
     }
+    for (int k = 0; k < (NPOT + 63) / 64; k++)
+        any |= in[k];
+    if (!any)
+        return;
+    mu_run(w, &w->a, sg, g, pot(cell, v, 1), mo->dynamic, true);
     const uint32_t n = mu_members(w->mem, in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
     if (!n)
         return;
     for (uint32_t i = 0; i < n; i++)
         w->sum[i] = run_weight_of(&w->a, sg, w->mem[i]);
     for (uint32_t j = 0; j < nothers; j++) {
-        run_chain(&w->b, sg, g, pot(others[j], v, 1), mo->dynamic, true);
+        mu_run(w, &w->b, sg, g, pot(others[j], v, 1), mo->dynamic, true);
         for (uint32_t i = 0; i < n; i++)
             w->sum[i] += run_weight_of(&w->b, sg, w->mem[i]);
     }
@@ -728,12 +911,34 @@ static void mu_cell(struct se_multi *w, const struct se_mode *mo, const struct s
         return;
     memset(w->sum, 0, sizeof(w->sum[0]) * n);
     for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
-        run_chain(&w->a, sg, g, pot(cell, lg_lowest(m) + 1, 1), mo->dynamic, true);
+        mu_run(w, &w->a, sg, g, pot(cell, lg_lowest(m) + 1, 1), mo->dynamic, true);
         for (uint32_t i = 0; i < n; i++)
             w->sum[i] += run_weight_of(&w->a, sg, w->mem[i]);
     }
     for (uint32_t i = 0; i < n; i++)
         mu_offer(b, mo, g, w->mem[i], w->sum[i], 5, cell, -1, sg);
+}
+
+/* The region forcing chains whose first place is cell, in SE's order
+ * (value, then the cell's block, row and column).  They run after every
+ * source cell's other chains, so that the runs they share are cached;
+ * a step's rank does not depend on when it is offered, but for ties of
+ * one kind, whose order this keeps. */
+static void mu_regions(struct se_multi *w, const struct se_mode *mo, const struct se_geo *sg,
+                       const struct lg_grid *g, uint32_t cell, struct se_best *b)
+{
+    for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
+        const uint32_t v = lg_lowest(m) + 1;
+        for (int k = 0; k < 3; k++) {
+            const uint32_t u = sg->unit[cell][k];
+            uint32_t pm = 0;
+            for (uint32_t i = 0; i < 9; i++)
+                if (g->cand[sg->geo->unit[u][i]] >> (v - 1) & 1u)
+                    pm |= 1u << i;
+            if (lg_popcount(pm) >= 2 && lg_lowest(pm) == sg->place[cell][k])
+                mu_region(w, mo, sg, g, cell, v, u, b);
+        }
+    }
 }
 
 /* Every source value of one cell, in SE's order. */
@@ -744,20 +949,15 @@ static void mu_source(struct se_multi *w, const struct se_mode *mo, const struct
 
     for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
         const uint32_t v = lg_lowest(m) + 1;
-        run_chain(&w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
+        mu_run(w, &w->a, sg, g, pot(cell, v, 1), mo->dynamic, !mo->nishio);
+        if (!mo->nishio) {
+            memcpy(w->on_in[cell * 9 + v - 1], w->a.in, sizeof(w->a.in));
+            bit_set(w->have, cell * 9 + v - 1);
+        }
         if (mo->dynamic)
             mu_binary(w, mo, sg, g, cell, v, b);
         if (mo->nishio)
             continue;
-        for (int k = 0; k < 3; k++) {
-            const uint32_t u = sg->unit[cell][k];
-            uint32_t pm = 0;
-            for (uint32_t i = 0; i < 9; i++)
-                if (g->cand[sg->geo->unit[u][i]] >> (v - 1) & 1u)
-                    pm |= 1u << i;
-            if (lg_popcount(pm) >= 2 && lg_lowest(pm) == sg->place[cell][k])
-                mu_region(w, mo, sg, g, cell, v, u, b);
-        }
         if (first) {
             memcpy(w->cell_in, w->a.in, sizeof(w->cell_in));
             memcpy(w->first_on, w->a.lon, sizeof(w->a.lon[0]) * w->a.non);
@@ -795,9 +995,15 @@ static void se_text(const struct lg_ctx *c, const struct se_best *b, struct lg_s
     lg_text(c, s, "%s (%d nodes) over %s: %s", s->name, b->h.complexity, path, what);
 }
 
-/* Turn the best step into s; false when there is none. */
+/* Turn the best step into s; false when there is none.  With none at or
+ * below the ceiling but some search cut there, s is a step with no content
+ * rated the least a step cut could rate (lg_ctx.cut_above). */
 static bool se_step(const struct lg_ctx *c, const struct se_best *b, struct lg_step *s)
 {
+    if (!b->h.valid && b->cut) {
+        s->rating = (b->max_tenths + 1) / 10.0;
+        return true;
+    }
     if (!b->h.valid)
         return false;
     lg_step_reset(s, b->h.name, b->h.tenths / 10.0);
@@ -833,7 +1039,7 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
     se_geo_init(&sg, c->geo);
     r.level = 0;
     run_load(&r, c->g, &sg);
-    b.h.valid = false;
+    best_init(&b, c);
     un_kind(&w.un, &r, &sg, c->g, false, true, &b);
     if (lg_should_stop(c))
         return false;
@@ -851,8 +1057,10 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
     union se_work w;
 
     se_geo_init(&sg, c->geo);
-    b.h.valid = false;
-    w.mu.a.level = w.mu.b.level = mo->level;
+    best_init(&b, c);
+    memset(w.mu.have, 0, sizeof(w.mu.have));
+    w.mu.a.level = w.mu.b.level = w.mu.t.level = mo->level;
+    run_load(&w.mu.t, c->g, &sg);
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(c->g->cand[cell]);
         if (card < 2 || (!mo->dynamic && card < 3))
@@ -860,6 +1068,14 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
         if (lg_should_stop(c))
             return false;
         mu_source(&w.mu, mo, &sg, c->g, cell, &b);
+    }
+    for (uint32_t cell = 0; cell < 81 && !mo->nishio; cell++) {
+        const uint32_t card = lg_popcount(c->g->cand[cell]);
+        if (card < 2 || (!mo->dynamic && card < 3))
+            continue;
+        if (lg_should_stop(c))
+            return false;
+        mu_regions(&w.mu, mo, &sg, c->g, cell, &b);
     }
     return se_step(c, &b, s);
 }

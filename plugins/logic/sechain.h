@@ -25,6 +25,7 @@
 struct se_geo {
     uint8_t unit[81][3];  /* block, row, column: our unit numbers */
     uint8_t place[81][3]; /* the cell's index within each */
+    uint16_t skip[81][3]; /* places of each unit that the cell's block holds (itself too) */
     const struct lg_geom *geo;
 };
 
@@ -32,6 +33,7 @@ struct se_geo {
 struct se_run {
     uint16_t cand[81];             /* the run's grid: candidates left */
     uint16_t pos[27][9];           /* places of each value in each unit, in the run's grid */
+    uint16_t pos0[27][9];          /* the same in the start grid */
     uint64_t in[(NPOT + 63) / 64]; /* potentials derived (toOn and toOff) */
     uint16_t par[NPOT];            /* first parent, or NONE */
     uint8_t hkind[NPOT];  /* hidden parents: 0 none, 1 the cell's values, 2 + u a unit's places */

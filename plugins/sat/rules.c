@@ -16,75 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sudoku/plugin_rules.h>
+
 /* ------------------------------------------------------------------------ */
 /* Checks                                                                    */
 /* ------------------------------------------------------------------------ */
 
-/* Are the len pairs in pairs (NULL only when len is 0) a < b < nn?  1 or 0. */
-static int pairs_ok(const uint16_t *pairs, uint32_t len, uint32_t nn)
-{
-    if (len && !pairs)
-        return 0;
-    if (len > nn * nn)
-        return 0;
-    for (uint32_t k = 0; k < len; k++)
-        if (pairs[2 * k] >= pairs[2 * k + 1] || pairs[2 * k + 1] >= nn)
-            return 0;
-    return 1;
-}
-
-/* Is the house table in range, with no cell in more than SAT_CELL_UNITS
- * houses?  1 or 0. */
-static int houses_ok(const struct sdk_rules *rules, uint32_t n)
-{
-    uint8_t in[SDK_MAX_CELLS] = {0};
-
-    if (!rules->houses || rules->houses_len < 3 * n || rules->houses_len > SAT_UNITS)
-        return 0;
-    for (uint32_t a = 0; a < n; a++) /* rows and columns, in order: sat.c relies on them */
-        for (uint32_t b = 0; b < n; b++)
-            if (rules->houses[a * n + b] != a * n + b ||
-                rules->houses[(n + a) * n + b] != b * n + a)
-                return 0;
-    for (uint32_t k = 0; k < rules->houses_len * n; k++) {
-        const uint16_t c = rules->houses[k];
-        if (c >= n * n || ++in[c] > SAT_CELL_UNITS)
-            return 0;
-    }
-    return 1;
-}
-
-/* Are the cages in range: 1..n cells each, inside cage_cells, no cell in
- * two, a sum no cage of n digits could pass?  1 or 0. */
-static int cages_ok(const struct sdk_rules *rules, uint32_t n)
-{
-    uint8_t seen[SDK_MAX_CELLS] = {0};
-
-    if (rules->cages_len == 0)
-        return 1;
-    if (!rules->cages || !rules->cage_cells || rules->cage_cells_len > n * n)
-        return 0;
-    for (uint32_t k = 0; k < rules->cages_len; k++) {
-        const struct sdk_cage *c = &rules->cages[k];
-        if (c->len == 0 || c->len > n || c->off > rules->cage_cells_len ||
-            c->len > rules->cage_cells_len - c->off || c->sum > n * (n + 1) / 2)
-            return 0;
-        for (uint32_t j = 0; j < c->len; j++) {
-            const uint16_t cell = rules->cage_cells[c->off + j];
-            if (cell >= n * n || seen[cell]++)
-                return 0;
-        }
-    }
-    return 1;
-}
-
+/* The checks themselves are the SDK's (<sudoku/plugin_rules.h>); what is
+ * sat's own is the bound on houses (SAT_UNITS, SAT_CELL_UNITS a cell) and
+ * rows and columns first, in order: sat.c relies on them. */
 int sat_rules_ok(const struct sdk_rules *rules, uint32_t n)
 {
-    if (rules->size < sizeof(struct sdk_rules) || rules->n != n || rules->kinds == 0 ||
-        (rules->kinds & ~(uint32_t)SDK_RULE_ALL) != 0)
-        return 0;
-    return houses_ok(rules, n) && pairs_ok(rules->differ, rules->differ_len, n * n) &&
-           pairs_ok(rules->nonconsec, rules->nonconsec_len, n * n) && cages_ok(rules, n);
+    return sdk_rules_head_ok(rules, n, SDK_RULE_ALL) &&
+           sdk_rules_houses_ok(rules, n, SAT_UNITS, SAT_CELL_UNITS) &&
+           sdk_rules_rows_cols_first(rules, n) &&
+           sdk_rules_pairs_ok(rules->differ, rules->differ_len, n * n) &&
+           sdk_rules_pairs_ok(rules->nonconsec, rules->nonconsec_len, n * n) &&
+           sdk_rules_cages_ok(rules, n);
 }
 
 /* ------------------------------------------------------------------------ */

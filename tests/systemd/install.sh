@@ -4,7 +4,7 @@
 #   install.sh SRC_DIR BUILD_DIR
 #
 # 1. `cmake --install BUILD --prefix TMP` lays out sbin/sudokud, bin/ tools,
-#    lib/sudokud/plugins/*.so, include/sudoku/plugin.h,
+#    lib/sudokud/plugins/*.so, include/sudoku/plugin.h, plugin_rules.h,
 #    share/pkgconfig/sudoku-plugin.pc, man pages and the systemd units (whose
 #    ExecStart= names TMP/sbin/sudokud and which systemd-analyze verifies).
 # 2. examples/plugin builds out of tree against that SDK through pkg-config
@@ -60,6 +60,7 @@ done
 [ "$nplugins" -gt 0 ] || fail "no plugins built in $build"
 need include/sudoku/plugin.h
 cmp -s "$src/include/sudoku/plugin.h" "$prefix/include/sudoku/plugin.h" || fail "plugin.h differs"
+need include/sudoku/plugin_rules.h
 need share/pkgconfig/sudoku-plugin.pc
 for page in "$src"/docs/*.1 "$src"/docs/*.8; do
     [ -e "$page" ] || continue
