@@ -104,6 +104,17 @@ static enum rpc_code fill_spec(const struct rpc_generate_params *g, const struct
                  "diagonal");
         return RPC_BAD_REQUEST;
     }
+    /* Symmetry places givens; drawn killer cages without givens have none,
+     * and their cages are drawn without it.  Say so rather than answer
+     * puzzles that only claim it. */
+    if ((g->rules.draw & SDK_RULE_CAGES) && !g->rules.has_givens &&
+        spec->symmetry != GEN_SYM_NONE) {
+        snprintf(msg, msg_size,
+                 "symmetry %s: drawn killer cages have no givens to place symmetrically and "
+                 "are drawn without symmetry (ask for givens: true, or no symmetry)",
+                 g->symmetry);
+        return RPC_UNSUPPORTED;
+    }
     if (g->has_band && !rater) {
         snprintf(msg, msg_size, "no loaded solver can rate %ux%u puzzles (a band needs one)", g->n,
                  g->n);

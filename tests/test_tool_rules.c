@@ -447,6 +447,11 @@ static void test_errors(void **state)
          "",
          1,
          "unsupported: no 4x4 grid under these rules was found"},
+        /* symmetry for killer cages with no givens: nothing to place */
+        {{"generate", "--rules", "killer", "--symmetry", "rotate180", NULL},
+         "",
+         1,
+         "unsupported: symmetry rotate180: drawn killer cages have no givens"},
     };
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
