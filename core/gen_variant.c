@@ -274,16 +274,22 @@ static int cages_refine(const struct gen_spec *spec, struct grid_work *g, unsign
 
 /* The referee: rules_count() must find exactly out->solution, which must
  * keep every rule.  Returns 0, -EIO (it disagrees with the plugin),
- * -ETIMEDOUT (its node budget ran out) or -ENOMEM. */
+ * -ETIMEDOUT (its node budget or the spec's deadline ran out), -ECANCELED
+ * or -ENOMEM. */
 static int confirm(const struct gen_spec *spec, const struct grid_work *g,
                    const struct gen_puzzle *out)
 {
     uint8_t first[SDK_MAX_CELLS];
     uint64_t count = 0;
     unsigned cells = spec->n * spec->n;
-    int rc = rules_count(g->rules, spec->n, out->puzzle, 2, spec->max_referee_nodes, first, &count);
+    struct rules_bounds b = {
+        .max_nodes = spec->max_referee_nodes,
+        .cancel = spec->cancel,
+        .deadline_ns = spec->deadline_ns,
+    };
+    int rc = rules_count_bounded(g->rules, spec->n, out->puzzle, 2, &b, first, &count);
 
-    if (rc == -ENOMEM)
+    if (rc == -ENOMEM || rc == -ECANCELED || rc == -ETIMEDOUT)
         return rc;
     if (rc == -E2BIG)
         return -ETIMEDOUT;

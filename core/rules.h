@@ -110,4 +110,16 @@ int rules_check_solution(const struct sdk_rules *r, uint32_t n, const uint8_t *p
 int rules_count(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uint64_t limit,
                 uint64_t max_nodes, uint8_t *solution, uint64_t *count);
 
+/* What stops a rules_count_bounded() search besides its limit. */
+struct rules_bounds {
+    uint64_t max_nodes;           /* search nodes at most (0: none) */
+    const sdk_atomic_int *cancel; /* non-zero stops it (may be NULL) */
+    uint64_t deadline_ns;         /* sdk_now_ns() past which it stops (0: none) */
+};
+
+/* rules_count() under bounds b (NULL: none): also -ECANCELED and
+ * -ETIMEDOUT, looked at every 256 nodes, with *count what was found. */
+int rules_count_bounded(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uint64_t limit,
+                        const struct rules_bounds *b, uint8_t *solution, uint64_t *count);
+
 #endif /* SUDOKU_RULES_H */

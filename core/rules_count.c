@@ -43,6 +43,7 @@ struct counter {
     uint32_t cage_sum[SDK_MAX_CELLS];        /* what each cage still needs */
     uint32_t cage_left[SDK_MAX_CELLS];       /* blank cells left in each cage */
     uint64_t limit, count, nodes, max_nodes; /* the search's bounds and tally */
+    struct sdk_job stop;                     /* its cancel flag and deadline */
     uint8_t *solution;                       /* out: the first one, or NULL */
     uint32_t *masks; /* per depth: the cells' candidates before and after the cages */
     uint32_t depth;  /* of the node being searched */
@@ -294,8 +295,18 @@ static int search(struct counter *c)
     uint32_t len = 0, d = 0;
     int places;
 
-    if (c->max_nodes && ++c->nodes > c->max_nodes)
+    if (c->max_nodes && c->nodes >= c->max_nodes)
         return -E2BIG;
+    if ((++c->nodes & 255) == 0) {
+        switch (sdk_job_should_stop(&c->stop)) {
+        case SDK_CANCELLED:
+            return -ECANCELED;
+        case SDK_TIMEDOUT:
+            return -ETIMEDOUT;
+        default:
+            break;
+        }
+    }
     for (uint32_t i = 0; i < cells; i++)
         m[i] = base[i] = c->val[i] ? 0 : cands(c, i);
     for (uint32_t k = 0; k < c->r->cages_len; k++) {
@@ -340,6 +351,14 @@ static int search(struct counter *c)
 int rules_count(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uint64_t limit,
                 uint64_t max_nodes, uint8_t *solution, uint64_t *count)
 {
+    struct rules_bounds b = {.max_nodes = max_nodes};
+
+    return rules_count_bounded(r, n, cells, limit, &b, solution, count);
+}
+
+int rules_count_bounded(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uint64_t limit,
+                        const struct rules_bounds *b, uint8_t *solution, uint64_t *count)
+{
     struct rules *classic = NULL;
     struct counter *c = NULL;
     int rc = 0;
@@ -362,7 +381,9 @@ int rules_count(const struct sdk_rules *r, uint32_t n, const uint8_t *cells, uin
     c->n = n;
     c->full = (1u << n) - 1;
     c->limit = limit ? limit : 1;
-    c->max_nodes = max_nodes;
+    c->max_nodes = b ? b->max_nodes : 0;
+    c->stop.cancel = b ? b->cancel : NULL;
+    c->stop.deadline_ns = b ? b->deadline_ns : 0;
     c->solution = solution;
     counter_tables(c);
     for (uint32_t i = 0; i < n * n; i++)

@@ -532,6 +532,21 @@ static void test_count_edges(void **state)
     assert_int_equal(rules_count(NULL, 9, cells, 2, 0, sol, &count), 0);
     assert_int_equal(count, 2);
     assert_int_equal(rules_check_solution(NULL, 9, cells, sol, NULL, 0), 0);
+    /* a cancel flag or a deadline stops a long count (every 256 nodes) */
+    {
+        sdk_atomic_int stop = 1;
+        struct rules_bounds b = {.cancel = &stop};
+
+        assert_int_equal(rules_count_bounded(NULL, 9, cells, UINT64_MAX, &b, NULL, &count),
+                         -ECANCELED);
+        b = (struct rules_bounds){.deadline_ns = sdk_now_ns()};
+        assert_int_equal(rules_count_bounded(NULL, 9, cells, UINT64_MAX, &b, NULL, &count),
+                         -ETIMEDOUT);
+        assert_true(count > 0 && count < UINT64_MAX); /* it had found some */
+        b = (struct rules_bounds){.deadline_ns = sdk_now_ns() + 60 * 1000000000ull};
+        assert_int_equal(rules_count_bounded(NULL, 4, cells, 1000, &b, NULL, &count), 0);
+        assert_int_equal(count, 288); /* every 4x4 grid */
+    }
     /* a grid of another side than the rules were built for: no solution */
     {
         struct rules_desc d = {.n = 4, .flags = SDK_RULE_DIAGONALS};
