@@ -239,7 +239,7 @@ static int branch(struct counter *c, const uint32_t *try, uint32_t len, const ui
     return 0;
 }
 
-/* The fewest places of a digit missing from a house, into place[] (cells)
+/* The fewest places of a digit missing from a house, into place_cells[]
  * with *d the digit: fewer than best, else 0 places are stored.  Returns
  * the count stored, or -1 when a digit has no place left in a house (a
  * dead end). */
@@ -307,13 +307,25 @@ static int search(struct counter *c)
             break;
         }
     }
-    for (uint32_t i = 0; i < cells; i++)
+    /* Without cages a cell's candidates need no other cell's, so a cell
+     * with one ends the look (its branch is the only one); a cage cuts its
+     * cells' candidates together, so with cages every cell is looked at. */
+    for (uint32_t i = 0; i < cells && !c->r->cages_len && best_pop > 1; i++) {
+        m[i] = c->val[i] ? 0 : cands(c, i);
+        if (!c->val[i] && !m[i])
+            return 0;
+        if (m[i] && !(m[i] & (m[i] - 1))) {
+            best = i;
+            best_pop = 1;
+        }
+    }
+    for (uint32_t i = 0; i < cells && c->r->cages_len; i++)
         m[i] = base[i] = c->val[i] ? 0 : cands(c, i);
     for (uint32_t k = 0; k < c->r->cages_len; k++) {
         if (c->cage_left[k])
             cage_cut(c, k, base, up, m);
     }
-    for (uint32_t i = 0; i < cells; i++) {
+    for (uint32_t i = 0; i < cells && best_pop > 1; i++) {
         uint32_t pop;
 
         if (c->val[i])
