@@ -59,6 +59,7 @@ struct write_req {
 };
 
 static void resume(struct conn *c);
+static void pause_reading(struct conn *c);
 static void count_unsent(struct conn *c);
 static void count_input(struct conn *c);
 
@@ -526,8 +527,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     if (nread == UV_ENOBUFS) {
         /* No input room (CONN_MAX_INPUT_ALL): wait until some comes free. */
-        uv_read_stop(stream);
-        c->is_reading = 0;
+        pause_reading(c);
         if (!c->is_starved)
             c->set->starved_len++;
         c->is_starved = 1;
@@ -552,6 +552,30 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     resume(c);
 }
 
+/* Backpressure (answers owed and unread, or no input room) stops reading;
+ * the time it lasts is the daemon's, not the client's, so the unfinished
+ * message's --message-timeout clock does not run through it. */
+static void pause_reading(struct conn *c)
+{
+    uv_read_stop((uv_stream_t *)&c->pipe);
+    c->is_reading = 0;
+    c->paused_ms = uv_now(c->set->loop) | 1; /* never 0: 0 is "reading" */
+}
+
+/* Reading again: the message clock moves on by the part of the pause that
+ * fell after the message began. */
+static void restart_clock(struct conn *c)
+{
+    uint64_t now = uv_now(c->set->loop);
+
+    if (c->message_start_ms != 0 && c->paused_ms != 0) {
+        uint64_t since = c->paused_ms > c->message_start_ms ? c->paused_ms : c->message_start_ms;
+        if (now > since)
+            c->message_start_ms += now - since;
+    }
+    c->paused_ms = 0;
+}
+
 /* Process what is buffered, then pause or restart reading. */
 static void resume(struct conn *c)
 {
@@ -568,11 +592,12 @@ static void resume(struct conn *c)
     if (is_full(c) && c->is_reading) {
         log_msg(SDK_LOG_DEBUG, "conn %llu: reading paused (%zu in flight, %zu bytes unsent)",
                 (unsigned long long)c->id, c->in_flight, c->out.size + c->writing_size);
-        uv_read_stop((uv_stream_t *)&c->pipe);
-        c->is_reading = 0;
+        pause_reading(c);
     } else if (!is_full(c) && !c->is_reading && !c->is_starved) {
-        if (uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read) == 0)
+        if (uv_read_start((uv_stream_t *)&c->pipe, on_alloc, on_read) == 0) {
             c->is_reading = 1;
+            restart_clock(c);
+        }
     }
 }
 

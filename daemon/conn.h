@@ -105,6 +105,7 @@ struct conn {
     uint64_t last_active_ms;         /* uv_now() when bytes last came in or went out */
     uint64_t idle_since_ms;          /* uv_now() at accept, last message read, last write done */
     uint64_t message_start_ms;       /* uv_now() when the unfinished message began, 0 none */
+    uint64_t paused_ms;              /* uv_now() when reading last paused, 0 while reading */
     pid_t pid;                       /* peer (SO_PEERCRED), -1 unknown */
     uid_t uid;                       /* peer uid */
     uint8_t *buf;                    /* received, not yet parsed */

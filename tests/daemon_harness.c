@@ -282,6 +282,23 @@ void dh_pack_call(msgpack_sbuffer *sb, uint32_t msgid, const char *method)
     msgpack_pack_array(&pk, 0);
 }
 
+void dh_pack_generate(msgpack_sbuffer *sb, uint32_t msgid, unsigned n, unsigned count)
+{
+    msgpack_packer pk;
+
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_array(&pk, 4);
+    msgpack_pack_int(&pk, 0);
+    msgpack_pack_uint32(&pk, msgid);
+    dh_pack_str(&pk, "generate");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_map(&pk, 2);
+    dh_pack_str(&pk, "size");
+    msgpack_pack_uint32(&pk, n);
+    dh_pack_str(&pk, "count");
+    msgpack_pack_uint32(&pk, count);
+}
+
 void dh_pack_solve(msgpack_sbuffer *sb, uint32_t msgid, const char *puzzle, const char *solver,
                    uint64_t limit, uint64_t timeout_ms)
 {

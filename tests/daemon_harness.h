@@ -90,6 +90,8 @@ void dh_pack_call(msgpack_sbuffer *sb, uint32_t msgid, const char *method);
 /* solve with a string puzzle; solver NULL, limit 0, timeout 0 = not sent. */
 void dh_pack_solve(msgpack_sbuffer *sb, uint32_t msgid, const char *puzzle, const char *solver,
                    uint64_t limit, uint64_t timeout_ms);
+/* [0, msgid, "generate", [{size: n, count: count}]] */
+void dh_pack_generate(msgpack_sbuffer *sb, uint32_t msgid, unsigned n, unsigned count);
 /* [2, "cancel", [msgid]] */
 void dh_pack_cancel(msgpack_sbuffer *sb, uint32_t msgid);
 void dh_pack_str(msgpack_packer *pk, const char *s);

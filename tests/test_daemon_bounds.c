@@ -409,24 +409,6 @@ static void test_many_nonreaders_bounded(void **state)
     assert_int_equal(dh_stop(&d), 0);
 }
 
-/* [0, msgid, "generate", [{size: n, count: count}]] */
-static void pack_generate(msgpack_sbuffer *sb, uint32_t msgid, unsigned n, unsigned count)
-{
-    msgpack_packer pk;
-
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, "generate");
-    msgpack_pack_array(&pk, 1);
-    msgpack_pack_map(&pk, 2);
-    dh_pack_str(&pk, "size");
-    msgpack_pack_uint32(&pk, n);
-    dh_pack_str(&pk, "count");
-    msgpack_pack_uint32(&pk, count);
-}
-
 /* The daemon's in_flight counter, asked on r. */
 static uint64_t stats_in_flight(struct dh_reader *r, uint32_t msgid)
 {
@@ -468,7 +450,7 @@ static void test_generate_nonreaders_bounded(void **state)
     assert_int_equal(dh_start(&d, extra), 0);
     msgpack_sbuffer_init(&req);
     for (uint32_t i = 0; i < GEN_PIPELINE; i++)
-        pack_generate(&req, i, 4, GEN_COUNT);
+        dh_pack_generate(&req, i, 4, GEN_COUNT);
     for (int i = 0; i < GEN_NOREADERS; i++) {
         fds[i] = dh_connect(d.sock);
         assert_true(fds[i] >= 0);
@@ -531,7 +513,7 @@ static void test_generate_held_then_answered(void **state)
     assert_true(r.fd >= 0);
     msgpack_sbuffer_init(&req);
     for (uint32_t i = 0; i < CALLS; i++)
-        pack_generate(&req, i, 4, COUNT);
+        dh_pack_generate(&req, i, 4, COUNT);
     assert_int_equal(dh_send(r.fd, req.data, req.size), 0);
     msgpack_sbuffer_destroy(&req);
     for (int i = 0; i < CALLS; i++) {
@@ -570,7 +552,7 @@ static void test_flood_leaves_room(void **state)
     assert_int_equal(dh_start(&d, extra), 0);
     msgpack_sbuffer_init(&req);
     for (uint32_t i = 0; i < GEN_PIPELINE; i++)
-        pack_generate(&req, i, 16, GEN_COUNT);
+        dh_pack_generate(&req, i, 16, GEN_COUNT);
     for (int i = 0; i < 2; i++) {
         dh_reader_init(&flood[i], dh_connect(d.sock));
         assert_true(flood[i].fd >= 0);

@@ -287,6 +287,98 @@ static void test_dribbler_closed_by_message_deadline(void **state)
     dh_cleanup(&d);
 }
 
+/* Connections that pipeline generates and never read, until the answers
+ * owed pass the daemon-wide bound (CONN_MAX_UNSENT_ALL): each owes about
+ * 1 MB, its first generate of 1,000 4x4 puzzles reserved even past it. */
+#define HOGS          80
+#define HOG_GENERATES 9
+
+/* --message-timeout counts the time the daemon reads a message, not the
+ * time it stops reading (backpressure).  One worker held by an endless
+ * search for twice the deadline; client A asks for 1,000 4x4 puzzles (an
+ * answer owed past its share) and one more
+ * and sends the first bytes of a ping; hogs push the answers owed past the
+ * daemon-wide bound; A's next byte finds it must wait: reading pauses.  The
+ * hogs go, A's generate runs and is answered, reading goes on, and A ends
+ * its ping a tick after (more than --message-timeout after it began, less
+ * of reading time): pong.  Before, the pause counted and A was closed
+ * with `timeout` as soon as reading went on. */
+static void test_backpressure_not_counted_by_message_deadline(void **state)
+{
+    const uint64_t limit_ms = 3000, hold_ms = 2 * limit_ms;
+    /* --timeout-ms: A's generate waits out the hold before it runs */
+    static const char *const args[] = {
+        "-j",   "1", "-v", "--max-connections", "200", "--timeout-ms", "60000", "--message-timeout",
+        "3000", NULL};
+    static int hogs[HOGS];
+    struct dh d;
+    struct dh_reader a, e;
+    msgpack_sbuffer sb, ping;
+    msgpack_unpacked u;
+    uint64_t t0;
+    uint32_t id = 0;
+    (void)state;
+
+    if (getenv("SUDOKU_VALGRIND"))
+        skip(); /* 80 clients' generates under valgrind outlast every deadline here */
+    assert_int_equal(dh_start(&d, args), 0);
+    msgpack_sbuffer_init(&sb);
+    msgpack_sbuffer_init(&ping);
+    msgpack_unpacked_init(&u);
+    dh_reader_init(&e, dh_connect(d.sock));
+    dh_reader_init(&a, dh_connect(d.sock));
+    assert_true(e.fd >= 0 && a.fd >= 0);
+    dh_pack_solve(&sb, 1, DH_ENDLESS, "dfs", DH_ENDLESS_LIMIT, hold_ms);
+    assert_int_equal(dh_send(e.fd, sb.data, sb.size), 0);
+    usleep(200000); /* the one worker is on it */
+    msgpack_sbuffer_clear(&sb);
+    dh_pack_generate(&sb, 1, 4, 1000); /* about 119 KB owed: past a share */
+    dh_pack_generate(&sb, 3, 4, 1);    /* two in flight: A's mark in the log */
+    dh_pack_call(&ping, 2, "ping");
+    t0 = dh_now_ms();
+    assert_int_equal(dh_send(a.fd, sb.data, sb.size), 0);
+    assert_int_equal(dh_send(a.fd, ping.data, 2), 0); /* a message begun */
+    msgpack_sbuffer_clear(&sb);
+    for (uint32_t i = 1; i <= HOG_GENERATES; i++)
+        dh_pack_generate(&sb, i, 4, 1000);
+    for (int i = 0; i < HOGS; i++) {
+        hogs[i] = dh_connect(d.sock);
+        assert_true(hogs[i] >= 0);
+        assert_int_equal(dh_send(hogs[i], sb.data, sb.size), 0);
+    }
+    assert_int_equal(dh_ping(d.sock, DH_TIMEOUT_MS), 0); /* the hogs' requests are read */
+    assert_int_equal(dh_send(a.fd, ping.data + 2, 1), 0);
+    for (int i = 0; i < 50 && !dh_log_has(&d, "reading paused (2 in flight"); i++)
+        usleep(20000);
+    assert_true(dh_log_has(&d, "reading paused (2 in flight")); /* A waits */
+    assert_true(dh_now_ms() - t0 < limit_ms / 2);
+    for (int i = 0; i < HOGS; i++)
+        close(hogs[i]);
+    assert_int_equal(read_obj(&a, &u, (int)hold_ms + DH_TIMEOUT_MS), 0);
+    assert_true(dh_is_response(&u.data, &id));
+    assert_int_equal(id, 1);
+    assert_non_null(dh_result(&u.data));
+    assert_int_equal(dh_result(&u.data)->via.array.size, 1000);
+    assert_int_equal(read_obj(&a, &u, DH_TIMEOUT_MS), 0);
+    assert_true(dh_is_response(&u.data, &id));
+    assert_int_equal(id, 3);
+    assert_true(dh_now_ms() - t0 > limit_ms);        /* the pause outlasted the deadline */
+    usleep(1000 * (useconds_t)(limit_ms / 4 + 250)); /* a tick sees the message unfinished */
+    assert_int_equal(dh_send(a.fd, ping.data + 3, ping.size - 3), 0);
+    assert_int_equal(read_obj(&a, &u, DH_TIMEOUT_MS), 0);
+    assert_true(dh_is_response(&u.data, &id));
+    assert_int_equal(id, 2);
+    assert_true(dh_str_eq(dh_result(&u.data), "pong"));
+    assert_false(dh_log_has(&d, "message not complete within"));
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&ping);
+    msgpack_sbuffer_destroy(&sb);
+    dh_reader_close(&a);
+    dh_reader_close(&e);
+    assert_int_equal(dh_stop(&d), 0);
+    dh_cleanup(&d);
+}
+
 /* --max-connections 5 held by an active client P and four clients that each
  * sent one byte and nothing more: a sixth client is served, and the one
  * that gave way is the longest idle (D1, connected after P, but P has spoken
@@ -418,6 +510,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sigterm_answers_every_request),
         cmocka_unit_test(test_dribbler_closed_by_message_deadline),
+        cmocka_unit_test(test_backpressure_not_counted_by_message_deadline),
         cmocka_unit_test(test_eviction_admits_sixth),
         cmocka_unit_test(test_per_uid_limit),
     };
