@@ -162,6 +162,22 @@ static const uint8_t *job_solution(const struct sdk_explain *job, const struct l
     return job->solution;
 }
 
+/* Does position g still agree with solution after step s, applied to it,
+ * when it agreed before?  A placement of the solution's value takes out
+ * only what the solution leaves out, so only the step's own placements and
+ * eliminations need a look (a position that disagrees never agrees again:
+ * candidates only go). */
+static bool step_keeps(const struct lg_step *s, const uint8_t *solution)
+{
+    for (uint32_t i = 0; i < s->place_len; i++)
+        if (solution[s->place_cell[i]] != s->place_val[i])
+            return false;
+    for (uint32_t i = 0; i < s->elim_len; i++)
+        if (solution[s->elim_cell[i]] == s->elim_val[i])
+            return false;
+    return true;
+}
+
 /* Is there room in the host's arrays for step s?  (A NULL array means that
  * part is not recorded.) */
 static bool step_fits(const struct sdk_explain *job, const struct lg_step *s)
@@ -294,6 +310,7 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
                        .keep = &r->keep};
 
     r->keep.ready = false;
+    c.solution = job_solution(job, &r->g, r->geo->ncells); /* then kept by step_keeps */
 
     while (r->g.unsolved) {
         if (job->max_steps && job->steps_len >= job->max_steps)
@@ -301,9 +318,8 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
         int stop = sdk_explain_should_stop(job);
         if (stop)
             return (uint32_t)stop;
-        r->pos.valid = false; /* g changed with the last step */
-        r->keep.len = 0;      /* its branches were of the last position */
-        c.solution = job_solution(job, &r->g, r->geo->ncells);
+        r->pos.valid = false;                     /* g changed with the last step */
+        r->keep.len = 0;                          /* its branches were of the last position */
         c.full_house_first = job->steps_len == 0; /* its rating is ED */
         c.rated = job->steps_len ? job->rating : 0.0;
         enum ladder_result found = ladder_next(&c, &r->step, ceiling, &above);
@@ -325,6 +341,8 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
             return SDK_EXPLAIN_NOSPACE;
         if (!lg_step_apply(&r->step, &r->g, r->geo))
             return SDK_EXPLAIN_INVALID; /* a technique repeated itself: never loop */
+        if (c.solution && !step_keeps(&r->step, c.solution))
+            c.solution = NULL;
         record_step(job, &r->step);
         record_pearl(job, &r->step);
     }

@@ -36,7 +36,9 @@
  * chain grows, so each breadth-first search of the first rung stops at the
  * layer whose steps could no longer rank before the best found so far, nor
  * rate above the ladder's ceiling when it gives one (lg_ctx.cut_above);
- * those searches walk the position's links, listed once per kind.  The
+ * those searches walk the position's links, listed once per kind, and a
+ * start that no strong link leads into skips the searches that could only
+ * end there (its cycles, and the forcing chains from its off potential).  The
  * multiple-chain rungs load every run from one copy of the grid, and keep
  * what each candidate implies, so the region forcing chains intersect
  * those instead of running each place again (they run after the rest, in
@@ -373,17 +375,19 @@ static int run_absurd_weight(struct se_run *r, const struct se_geo *sg)
 /* The static searches of one start: cycles (off potentials may repeat, each
  * entry with its own parent) and forcing chains (every potential once). */
 struct se_unary {
-    uint64_t on_in[(NPOT + 63) / 64];  /* on potentials reached */
-    uint64_t off_in[(NPOT + 63) / 64]; /* off potentials reached */
-    uint16_t on_par[NPOT];             /* an on potential's parent entry (cycles) or potential */
-    uint16_t off_par[NPOT];            /* forcing chains: an off potential's parent */
-    uint16_t ent_p[UN_ENTRIES];        /* cycles: the off potential of each entry */
-    uint16_t ent_par[UN_ENTRIES];      /* cycles: its parent on potential */
-    uint16_t qon[NCV];                 /* pending on potentials */
-    uint16_t qoff[UN_ENTRIES];         /* pending entries (cycles) or off potentials */
-    uint16_t cyc[64];                  /* entries that close a cycle */
+    uint16_t mark[NPOT];          /* potentials reached: those marked with epoch */
+    uint16_t epoch;               /* the current search's mark */
+    uint16_t on_par[NPOT];        /* an on potential's parent entry (cycles) or potential */
+    uint16_t off_par[NPOT];       /* forcing chains: an off potential's parent */
+    uint16_t ent_p[UN_ENTRIES];   /* cycles: the off potential of each entry */
+    uint16_t ent_par[UN_ENTRIES]; /* cycles: its parent on potential */
+    uint16_t qon[NCV];            /* pending on potentials */
+    uint16_t qoff[UN_ENTRIES];    /* pending entries (cycles) or off potentials */
+    uint16_t cyc[64];             /* entries that close a cycle */
     uint32_t ncyc;
-    bool cut; /* the last search stopped at its node bound with work pending */
+    bool cut;           /* the last search stopped at its node bound with work pending */
+    uint16_t idle[NCV]; /* starts whose cycle search was skipped (un_kind) */
+    uint32_t nidle;
     /* The kind's links, in SE's order (on_to_off, off_to_on against the
      * start grid, which the static searches never change): potential p
      * leads to link[first[p]] .. link[first[p + 1] - 1]. */
@@ -413,6 +417,16 @@ static void un_links(struct se_unary *u, const struct se_run *r, const struct se
     u->first[NPOT] = (uint16_t)n;
 }
 
+/* Start a search: nothing reached.  The marks are cleared only when the
+ * epoch wraps (and by un_kind), not before every search. */
+static void un_new_search(struct se_unary *u)
+{
+    if (++u->epoch == 0) {
+        memset(u->mark, 0, sizeof(u->mark));
+        u->epoch = 1;
+    }
+}
+
 /* Is off potential q on the path that reached on potential p (SE's isParent)? */
 static bool un_is_parent(const struct se_unary *u, uint32_t p, uint32_t q)
 {
@@ -431,10 +445,10 @@ static void un_cycles(struct se_unary *u, uint32_t src, int max_cx)
 {
     uint32_t non = 0, noff = 0, length = 0, nent = 0;
 
-    memset(u->on_in, 0, sizeof(u->on_in));
+    un_new_search(u);
     u->ncyc = 0;
     u->cut = false;
-    bit_set(u->on_in, src);
+    u->mark[src] = u->epoch;
     u->on_par[src] = NONE;
     u->qon[non++] = (uint16_t)src;
     while (non || noff) {
@@ -462,8 +476,8 @@ static void un_cycles(struct se_unary *u, uint32_t src, int max_cx)
                 const uint32_t q = u->link[j];
                 if (length >= 4 && q == src && u->ncyc < 64)
                     u->cyc[u->ncyc++] = (uint16_t)e;
-                if (!bit_has(u->on_in, q)) {
-                    bit_set(u->on_in, q);
+                if (u->mark[q] != u->epoch) {
+                    u->mark[q] = u->epoch;
                     u->on_par[q] = (uint16_t)e;
                     u->qon[non++] = (uint16_t)q;
                 }
@@ -484,14 +498,12 @@ static uint32_t un_forcing(struct se_unary *u, uint32_t src, int max_cx)
     int depth = src & 1 ? 0 : -1; /* of the next on layer */
 
     u->cut = false;
-    memset(u->on_in, 0, sizeof(u->on_in));
-    memset(u->off_in, 0, sizeof(u->off_in));
+    un_new_search(u);
+    u->mark[src] = u->epoch;
     if (src & 1) {
-        bit_set(u->on_in, src);
         u->on_par[src] = NONE;
         u->qon[ton++] = (uint16_t)src;
     } else {
-        bit_set(u->off_in, src);
         u->off_par[src] = NONE;
         u->qoff[toff++] = (uint16_t)src;
     }
@@ -506,8 +518,8 @@ static uint32_t un_forcing(struct se_unary *u, uint32_t src, int max_cx)
                 const uint32_t q = u->link[j];
                 if ((q | 1u) == src)
                     return p;
-                if (!bit_has(u->off_in, q)) {
-                    bit_set(u->off_in, q);
+                if (u->mark[q] != u->epoch) {
+                    u->mark[q] = u->epoch;
                     u->off_par[q] = (uint16_t)p;
                     u->qoff[toff++] = (uint16_t)q;
                 }
@@ -523,8 +535,8 @@ static uint32_t un_forcing(struct se_unary *u, uint32_t src, int max_cx)
                 const uint32_t q = u->link[j];
                 if ((q & ~1u) == src)
                     return p;
-                if (!bit_has(u->on_in, q)) {
-                    bit_set(u->on_in, q);
+                if (u->mark[q] != u->epoch) {
+                    u->mark[q] = u->epoch;
                     u->on_par[q] = (uint16_t)p;
                     u->qon[ton++] = (uint16_t)q;
                 }
@@ -704,7 +716,32 @@ static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par
         best_cell(b, pot_cell(path[--n]));
 }
 
-/* One kind of SE's unary chaining over every start. */
+/* Does a strong link lead into on potential p (an off potential that makes
+ * it on)?  Strong links go both ways, so: does p's off potential make
+ * anything on?  Without one no cycle closes at p, and no chain from p's off
+ * potential reaches p. */
+static bool un_is_fed(const struct se_unary *u, uint32_t p)
+{
+    return u->first[(p ^ 1u) + 1] > u->first[p ^ 1u];
+}
+
+/* The cycle searches un_kind skipped (no cycle closes at their starts),
+ * run only when the rung's answer needs to know whether one of them would
+ * have stopped at its node bound: no step found yet and none of the other
+ * searches stopped there (se_step reads b->cut only then). */
+static void un_idle_cuts(struct se_unary *u, int base, int key, struct se_best *b)
+{
+    for (uint32_t i = 0; i < u->nidle && !b->h.valid && !b->cut; i++) {
+        un_cycles(u, u->idle[i], se_max_cx(b, base, key));
+        b->cut |= u->cut;
+    }
+}
+
+/* One kind of SE's unary chaining over every start.  A start that no
+ * strong link leads into closes no cycle and ends no forcing chain from
+ * its off potential: those searches are skipped (un_is_fed); the off
+ * potential's search would stop at once, at its bound when that is
+ * under 2 nodes. */
 static void un_kind(struct se_unary *u, const struct se_run *r, const struct se_geo *sg,
                     const struct lg_grid *g, bool y, bool x, struct se_best *b)
 {
@@ -714,28 +751,41 @@ static void un_kind(struct se_unary *u, const struct se_run *r, const struct se_
     const char *fc_name = y ? "aic" : "x_chain";
 
     un_links(u, r, sg, g, y, x);
+    memset(u->mark, 0, sizeof(u->mark));
+    u->epoch = 0;
+    u->nidle = 0;
     for (uint32_t cell = 0; cell < 81; cell++) {
         const uint32_t card = lg_popcount(g->cand[cell]);
         if (card < 2 || (card > 2 && !x))
             continue;
         for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
             const uint32_t src = pot(cell, lg_lowest(m) + 1, 1);
-            un_cycles(u, src, se_max_cx(b, cyc_base, key));
-            b->cut |= u->cut;
-            for (uint32_t i = 0; i < u->ncyc; i++)
-                un_cycle_hint(u, sg, g, src, u->cyc[i], cyc_base, key, cyc_name, b);
+            const bool fed = un_is_fed(u, src);
+            if (fed) {
+                un_cycles(u, src, se_max_cx(b, cyc_base, key));
+                b->cut |= u->cut;
+                for (uint32_t i = 0; i < u->ncyc; i++)
+                    un_cycle_hint(u, sg, g, src, u->cyc[i], cyc_base, key, cyc_name, b);
+            } else if (!b->h.valid) {
+                u->idle[u->nidle++] = (uint16_t)src;
+            }
             if (!x)
                 continue;
             uint32_t par = un_forcing(u, src, se_max_cx(b, fc_base, key));
             b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src, par, fc_base, key, fc_name, b);
+            if (!fed) {
+                b->cut |= se_max_cx(b, fc_base, key) < 2;
+                continue;
+            }
             par = un_forcing(u, src ^ 1u, se_max_cx(b, fc_base, key));
             b->cut |= u->cut;
             if (par != NONE)
                 un_forcing_hint(u, src ^ 1u, par, fc_base, key, fc_name, b);
         }
     }
+    un_idle_cuts(u, cyc_base, key, b);
 }
 
 /* ------------------------------------------------------------------------ */
