@@ -290,6 +290,47 @@ static void test_bitmask_stops(void **state)
     stop_checks("bitmask");
 }
 
+/* Run p on c with limit, a budget of guesses and a job of size bytes. */
+static int run_budget(const struct host_plugin *p, const struct var_case *c, uint64_t limit,
+                      uint64_t budget, size_t size, uint8_t *sol, struct sdk_job *job)
+{
+    *job = (struct sdk_job){.size = (uint32_t)size,
+                            .n = c->v.n,
+                            .cells = c->v.cells,
+                            .limit = limit,
+                            .solution = sol,
+                            .rules = rules_sdk(c->rules),
+                            .max_guesses = budget};
+    return p->desc->solve(p->state, &sdk_host, job);
+}
+
+/* A budget of guesses (minor 5) stops a variant job at the same place
+ * every time, with what it found; a job whose size ends before the field
+ * (a host built before minor 5) has no budget. */
+static void test_bitmask_budget(void **state)
+{
+    const struct host_plugin *p = plugin("bitmask");
+    const size_t old = offsetof(struct sdk_job, max_guesses);
+    const struct var_case *c;
+    uint8_t sol[SDK_MAX_CELLS], again[SDK_MAX_CELLS];
+    struct sdk_job job, job2;
+
+    (void)state;
+    if (!p)
+        skip();
+    c = open_case(p, 16);
+    assert_non_null(c);
+    assert_int_equal(run_budget(p, c, UINT64_MAX, 50, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_int_equal(job.guesses, 50);
+    assert_int_equal(run_budget(p, c, UINT64_MAX, 50, sizeof(job), again, &job2), SDK_EXHAUSTED);
+    assert_int_equal(job2.count, job.count); /* the same stop, the same finds */
+    if (job.count)
+        assert_memory_equal(again, sol, (size_t)c->v.n * c->v.n);
+    assert_int_equal(run_budget(p, c, 2, 1, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_int_equal(run_budget(p, c, 2, 1, old, sol, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 2);
+}
+
 static void test_sat_stops(void **state)
 {
     (void)state;
@@ -453,10 +494,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_independent), cmocka_unit_test(test_bitmask_lines),
-        cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_bad_rules),
-        cmocka_unit_test(test_sat_lines),          cmocka_unit_test(test_sat_stops),
-        cmocka_unit_test(test_sat_bad_rules),      cmocka_unit_test(test_dlx_lines),
-        cmocka_unit_test(test_dlx_stops),          cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_budget),
+        cmocka_unit_test(test_bitmask_bad_rules),  cmocka_unit_test(test_sat_lines),
+        cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_bad_rules),
+        cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
+        cmocka_unit_test(test_dlx_bad_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
