@@ -31,7 +31,9 @@ static int check_answer(const struct host_entry *e, const struct sdk_job *job,
     const char *name = e->pub.desc->name;
     char err[256];
 
-    if (status < SDK_SOLVED || status > SDK_FAILED) {
+    int is_budget = status == SDK_EXHAUSTED && sdk_job_max_guesses(job) != 0;
+
+    if (status < SDK_SOLVED || (status > SDK_FAILED && !is_budget)) {
         host__logf(e->host, SDK_LOG_ERR, "%s: returned bad status %d", name, status);
         return -EIO;
     }
@@ -152,6 +154,7 @@ int host_solve(const struct host_plugin *p, struct sdk_job *job)
     pj.guesses = 0;
     pj.size = sizeof(pj);
     pj.rules = rules;
+    pj.max_guesses = sdk_job_max_guesses(job);
     status = entry_call(e, &pj);
     check_late(e, job->deadline_ns);
     job->count = pj.count;

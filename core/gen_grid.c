@@ -80,7 +80,7 @@ static int full_grid(const struct gen_spec *spec, uint64_t *rng, uint8_t *grid, 
         int rc;
 
         seed_diagonal(rng, spec->n, start);
-        rc = gen__count_solutions(spec, NULL, start, 1, grid, solves);
+        rc = gen__count_solutions(spec, NULL, start, 1, 0, grid, solves);
         if (rc < 0)
             return rc;
         if (rc == 1) {

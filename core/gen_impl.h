@@ -38,6 +38,17 @@
 #define GEN_MAX_CERTS  32  /* witnesses from second solutions remembered in one pass */
 #define GEN_MAX_SETS   192 /* witnesses read off the grid before the pass */
 #define GEN_CERT_SLOTS (GEN_MAX_SETS + 2 * GEN_MAX_CERTS) /* seeded, carried, new */
+/* Budgets of guesses for a variant's counts (the plugin's heavy tail): a
+ * grid's fill that spends it starts again from other givens; a removal, a
+ * cage join or a proof of drawn cages that spends it counts as not unique.
+ * A guess under cages costs the plugin about ten times one without, and a
+ * 16x16 guess several times a 9x9 one (docs/performance.md has the
+ * figures behind the numbers). */
+#define GEN_FILL_GUESSES    2000u  /* a fill of a variant's grid */
+#define GEN_PROOF_GUESSES   2000u  /* a uniqueness proof without cages, 16x16 and up */
+#define GEN_CAGE_GUESSES    150u   /* a uniqueness proof with cages, 16x16 and up */
+#define GEN_PROOF_GUESSES_9 20000u /* a uniqueness proof without cages, 9x9 and 4x4 */
+#define GEN_CAGE_GUESSES_9  1500u  /* a uniqueness proof with cages, 9x9 and 4x4 */
 
 /* The orbits of one puzzle, in the order the pass visits them. */
 struct orbits {
@@ -98,11 +109,17 @@ void gen__shuffle(uint64_t *state, unsigned *a, unsigned len);
 /* gen_rng.c: a[i] = i, shuffled. */
 void gen__permutation(uint64_t *state, unsigned *a, unsigned len);
 
-/* gen_count.c: ask the counting plugin for up to limit solutions of cells,
- * counting the call in *solves.  Returns the count (>= 0) with the first
- * solution in solution, or a negative errno. */
+/* gen_count.c: the budget of guesses of a uniqueness proof under rules
+ * (0: classic, no budget), by side and cages. */
+uint64_t gen__proof_guesses(const struct sdk_rules *rules);
+
+/* gen_count.c: ask the counting plugin for up to limit solutions of cells
+ * in max_guesses guesses (0: no budget), counting the call in *solves.
+ * Returns the count (>= 0) with the first solution in solution, -E2BIG
+ * (the budget ran out before the answer) or another negative errno. */
 int gen__count_solutions(const struct gen_spec *spec, const struct sdk_rules *rules,
-                         const uint8_t *cells, uint64_t limit, uint8_t *solution, unsigned *solves);
+                         const uint8_t *cells, uint64_t limit, uint64_t max_guesses,
+                         uint8_t *solution, unsigned *solves);
 
 /* gen_grid.c: make the full grid of seed into out->solution and start g,
  * its witnesses still to read (and kept for later orders when is_kept).

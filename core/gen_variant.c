@@ -20,6 +20,12 @@
  * rules_check_solution() must pass it: a plugin that lied about
  * uniqueness is caught here as -EIO.  No state; the built rules live in
  * the grid's work and are freed by gen__grid_close().
+ *
+ * Every count here has a budget of guesses (gen_impl.h): a fill that
+ * spends it is a failed start, a cage join that spends it is not made,
+ * and drawn cages whose proof spends it are split as if a second solution
+ * had been found (any cage).  Budgets count work, never time, so the
+ * puzzle stays a function of the seed and the counting plugin.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -118,7 +124,8 @@ static void random_givens(uint64_t *rng, unsigned n, const struct sdk_rules *r, 
 }
 
 /* One try at a full grid under g's rules into out->solution.  Returns 1
- * (made), 0 (these givens have no solution) or a negative errno. */
+ * (made), 0 (these givens have no solution, or none was found within
+ * GEN_FILL_GUESSES) or a negative errno. */
 static int grid_try(const struct gen_spec *spec, struct grid_work *g, struct gen_puzzle *out)
 {
     uint8_t start[SDK_MAX_CELLS];
@@ -126,7 +133,9 @@ static int grid_try(const struct gen_spec *spec, struct grid_work *g, struct gen
     int rc;
 
     random_givens(&g->rng, spec->n, r, start);
-    rc = gen__count_solutions(spec, r, start, 1, out->solution, &out->solves);
+    rc = gen__count_solutions(spec, r, start, 1, GEN_FILL_GUESSES, out->solution, &out->solves);
+    if (rc == -E2BIG)
+        return 0; /* a heavy tail: other givens are likely quick */
     if (rc < 0)
         return rc;
     if (rc == 1 && !(r && (r->kinds & (SDK_RULE_NON_CONSECUTIVE | SDK_RULE_CAGES))))
@@ -232,8 +241,9 @@ static int cages_merge(const struct gen_spec *spec, struct grid_work *g, uint64_
             gen__cages_merge(n, out->cage, x, y);
             rc = gen__rules_build(spec, out, 1, g);
             if (rc >= 0)
-                rc = gen__count_solutions(spec, g->rules, out->puzzle, 2, alt, &out->solves);
-            if (rc < 0)
+                rc = gen__count_solutions(spec, g->rules, out->puzzle, 2,
+                                          gen__proof_guesses(g->rules), alt, &out->solves);
+            if (rc < 0 && rc != -E2BIG)
                 return rc;
             if (rc == 1)
                 merged++;
@@ -256,9 +266,12 @@ static int cages_refine(const struct gen_spec *spec, struct grid_work *g, unsign
     memset(out->puzzle, 0, (size_t)n * n);
     out->givens = 0;
     for (unsigned t = 0; t < GEN_SPLITS_PER_CELL * n * n; t++) {
-        int rc = gen__count_solutions(spec, g->rules, out->puzzle, 2, alt, &out->solves);
+        int rc = gen__count_solutions(spec, g->rules, out->puzzle, 2, gen__proof_guesses(g->rules),
+                                      alt, &out->solves);
 
-        if (rc < 0)
+        if (rc == -E2BIG) /* unproved: split any cage (alt is the grid) */
+            memcpy(alt, out->solution, (size_t)n * n);
+        else if (rc < 0)
             return rc;
         if (rc == 1)
             return cages_merge(spec, g, &rng, out);

@@ -247,6 +247,7 @@ long marshal_put_job(void *buf, size_t cap, const struct sdk_job *job)
     put_u32(&w, job->n);
     put_u64(&w, job->limit);
     put_u64(&w, job->deadline_ns);
+    put_u64(&w, sdk_job_max_guesses(job));
     put_arr(&w, job->cells, job->n * job->n, 1);
     put_rules(&w, job_rules(job), job->n);
     return wr_end(&w);
@@ -266,6 +267,7 @@ int marshal_get_job(const void *buf, size_t len, struct marshal_job *st)
         .size = sizeof(*job), .n = n, .cells = st->cells, .solution = st->solution};
     job->limit = get_u64(&r);
     job->deadline_ns = get_u64(&r);
+    job->max_guesses = get_u64(&r);
     if (get_arr(&r, st->cells, n * n, 1) != n * n || !values_within(st->cells, n * n, n))
         r.is_bad = 1;
     job->rules = get_rules(&r, &st->rules, n);

@@ -68,7 +68,8 @@ typedef const char *marshal_intern_fn(void *ctx, const char *name);
  * it is not one. */
 uint32_t marshal_kind(const void *buf, size_t len);
 
-/* Host: put job's inputs (n, cells, limit, deadline_ns, rules) into buf.
+/* Host: put job's inputs (n, cells, limit, deadline_ns,
+ * max_guesses, rules) into buf.
  * Returns the bytes used, or -EINVAL (bad job) / -ENOSPC (cap too small). */
 long marshal_put_job(void *buf, size_t cap, const struct sdk_job *job);
 

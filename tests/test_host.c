@@ -272,6 +272,7 @@ static const struct lie {
     {5, "status 1 with count 1"}, /* UNSOLVABLE with one */
     {6, "failed"},                /* SDK_FAILED */
     {7, "wrong solution"},        /* a valid grid that drops the givens */
+    {13, "bad status 5"},         /* SDK_EXHAUSTED with no budget set */
 };
 
 static void test_wrong_answers_never_leave(void **state)
@@ -301,6 +302,27 @@ static void test_wrong_answers_never_leave(void **state)
         assert_non_null(strstr(f->log.lines[before], lies[i].log));
         assert_non_null(strstr(f->log.lines[before], "liar"));
     }
+}
+
+/* SDK_EXHAUSTED is an answer only to a job with a budget of guesses (ABI
+ * minor 5): then the host passes it on, with what was found. */
+static void test_exhausted_with_budget(void **state)
+{
+    struct fixture *f = *state;
+    const struct host_plugin *liar = host_find(f->host, "liar");
+    uint8_t puzzle[16] = {0}, solution[16];
+    struct sdk_job job = {.size = sizeof(job),
+                          .n = 4,
+                          .cells = puzzle,
+                          .limit = 13,
+                          .solution = solution,
+                          .max_guesses = 10};
+    size_t before = f->log.len;
+
+    assert_non_null(liar);
+    assert_int_equal(host_solve(liar, &job), SDK_EXHAUSTED);
+    assert_int_equal(job.count, 0);
+    assert_int_equal(f->log.len, before); /* nothing wrong to log */
 }
 
 /* Lies that tamper with the job (see tplugin.c): a check that read the job
@@ -851,6 +873,7 @@ int main(void)
         cmocka_unit_test(test_clock_is_the_abi_clock),
         cmocka_unit_test_setup_teardown(test_good_solve, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_answers_never_leave, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exhausted_with_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_job_tampering_caught, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_unsolvable_passes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_reentrant_is_serialised, setup, teardown),

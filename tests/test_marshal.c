@@ -89,7 +89,8 @@ static long put_job(struct sdk_job *job, uint8_t *cells, uint8_t *solution)
                             .limit = 2,
                             .deadline_ns = 123456789,
                             .solution = solution,
-                            .rules = &rules};
+                            .rules = &rules,
+                            .max_guesses = 4321};
     return marshal_put_job(buf, BUF_SIZE, job);
 }
 
@@ -107,6 +108,7 @@ static void test_solve_round(void **state)
     assert_int_equal(mj.job.n, 9);
     assert_int_equal(mj.job.limit, 2);
     assert_int_equal(mj.job.deadline_ns, 123456789);
+    assert_int_equal(sdk_job_max_guesses(&mj.job), 4321); /* minor 5 crosses too */
     assert_null(mj.job.cancel);
     assert_memory_equal(mj.job.cells, cells, 81);
     assert_non_null(mj.job.rules);

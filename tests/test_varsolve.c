@@ -30,10 +30,11 @@
 #include "core/rules.h"
 #include "var_line.h"
 
-#define LINES_MAX   128          /* variant lines in the two data files at most */
-#define COUNT_NODES 2000000      /* rules_count's budget per line */
-#define SEARCH_NS   2000000000u  /* dlx's deadline on a line: it may time out */
-#define GUARD_NS    60000000000u /* deadline: a hang fails, never blocks */
+#define LINES_MAX      128          /* variant lines in the two data files at most */
+#define COUNT_NODES    2000000      /* rules_count's budget per line */
+#define COUNT_NODES_16 20000        /* and per 16x16 line */
+#define SEARCH_NS      2000000000u  /* dlx's deadline on a line: it may time out */
+#define GUARD_NS       60000000000u /* deadline: a hang fails, never blocks */
 
 /* A loaded line: the parsed text and its built rules. */
 struct var_case {
@@ -189,16 +190,18 @@ static const struct host_plugin *plugin(const char *name)
 /* The expected counts, recounted independently by rules_count(). */
 static void test_counts_independent(void **state)
 {
-    size_t checked = 0;
+    size_t checked = 0, checked16 = 0;
 
     (void)state;
     for (size_t k = 0; k < cases_len; k++) {
         const struct var_case *c = &cases[k];
         uint64_t count = 0;
-        if (c->v.n > 9)
+        if (c->v.n > 16)
             continue; /* beyond a plain backtracker: the plugins must agree */
-        int rc = rules_count(rules_sdk(c->rules), c->v.n, c->v.cells, c->v.limit, COUNT_NODES, NULL,
-                             &count);
+        /* 16x16 lines get a small budget: the ones a plain backtracker with
+         * locked candidates proves at once, or none */
+        int rc = rules_count(rules_sdk(c->rules), c->v.n, c->v.cells, c->v.limit,
+                             c->v.n > 9 ? COUNT_NODES_16 : COUNT_NODES, NULL, &count);
         if (rc == -E2BIG)
             continue; /* too big for a plain backtracker: the plugins must agree */
         assert_int_equal(rc, 0);
@@ -206,9 +209,12 @@ static void test_counts_independent(void **state)
             fail_msg("%s:%d: rules_count says %llu, the file %llu", c->file, c->line,
                      (unsigned long long)count, (unsigned long long)c->v.expected);
         checked++;
+        checked16 += c->v.n == 16;
     }
-    print_message("rules_count agrees on %zu of %zu lines\n", checked, cases_len);
+    print_message("rules_count agrees on %zu of %zu lines, %zu of them 16x16\n", checked, cases_len,
+                  checked16);
     assert_true(checked * 2 > cases_len); /* most lines are small enough */
+    assert_true(checked16 > 0);           /* locked candidates judged at 16x16 */
 }
 
 /* Every line a plugin takes: its count and its solutions.  A plugin that
@@ -288,6 +294,47 @@ static void test_bitmask_stops(void **state)
 {
     (void)state;
     stop_checks("bitmask");
+}
+
+/* Run p on c with limit, a budget of guesses and a job of size bytes. */
+static int run_budget(const struct host_plugin *p, const struct var_case *c, uint64_t limit,
+                      uint64_t budget, size_t size, uint8_t *sol, struct sdk_job *job)
+{
+    *job = (struct sdk_job){.size = (uint32_t)size,
+                            .n = c->v.n,
+                            .cells = c->v.cells,
+                            .limit = limit,
+                            .solution = sol,
+                            .rules = rules_sdk(c->rules),
+                            .max_guesses = budget};
+    return p->desc->solve(p->state, &sdk_host, job);
+}
+
+/* A budget of guesses (minor 5) stops a variant job at the same place
+ * every time, with what it found; a job whose size ends before the field
+ * (a host built before minor 5) has no budget. */
+static void test_bitmask_budget(void **state)
+{
+    const struct host_plugin *p = plugin("bitmask");
+    const size_t old = offsetof(struct sdk_job, max_guesses);
+    const struct var_case *c;
+    uint8_t sol[SDK_MAX_CELLS], again[SDK_MAX_CELLS];
+    struct sdk_job job, job2;
+
+    (void)state;
+    if (!p)
+        skip();
+    c = open_case(p, 16);
+    assert_non_null(c);
+    assert_int_equal(run_budget(p, c, UINT64_MAX, 50, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_int_equal(job.guesses, 50);
+    assert_int_equal(run_budget(p, c, UINT64_MAX, 50, sizeof(job), again, &job2), SDK_EXHAUSTED);
+    assert_int_equal(job2.count, job.count); /* the same stop, the same finds */
+    if (job.count)
+        assert_memory_equal(again, sol, (size_t)c->v.n * c->v.n);
+    assert_int_equal(run_budget(p, c, 2, 1, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_int_equal(run_budget(p, c, 2, 1, old, sol, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 2);
 }
 
 static void test_sat_stops(void **state)
@@ -453,10 +500,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_independent), cmocka_unit_test(test_bitmask_lines),
-        cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_bad_rules),
-        cmocka_unit_test(test_sat_lines),          cmocka_unit_test(test_sat_stops),
-        cmocka_unit_test(test_sat_bad_rules),      cmocka_unit_test(test_dlx_lines),
-        cmocka_unit_test(test_dlx_stops),          cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_budget),
+        cmocka_unit_test(test_bitmask_bad_rules),  cmocka_unit_test(test_sat_lines),
+        cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_bad_rules),
+        cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
+        cmocka_unit_test(test_dlx_bad_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -37,7 +37,11 @@
  * sdk_explain.rules; a plugin says which kinds it takes in sdk_plugin.rules
  * and explain_rules), the player's pencil marks (sdk_explain.candidates) and
  * Sudoku Explainer's pearl and diamond ratings (sdk_explain.ep, ed).  The
- * host never hands rules to a plugin built before minor 4.
+ * host never hands rules to a plugin built before minor 4.  Minor 5 added
+ * a budget of guesses (sdk_job.max_guesses, read with sdk_job_max_guesses())
+ * and SDK_EXHAUSTED, returned only when a job set one: a plugin may ignore
+ * the budget (it then works to the end as before), so a host cannot count
+ * on it.
  *
  * This header is self-contained and installed as <sudoku/plugin.h>.  It
  * compiles as strict ISO C11 and C17 (-std=c11 -pedantic, where <time.h>
@@ -73,7 +77,7 @@ extern int clock_gettime(int clock_id, struct timespec *ts);
 #endif
 
 #define SDK_ABI_MAJOR    1                     /* incompatible changes bump this */
-#define SDK_ABI_MINOR    4                     /* fields added at the end bump this */
+#define SDK_ABI_MINOR    5                     /* fields added at the end bump this */
 #define SDK_ENTRY_SYMBOL "sudoku_plugin_entry" /* the one exported symbol */
 #define SDK_MAX_N        25                    /* largest supported side */
 #define SDK_MAX_CELLS    (SDK_MAX_N * SDK_MAX_N)
@@ -113,7 +117,8 @@ enum sdk_status {
     SDK_UNSOLVABLE = 1, /* no solution exists (count == 0) */
     SDK_CANCELLED = 2,  /* *job->cancel became non-zero */
     SDK_TIMEDOUT = 3,   /* job->deadline_ns passed */
-    SDK_FAILED = 4      /* the plugin could not work (out of memory, bad job) */
+    SDK_FAILED = 4,     /* the plugin could not work (out of memory, bad job) */
+    SDK_EXHAUSTED = 5   /* minor 5: job->max_guesses guesses made, no answer (see there) */
 };
 
 /* What the host hands a plugin: a table of function pointers, so plugins
@@ -184,7 +189,22 @@ struct sdk_job {
      * for classic Sudoku.  Never set unless the plugin's rules have every
      * kind in it. */
     const struct sdk_rules *rules;
+    /* Minor 5 (read only through sdk_job_max_guesses()): stop with
+     * SDK_EXHAUSTED once this many guesses (the unit of guesses) are made
+     * and the answer is still open; 0 = no budget.  Unlike the deadline it
+     * counts work, not time, so the same job stops at the same place on any
+     * machine.  count and solution then hold what was found so far. */
+    uint64_t max_guesses;
 };
+
+/* The budget of guesses of job (0: none), 0 when the host was built before
+ * minor 5 (job->size ends before the field). */
+static inline uint64_t sdk_job_max_guesses(const struct sdk_job *job)
+{
+    if (job->size < offsetof(struct sdk_job, max_guesses) + sizeof(job->max_guesses))
+        return 0;
+    return job->max_guesses;
+}
 
 /* Outcome of an explain call (sdk_explain.status). */
 enum sdk_explain_status {

@@ -44,7 +44,8 @@
  *
  * Search: iterative over an explicit stack of frames (copying a frame is
  * backtracking's undo), counting solutions up to job->limit, polling the
- * job every V_POLL guesses (every round of propagation from 16x16 up).
+ * job every V_POLL guesses (every round of propagation from 16x16 up), and
+ * stopping with SDK_EXHAUSTED before a guess past job->max_guesses.
  * Memory: up to 9x9 everything lives on the stack (about 45 KiB); larger
  * sides allocate one block per call (at 25x25 with cages about 3 MiB),
  * freed before returning.  No globals.
@@ -855,13 +856,15 @@ V_INLINE int v_load(struct v_search *s, const unsigned N, const unsigned W)
 }
 
 /* Depth-first search from frame 0.  Returns 0 when it ended (exhausted or
- * the limit reached), else SDK_CANCELLED or SDK_TIMEDOUT. */
+ * the limit reached), else SDK_CANCELLED, SDK_TIMEDOUT or SDK_EXHAUSTED
+ * (the job's budget of guesses spent first). */
 V_INLINE int v_search(struct v_search *s, const unsigned N, const unsigned W)
 {
     const struct v_geom *g = &s->g;
     struct sdk_job *job = s->job;
     const struct sdk_job *round_poll = N >= 16 ? job : NULL;
     unsigned poll = N >= 16 ? 1 : V_POLL;
+    const uint64_t budget = sdk_job_max_guesses(job);
     int depth = 0;
 
     for (;;) {
@@ -889,6 +892,8 @@ V_INLINE int v_search(struct v_search *s, const unsigned N, const unsigned W)
             }
             const unsigned d = (unsigned)__builtin_ctz(s->left[depth]);
             uint64_t *from = s->frames + (size_t)depth * g->stride;
+            if (budget && job->guesses >= budget)
+                return SDK_EXHAUSTED;
             s->left[depth] &= s->left[depth] - 1;
             job->guesses++;
             memcpy(from + g->stride, from, g->stride * sizeof(uint64_t));

@@ -109,7 +109,9 @@ TP_UNUSED static int fail_init(const struct sdk_host *host, void **state)
  *     declaration) and returns it
  *  10 points cells at an empty grid and returns the pattern grid
  *  11 sets n to 4 and returns a 4x4 pattern grid for a larger puzzle
- *  12 raises limit to 100 and reports 50 solutions */
+ *  12 raises limit to 100 and reports 50 solutions
+ * and 13 SDK_EXHAUSTED (a budget of guesses spent: a lie unless the job
+ * set one). */
 /* The pattern grid: row r is 1..n shifted by (r % b) * b + r / b. */
 TP_UNUSED static void tp_pattern(uint8_t *g, uint32_t n)
 {
@@ -175,6 +177,9 @@ TP_UNUSED static int liar_solve(void *state, const struct sdk_host *host, struct
     case 11:
     case 12:
         return tamper_solve(job);
+    case 13:
+        job->count = 0;
+        return SDK_EXHAUSTED;
     default:
         job->count = 0;
         host->log(host->ctx, SDK_LOG_WARNING, "nothing to say");
