@@ -337,6 +337,44 @@ static void test_bitmask_budget(void **state)
     assert_int_equal(job.count, 2);
 }
 
+/* sat's budget of guesses is one of conflicts: on a case that takes it
+ * some (the first of at least 4 conflicts), half of them stops the job with
+ * SDK_EXHAUSTED within the budget, at the same place every time; a job
+ * sized before minor 5 has no budget and proves the case as before. */
+static void test_sat_budget(void **state)
+{
+    const struct host_plugin *p = plugin("sat");
+    const size_t old = offsetof(struct sdk_job, max_guesses);
+    const struct var_case *c = NULL;
+    uint8_t sol[SDK_MAX_CELLS], again[SDK_MAX_CELLS];
+    struct sdk_job job, job2;
+    uint64_t need = 0;
+
+    (void)state;
+    if (!p)
+        skip();
+    for (size_t k = 0; k < cases_len && !c; k++) {
+        if (cases[k].v.expected != 1 || !takes(p, &cases[k]))
+            continue;
+        assert_int_equal(run_budget(p, &cases[k], 2, 0, sizeof(job), sol, &job), SDK_SOLVED);
+        if (job.guesses >= 4) {
+            c = &cases[k];
+            need = job.guesses;
+        }
+    }
+    assert_non_null(c); /* varsolve.txt has such cases */
+    assert_int_equal(run_budget(p, c, 2, need / 2, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_true(job.guesses <= need / 2);
+    assert_int_equal(run_budget(p, c, 2, need / 2, sizeof(job), again, &job2), SDK_EXHAUSTED);
+    assert_int_equal(job2.guesses, job.guesses); /* the same stop, the same finds */
+    assert_int_equal(job2.count, job.count);
+    if (job.count)
+        assert_memory_equal(again, sol, (size_t)c->v.n * c->v.n);
+    assert_int_equal(run_budget(p, c, 2, 1, old, sol, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 1);
+    assert_int_equal(atomic_load(&log_errors), 0); /* a spent budget is no failure */
+}
+
 static void test_sat_stops(void **state)
 {
     (void)state;
@@ -502,9 +540,9 @@ int main(void)
         cmocka_unit_test(test_counts_independent), cmocka_unit_test(test_bitmask_lines),
         cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_budget),
         cmocka_unit_test(test_bitmask_bad_rules),  cmocka_unit_test(test_sat_lines),
-        cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_bad_rules),
-        cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
-        cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_budget),
+        cmocka_unit_test(test_sat_bad_rules),      cmocka_unit_test(test_dlx_lines),
+        cmocka_unit_test(test_dlx_stops),          cmocka_unit_test(test_dlx_bad_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

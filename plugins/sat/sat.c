@@ -58,7 +58,9 @@
  * CADICALAPITRACE) set in the environment it traces the first instance and
  * aborts the process when a second one is created, so init() refuses to load
  * the plugin when either is set (unsetenv() here would race other threads).
- * job->guesses counts conflicts (learned clauses).
+ * job->guesses counts conflicts (learned clauses), and a job's budget of
+ * guesses (minor 5, sdk_job_max_guesses()) is a budget of conflicts: CaDiCaL
+ * is deterministic, so the same job stops at the same place (SDK_EXHAUSTED).
  */
 #include "sat.h"
 
@@ -99,6 +101,7 @@ struct sat_run {
     uint64_t conflicts;              /* learned clauses, as the learn callback saw them */
     uint64_t learned_lits;           /* their literals */
     uint64_t block_lits;             /* literals in blocking clauses so far */
+    uint64_t budget;                 /* the job's budget of guesses (conflicts), 0 none */
     int lits[SDK_MAX_N * SDK_MAX_N]; /* scratch: one clause */
 };
 
@@ -483,19 +486,27 @@ static uint32_t sat_read_model(struct sat_run *r, uint8_t *out)
     return len;
 }
 
-/* One incremental solve under what is left of the conflict budget.  Returns
- * SAT_SAT, SAT_UNSAT, or an enum sdk_status when the search stopped. */
+/* One incremental solve under what is left of the conflict budget, or of
+ * the job's budget of guesses when that is smaller.  Returns SAT_SAT,
+ * SAT_UNSAT, or an enum sdk_status when the search stopped (SDK_EXHAUSTED:
+ * the job's budget spent, the answer still open). */
 static int sat_solve_once(struct sat_run *r)
 {
-    const uint64_t left = SAT_MAX_CONFLICTS - r->conflicts;
+    const int by_budget = r->budget && r->budget < SAT_MAX_CONFLICTS;
+    const uint64_t cap = by_budget ? r->budget : SAT_MAX_CONFLICTS;
+    const uint64_t left = cap > r->conflicts ? cap - r->conflicts : 0;
     int res;
 
+    if (left == 0 && by_budget)
+        return SDK_EXHAUSTED;
     ccadical_limit(r->solver, "conflicts", left > INT_MAX ? INT_MAX : (int)left);
     res = ccadical_solve(r->solver);
     if (res == SAT_SAT || res == SAT_UNSAT)
         return res;
     if (r->stop)
         return r->stop;
+    if (by_budget && r->learned_lits <= SAT_MAX_LEARNED_LITS)
+        return SDK_EXHAUSTED; /* the job's own bound: no failure, nothing to log */
     sat_log(r->host, SDK_LOG_WARNING,
             r->learned_lits > SAT_MAX_LEARNED_LITS
                 ? "sat: learned-clause memory budget exhausted, job failed"
@@ -602,7 +613,11 @@ static int sat_solve_grid(const struct sdk_host *host, struct sdk_job *job, stru
     r = calloc(1, sizeof(*r) + sizeof(int32_t) * job->n * job->n * job->n);
     if (!r)
         return SDK_FAILED;
-    *r = (struct sat_run){.job = job, .host = host, .grid = grid, .var = (int32_t *)(r + 1)};
+    *r = (struct sat_run){.job = job,
+                          .host = host,
+                          .grid = grid,
+                          .var = (int32_t *)(r + 1),
+                          .budget = sdk_job_max_guesses(job)};
     rc = sat_run_solver(r);
     job->guesses = r->conflicts;
     free(r);
