@@ -7,8 +7,8 @@
  * candidates first, each a removal pass in another order (gen_dig.c):
  * grid seeds have their low 4 bits clear and a candidate's seed is its
  * grid's seed with the order there, so a candidate's seed alone makes it
- * again.  Without a rate callback the chain stops at its first candidate,
- * and a seed means what it always did.  No state.
+ * again.  Without a rate callback the chain stops at its first candidate
+ * the spec can take, and a seed means what it always did.  No state.
  */
 #include <errno.h>
 
@@ -33,6 +33,15 @@ static int in_band(const struct gen_spec *spec, const struct grid_work *g, struc
     return out->rating >= spec->min_rating && out->rating <= spec->max_rating;
 }
 
+/* A candidate the spec cannot take whatever its rating: drawn killer cages
+ * asked with givens (givens: true) whose digging took every given away
+ * (the cages alone were unique).  The chain moves on as for a candidate
+ * out of the band. */
+static int is_refused(const struct gen_spec *spec, const struct gen_puzzle *out)
+{
+    return (spec->draw & SDK_RULE_CAGES) && spec->is_caged_givens && out->givens == 0;
+}
+
 /* Candidates attempt, attempt+1, ... from the grid of seed (low bits mask
  * clear) and orders j0, j0+1, ... of it (mod mask + 1), orders of them a
  * grid, until one is in the band.  Returns 0 or a negative errno. */
@@ -53,11 +62,11 @@ static int chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, st
             return rc;
         out->seed = grid_seed | j;
         out->attempts = attempt;
-        if (!spec->rate)
-            return 0;
-        rc = in_band(spec, g, out);
-        if (rc != 0)
-            return rc < 0 ? rc : 0;
+        if (!is_refused(spec, out)) {
+            rc = spec->rate ? in_band(spec, g, out) : 1;
+            if (rc != 0)
+                return rc < 0 ? rc : 0;
+        }
         if (attempt == spec->max_attempts)
             return -ERANGE;
         if (t + 1 == orders)

@@ -229,6 +229,41 @@ static void test_sixteen(void **state)
     }
 }
 
+/* Drawn killer cages with givens (givens: true): every puzzle keeps some
+ * givens, even where the cages alone would be unique (which seed 1's first
+ * 30 hold twice), and is unique by the referee's count. */
+static void test_killer_keeps_givens(void **state)
+{
+    static const struct row w = {"killer with givens", 9, 0, SDK_RULE_CAGES};
+    static struct gen_puzzle p[30];
+    const struct host_plugin *bitmask = host_find(host, "bitmask");
+    struct rules_desc fixed = {.n = 9};
+    struct gen_spec spec;
+    size_t done = 0;
+
+    (void)state;
+    assert_non_null(bitmask);
+    gen_spec_init(&spec, bitmask);
+    spec.rules = &fixed;
+    spec.draw = SDK_RULE_CAGES;
+    spec.is_caged_givens = 1;
+    assert_int_equal(gen_batch(&spec, 1, 0, 30, p, &done), 0);
+    assert_int_equal(done, 30);
+    for (size_t i = 0; i < 30; i++) {
+        struct rules *r = rebuild(&w, &p[i]);
+        uint64_t count = 0;
+        char err[200] = "";
+
+        if (p[i].givens == 0)
+            fail_msg("puzzle %zu (seed %llu) has no givens", i, (unsigned long long)p[i].seed);
+        assert_int_equal(
+            rules_check_solution(rules_sdk(r), 9, p[i].puzzle, p[i].solution, err, sizeof(err)), 0);
+        assert_int_equal(rules_count(rules_sdk(r), 9, p[i].puzzle, 2, 0, NULL, &count), 0);
+        assert_int_equal(count, 1);
+        rules_free(r);
+    }
+}
+
 /* Non-consecutive at 4x4 has no grid (a row is 2413 or 3142, and no two
  * such rows can stack): the generator says -EDOM, and the referee agrees
  * that the empty grid has no solution. */
@@ -255,9 +290,9 @@ static void test_no_grid(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_rules_rows),
-                                       cmocka_unit_test(test_sixteen),
-                                       cmocka_unit_test(test_no_grid)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_rows), cmocka_unit_test(test_sixteen),
+        cmocka_unit_test(test_killer_keeps_givens), cmocka_unit_test(test_no_grid)};
 
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
