@@ -15,7 +15,7 @@ again, once, on a new connection.  A call that loses its connection a
 second time, or finds no daemon to reconnect to, fails with ConnectionLost
 or DaemonUnavailable.  An "error" notification (the daemon refused the
 connection or the stream) fails the calls in flight with its code, without
-a retry.
+a retry, also when a write found the connection closed before it was read.
 
 Threads: a Client is used from one thread at a time, except for cancel(),
 which any thread may call while another waits for the answer.
@@ -177,7 +177,9 @@ class Client:
             except (BlockingIOError, InterruptedError):
                 return
             except _LOST:
-                self._lost(ConnectionLost("the daemon closed the connection"))
+                self._read_rest()
+                if self._sock is not None:
+                    self._lost(ConnectionLost("the daemon closed the connection"))
                 return
             del self._wbuf[:n]
 
@@ -191,6 +193,22 @@ class Client:
         if not data:
             self._lost(ConnectionLost("the daemon closed the connection"))
             return
+        self._feed(data)
+
+    def _read_rest(self):
+        """A write found the daemon gone: what it sent before it went (an
+        "error" notification saying why it closed: overloaded, timeout) is
+        still in the socket, and is read before the loss is declared."""
+        while self._sock is not None:
+            try:
+                data = self._sock.recv(READ_CHUNK)
+            except (BlockingIOError, InterruptedError) + _LOST:
+                return
+            if not data:
+                return
+            self._feed(data)
+
+    def _feed(self, data):
         try:
             self._unpacker.feed(data)
             for obj in self._unpacker:

@@ -7,6 +7,7 @@ import os
 import socket
 import time
 
+import msgpack
 import pytest
 
 import sudokud
@@ -95,6 +96,27 @@ def test_overloaded(start_daemon):
             e = raises(sudokud.Overloaded, second.ping)
             assert "closed the connection" in e.message
         first.ping()
+
+
+def test_refusal_read_after_failed_write(tmp_path):
+    # A daemon that refused the connection and closed it before the client
+    # wrote: the write fails (EPIPE), yet the notification sent before the
+    # close still says why, with no reconnect (this one is gone for good).
+    # Before, the write's failure alone decided: ConnectionLost, or the
+    # outcome of a race on the reconnect.
+    path = str(tmp_path / "refuses.sock")
+    srv = socket.socket(socket.AF_UNIX)
+    srv.bind(path)
+    srv.listen(1)
+    with sudokud.Client(path, timeout=10) as c:
+        conn, _ = srv.accept()
+        conn.sendall(msgpack.packb([2, "error", [{"code": "overloaded",
+                                                  "message": "busy; closed the connection"}]]))
+        conn.close()
+        srv.close()
+        time.sleep(0.1)  # the close has reached the client's side
+        e = raises(sudokud.Overloaded, c.ping)
+        assert "closed the connection" in e.message
 
 
 def test_too_large(start_daemon):
