@@ -271,27 +271,29 @@ void dh_pack_str(msgpack_packer *pk, const char *s)
     msgpack_pack_str_body(pk, s, strlen(s));
 }
 
+void dh_pack_head(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t msgid, const char *method,
+                  uint32_t params)
+{
+    msgpack_packer_init(pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_array(pk, 4);
+    msgpack_pack_int(pk, 0);
+    msgpack_pack_uint32(pk, msgid);
+    dh_pack_str(pk, method);
+    msgpack_pack_array(pk, params);
+}
+
 void dh_pack_call(msgpack_sbuffer *sb, uint32_t msgid, const char *method)
 {
     msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, method);
-    msgpack_pack_array(&pk, 0);
+
+    dh_pack_head(&pk, sb, msgid, method, 0);
 }
 
 void dh_pack_generate(msgpack_sbuffer *sb, uint32_t msgid, unsigned n, unsigned count)
 {
     msgpack_packer pk;
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, "generate");
-    msgpack_pack_array(&pk, 1);
+    dh_pack_head(&pk, sb, msgid, "generate", 1);
     msgpack_pack_map(&pk, 2);
     dh_pack_str(&pk, "size");
     msgpack_pack_uint32(&pk, n);
@@ -305,12 +307,7 @@ void dh_pack_solve(msgpack_sbuffer *sb, uint32_t msgid, const char *puzzle, cons
     msgpack_packer pk;
     int opts = (solver != NULL) + (limit != 0) + (timeout_ms != 0);
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, "solve");
-    msgpack_pack_array(&pk, opts ? 2 : 1);
+    dh_pack_head(&pk, sb, msgid, "solve", opts ? 2 : 1);
     dh_pack_str(&pk, puzzle);
     if (!opts)
         return;

@@ -77,6 +77,10 @@ void dh_reader_close(struct dh_reader *r); /* also closes fd */
 int dh_read(struct dh_reader *r, msgpack_unpacked *out, int timeout_ms);
 
 /* Request builders: append [0, msgid, method, params]. */
+/* Init pk on sb and pack a request's head, [0, msgid, method, then the
+ * header of an array of params values, which the caller packs next. */
+void dh_pack_head(msgpack_packer *pk, msgpack_sbuffer *sb, uint32_t msgid, const char *method,
+                  uint32_t params);
 void dh_pack_call(msgpack_sbuffer *sb, uint32_t msgid, const char *method);
 /* A solve that cannot end before its deadline on any machine, for the tests
  * that need one still running (timeouts, cancels, shutdowns): counting the

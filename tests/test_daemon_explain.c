@@ -113,12 +113,8 @@ static void pack_explain(msgpack_sbuffer *sb, uint32_t msgid, const char *method
                          const char *puzzle, uint32_t steps, const char *progress)
 {
     msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, method);
-    msgpack_pack_array(&pk, 2);
+
+    dh_pack_head(&pk, sb, msgid, method, 2);
     dh_pack_str(&pk, puzzle);
     msgpack_pack_map(&pk, (steps ? 1u : 0u) + (progress ? 1u : 0u));
     if (steps) {
@@ -556,12 +552,7 @@ static void test_lying_explainer(void **state)
     static const char *const who[] = {"xwrong", "minor0", "bitmask", "nosuch"};
     static const char *const want[] = {"internal", "unsupported", "unsupported", "unknown_solver"};
     for (int k = 0; k < 4; k++) {
-        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-        msgpack_pack_array(&pk, 4);
-        msgpack_pack_int(&pk, 0);
-        msgpack_pack_uint32(&pk, 100);
-        dh_pack_str(&pk, "explain");
-        msgpack_pack_array(&pk, 2);
+        dh_pack_head(&pk, &sb, 100, "explain", 2);
         dh_pack_str(&pk, puzzle);
         msgpack_pack_map(&pk, 1);
         dh_pack_str(&pk, "solver");
@@ -594,12 +585,7 @@ static void pack_generate(msgpack_sbuffer *sb, uint32_t msgid, const struct gen_
     msgpack_packer pk;
     unsigned keys = (a->size != 0) + (a->count != 0) + 1 + (a->symmetry != NULL) +
                     (a->difficulty != NULL) + (a->timeout_ms != 0);
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, "generate");
-    msgpack_pack_array(&pk, 1);
+    dh_pack_head(&pk, sb, msgid, "generate", 1);
     msgpack_pack_map(&pk, keys);
     dh_pack_str(&pk, "seed");
     msgpack_pack_uint64(&pk, a->seed);
