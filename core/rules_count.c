@@ -9,10 +9,9 @@
  * unused digits adding up to what its cage lacks which the cage's blanks
  * can hold.  From 16x16 up, locked candidates (a digit whose places in a
  * house all lie in a second house leaves the rest of the second) cut them
- * further.  A
- * node branches on the cell with the fewest candidates, or on the places
- * of a digit a house lacks when there are fewer of those.  Clear rather
- * than fast: it is a referee.
+ * further.  A node branches on the cell with the fewest candidates, or on
+ * the places of a digit a house lacks when there are fewer of those.
+ * Clear rather than fast: it is a referee.
  *
  * Working memory: two allocations a call (about 50 KiB, and the cells'
  * candidates at each depth, twice: 53 KiB at 9x9, 3 MiB at 25x25), freed
