@@ -27,7 +27,7 @@
 #include "proto/read.h"
 
 #define MISTAKES_LISTED 12   /* wrong cells named in a mistake's text */
-#define REVEAL_RATING   10.0 /* above every technique's (docs/techniques.md) */
+#define REVEAL_RATING   10.0 /* a stuck answer's least rating (docs/protocol.md) */
 
 /* One explain or rate request's work. */
 struct explain_work {
@@ -447,6 +447,8 @@ void explain_work_run(struct method_call *call, const atomic_int *cancel, uint64
                  call->plugin->desc->name, w->x.n, w->x.n, w->x.status);
         call->env->log(call->env->log_ctx, SDK_LOG_ERR, line);
     }
+    if (w->rc == 0 && w->x.status == SDK_EXPLAIN_STUCK && w->x.rating < REVEAL_RATING)
+        w->x.rating = REVEAL_RATING; /* whatever the plugin said: the reveal rates that */
     if (w->is_rate)
         return;
     if (w->rc == -EBADMSG)

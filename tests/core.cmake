@@ -129,7 +129,7 @@ sudoku_add_test(NAME test_generate SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_gene
 # The logic plugin through the host (host_explain), and ABI minor 1: a
 # plugin built against minor 0 and five explain() liars in tests/explainplugins.
 set(SUDOKU_EXPLAINPLUGIN_DIR ${CMAKE_BINARY_DIR}/tests/explainplugins)
-foreach(kind minor0 wrong nochange short rating above)
+foreach(kind minor0 wrong nochange short rating above stuck)
   string(TOUPPER ${kind} _kind)
   add_library(tx_${kind} MODULE ${CMAKE_CURRENT_SOURCE_DIR}/plugins/texplain.c)
   set_target_properties(tx_${kind} PROPERTIES PREFIX "" OUTPUT_NAME x${kind}
@@ -139,7 +139,7 @@ foreach(kind minor0 wrong nochange short rating above)
   list(APPEND _txplugins tx_${kind})
 endforeach()
 sudoku_add_test(NAME test_logic SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_logic.c
-  LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 120)
+  LIBS sudoku_core sudoku_proto LABELS core TIMEOUT 240)
 target_compile_definitions(test_logic PRIVATE SUDOKU_EXPLAINPLUGIN_DIR="${SUDOKU_EXPLAINPLUGIN_DIR}")
 add_dependencies(test_logic ${_txplugins})
 # The logic plugin's ratings against Sudoku Explainer's (tests/data/se_ratings.txt).

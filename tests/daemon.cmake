@@ -57,7 +57,7 @@ endforeach()
 if(TARGET test_daemon_explain AND TARGET tx_wrong)
   target_compile_definitions(test_daemon_explain PRIVATE
     SUDOKU_EXPLAINPLUGIN_DIR="${CMAKE_BINARY_DIR}/tests/explainplugins")
-  add_dependencies(test_daemon_explain tx_wrong tx_minor0)
+  add_dependencies(test_daemon_explain tx_wrong tx_minor0 tx_stuck)
 endif()
 
 # daemon/list.h on its own (header only: no daemon sources linked).

@@ -484,6 +484,84 @@ static void test_chains(void **state)
     run_some("dynamic_forcing_chain", 8.6, lg_dynamic_forcing_chain, pos_xy_wing, wing, 1);
 }
 
+/* Solutions of the 9x9 grid g (0 blank) by plain backtracking, up to 2,
+ * the first kept in sol: an oracle that shares no code with the plugin. */
+static int bt_count(uint8_t *g, uint8_t *sol, int found)
+{
+    int i = 0;
+
+    while (i < 81 && g[i])
+        i++;
+    if (i == 81) {
+        if (!found)
+            memcpy(sol, g, 81);
+        return found + 1;
+    }
+    for (uint8_t v = 1; v <= 9 && found < 2; v++) {
+        int ok = 1;
+        for (int k = 0; k < 9 && ok; k++) {
+            const int r = i / 9, c = i % 9, br = r / 3 * 3 + k / 3, bc = c / 3 * 3 + k % 3;
+            ok = g[r * 9 + k] != v && g[k * 9 + c] != v && g[br * 9 + bc] != v;
+        }
+        if (!ok)
+            continue;
+        g[i] = v;
+        found = bt_count(g, sol, found);
+        g[i] = 0;
+    }
+    return found;
+}
+
+/* Rung fn on the start position of puzzle (a line of 81): it finds a step
+ * named name, rated at least base, that only removes candidates the
+ * puzzle's unique solution does not use and only places its values. */
+static void check_nested(const char *puzzle, lg_technique_fn *fn, const char *name, double base)
+{
+    uint8_t cells[81], sol[81];
+    struct lg_grid g;
+    struct lg_step s;
+    struct lg_pos pos = {.valid = false};
+    const struct lg_ctx c = {.geo = &geo9, .g = &g, .want_text = true, .pos = &pos};
+
+    for (int i = 0; i < 81; i++)
+        cells[i] = puzzle[i] >= '1' && puzzle[i] <= '9' ? (uint8_t)(puzzle[i] - '0') : 0;
+    assert_int_equal(bt_count(cells, sol, 0), 1);
+    assert_int_equal(lg_grid_load(&g, &geo9, cells), 0);
+    lg_step_reset(&s, "none", 0.0);
+    assert_true(fn(&c, &s));
+    print_message("%s %.1f: %s\n", s.name, s.rating, s.text);
+    assert_string_equal(s.name, name);
+    assert_true(s.rating >= base - 1e-9 && s.rating < 20.0);
+    assert_true(s.place_len + s.elim_len > 0 && s.cells_len > 0 && s.text_len > 0);
+    for (uint32_t k = 0; k < s.elim_len; k++) {
+        assert_true(g.cand[s.elim_cell[k]] >> (s.elim_val[k] - 1) & 1u);
+        assert_int_not_equal(s.elim_val[k], sol[s.elim_cell[k]]);
+    }
+    for (uint32_t k = 0; k < s.place_len; k++)
+        assert_int_equal(s.place_val[k], sol[s.place_cell[k]]);
+}
+
+/* SE's nested forcing chains, each level called on its own.  Levels 2 and
+ * 3 are met on the paths of the forum's hardest (test_se_ratings, against
+ * SE's ratings); here every level on a kaggle puzzle's start position
+ * (cheap: its runs seldom stall), and level 3 and 4 on a forum puzzle's,
+ * which level 2 does not move (its runs' nested searches do the work). */
+static void test_nested(void **state)
+{
+    static const char kaggle[] =
+        "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+    static const char forum[] =
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+
+    (void)state;
+    check_nested(kaggle, lg_se_nested_fc, "nested_forcing_chain", 9.5);
+    check_nested(kaggle, lg_se_nested_multiple, "nested_multiple_forcing_chain", 10.0);
+    check_nested(kaggle, lg_se_nested_dynamic, "nested_dynamic_forcing_chain", 10.5);
+    check_nested(kaggle, lg_se_nested_twice, "nested_dynamic_forcing_chain_plus", 11.0);
+    check_nested(forum, lg_se_nested_multiple, "nested_multiple_forcing_chain", 10.0);
+    check_nested(forum, lg_se_nested_dynamic, "nested_dynamic_forcing_chain", 10.5);
+}
+
 /* On the empty grid (every candidate everywhere) nothing applies. */
 static void test_nothing_on_empty(void **state)
 {
@@ -501,6 +579,11 @@ static void test_nothing_on_empty(void **state)
         struct lg_pos pos = {.valid = false};
         const struct lg_ctx c = {.geo = &geo, .g = &g, .want_text = true, .pos = &pos};
         for (size_t i = 0; i < len; i++) {
+            /* SE's nested forcing chains search the grid again inside each
+             * of thousands of assumptions: on a grid of 729 candidates that
+             * is hours, not a test (test_se_ratings runs them where needed). */
+            if (n == 9 && !strncmp(ladder[i].name, "nested_", 7))
+                continue;
             lg_step_reset(&s, ladder[i].name, ladder[i].rating);
             assert_false(ladder[i].fn(&c, &s));
         }
@@ -718,7 +801,6 @@ static void test_ladder_documented(void **state)
         print_message("%s\n", row);
         assert_non_null(strstr(doc, row));
     }
-    assert_true(ladder[len - 1].rating < LG_STUCK_RATING);
     free(doc);
 }
 
@@ -733,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_fish),
         cmocka_unit_test(test_wings),
         cmocka_unit_test(test_chains),
+        cmocka_unit_test(test_nested),
         cmocka_unit_test(test_forcing_engines),
         cmocka_unit_test(test_forcing_keep),
         cmocka_unit_test(test_nothing_on_empty),

@@ -16,7 +16,8 @@
  * (lg_ctx.cut_above).  The
  * working state (position, places, one step, the forcing rungs' shared
  * branches) is one struct on the stack, about 10 KB; a chain search adds
- * up to 270 KB (SE's chains, sechain.c), a forcing search 10 KB.
+ * up to 340 KB (SE's chains, sechain.c; the nested ones allocate more), a forcing
+ * search 10 KB.
  */
 #include <errno.h>
 #include <string.h>
@@ -58,6 +59,10 @@ static const struct lg_rung ladder[] = {
     {"forcing_chain", 8.0, lg_forcing_chain},
     {"dynamic_forcing_chain", 8.5, lg_dynamic_forcing_chain},
     {"dynamic_forcing_chain_plus", 9.0, lg_dynamic_forcing_chain_plus},
+    {"nested_forcing_chain", 9.5, lg_se_nested_fc},
+    {"nested_multiple_forcing_chain", 10.0, lg_se_nested_multiple},
+    {"nested_dynamic_forcing_chain", 10.5, lg_se_nested_dynamic},
+    {"nested_dynamic_forcing_chain_plus", 11.0, lg_nested_forcing_chain_last},
 };
 
 #define LADDER_LEN (sizeof(ladder) / sizeof(ladder[0]))

@@ -625,14 +625,20 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
     return lg_forcing_branches(c, s, true);
 }
 
-/* SE's dynamic forcing chains (+) on 9x9 (sechain.c, senest.c); past them
- * (SE's nested forcing chains are not built) the dynamic two-way branches,
- * rated as the least SE's next producer rates. */
+/* SE's dynamic forcing chains (+) on 9x9 (sechain.c, senest.c). */
 bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s)
+{
+    return lg_se_applies(c) && lg_se_dynamic_plus(c, s);
+}
+
+/* SE's last producer, dynamic forcing chains nested in dynamic forcing
+ * chains (+) (sechain.c); past it, on a grid it leaves stuck, the dynamic
+ * two-way branches, rated as the least its steps rate. */
+bool lg_nested_forcing_chain_last(const struct lg_ctx *c, struct lg_step *s)
 {
     if (!lg_se_applies(c))
         return false;
-    return lg_se_dynamic_plus(c, s) || lg_forcing_branches(c, s, true);
+    return lg_se_nested_twice(c, s) || lg_forcing_branches(c, s, true);
 }
 
 /* One branch of c's position, placing v in cell: its candidates into m (a

@@ -266,7 +266,12 @@ bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_dynamic_plus(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_nested_fc(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_nested_multiple(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_nested_dynamic(const struct lg_ctx *c, struct lg_step *s);
+bool lg_se_nested_twice(const struct lg_ctx *c, struct lg_step *s);
 bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s);
+bool lg_nested_forcing_chain_last(const struct lg_ctx *c, struct lg_step *s);
 
 /* text.c: sentences in r1c1 notation. */
 void lg_text(const struct lg_ctx *c, struct lg_step *s, const char *fmt, ...)

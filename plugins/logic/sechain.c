@@ -10,6 +10,8 @@
  *   forcing_chain multiple forcing chains          8.0 (cell and region forcing chains)
  *   dynamic_forcing_chain dynamic forcing chains   8.5 (contradiction, double, cell, region)
  *   dynamic_forcing_chain_plus  dynamic (+)        9.0 (the same kinds; senest.c)
+ *   nested_forcing_chain, nested_multiple_forcing_chain, nested_dynamic_forcing_chain,
+ *   nested_dynamic_forcing_chain_plus   nested (levels 2-5)   9.5, 10.0, 10.5, 11.0
  *
  * A step rates its base plus 0.1 for every length threshold its chains pass
  * (se_length_tenths); a rung finds every step it can, then takes the one
@@ -30,7 +32,12 @@
  * a consequence of the candidates alone.  Dynamic (+) runs (level 1) go
  * on, when nothing is pending, with SE's other rules on the run's grid
  * (senest.c): their removals join as off potentials whose parents are
- * listed in the run (hkind HK_LIST).
+ * listed in the run (hkind HK_LIST).  Nested runs (levels 2-5) go on, when
+ * those rules find nothing, with a chaining search of a lower kind on the
+ * run's grid (lg_se_nested_rules) that keeps every step it finds, each
+ * with its rule parents (the run's removals its chains needed) and its
+ * complexity; a step's weight then adds the complexity of every nested
+ * chain among its ancestors once (struct se_seen).
  *
  * What keeps it cheap (no rating depends on it): a rating never falls as a
  * chain grows, so each breadth-first search of the first rung stops at the
@@ -43,11 +50,13 @@
  * what each candidate implies, so the region forcing chains intersect
  * those instead of running each place again (they run after the rest, in
  * their own order: the kinds never tie).  Runs live in one struct on the
- * caller's stack (about 125 KB for the first rung, 270 KB for the others);
- * nothing allocates.
+ * caller's stack (about 170 KB for the first rung, 340 KB for the others);
+ * the nested rungs allocate their nested searches' work spaces (1.6 MB
+ * a depth, two depths at level 5) for the call and free them after.
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lg.h"
@@ -148,6 +157,9 @@ static void run_load(struct se_run *r, const struct lg_grid *g, const struct se_
     r->st = 0; /* the stamps are cleared by the first walk */
     r->non = r->noff = 0;
     r->nxpar = 0;
+    r->nnh = 0;
+    r->acc = NULL;
+    r->seen = NULL;
     r->abs_on = r->abs_off = -1;
 }
 
@@ -162,6 +174,9 @@ static void run_load_as(struct se_run *r, const struct se_run *t)
     r->st = 0;
     r->non = r->noff = 0;
     r->nxpar = 0;
+    r->nnh = 0;
+    r->acc = NULL;
+    r->seen = NULL;
     r->abs_on = r->abs_off = -1;
 }
 
@@ -295,6 +310,85 @@ static void run_chain(struct se_run *r, const struct se_geo *sg, const struct lg
     run_loaded(r, sg, g, src, dynamic, y);
 }
 
+/* Where a walk collects the rule parents of a nested chain (SE's
+ * collectRuleParents): for every on potential with a cause, the candidates
+ * its cell (a naked single) or its unit (a hidden single) lost between the
+ * outer run's start grid and its grid now. */
+struct se_acc {
+    uint64_t *par;           /* candidates found (cell * 9 + v - 1) */
+    const uint16_t *lost;    /* each cell's values the outer run's grid lost */
+    const struct se_geo *sg; /* the shape */
+    int src;                 /* the source's cause: -1 none, 27 its cell, else its unit */
+    uint64_t hash;           /* of the potentials walked (a chain's content) */
+};
+
+/* A potential's share of a signature. */
+static uint64_t sig_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+/* Count the nested chain of signature sig once: true the first time. */
+static bool seen_add(struct se_seen *s, uint64_t sig)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->sig[i] == sig)
+            return false;
+    if (s->n < SEEN_MAX)
+        s->sig[s->n++] = sig;
+    return true;
+}
+
+static void acc_cell(const struct se_acc *a, uint32_t cell)
+{
+    for (uint32_t m = a->lost[cell]; m; m &= m - 1)
+        bit_set(a->par, cell * 9 + lg_lowest(m));
+}
+
+static void acc_unit(const struct se_acc *a, uint32_t u, uint32_t v)
+{
+    for (uint32_t k = 0; k < 9; k++) {
+        const uint32_t cell = a->sg->geo->unit[u][k];
+        if (a->lost[cell] >> (v - 1) & 1u)
+            bit_set(a->par, cell * 9 + v - 1);
+    }
+}
+
+/* On potential p of a run, made on by a link of kind hkind. */
+static void acc_on(const struct se_acc *a, uint32_t p, uint32_t hkind)
+{
+    if (hkind == 1 || (hkind == 0 && a->src == 27))
+        acc_cell(a, pot_cell(p));
+    else if (hkind >= 2 && hkind != HK_LIST)
+        acc_unit(a, hkind - 2, pot_val(p));
+    else if (hkind == 0 && a->src >= 0)
+        acc_unit(a, (uint32_t)a->src, pot_val(p));
+}
+
+/* A static chain's link from p to q (either way on and off): q's cause is
+ * its cell when both share it, else the first unit (block, row, column)
+ * they share; only on potentials have causes that count. */
+static void acc_link(const struct se_acc *a, uint32_t q, uint32_t p)
+{
+    const uint32_t cq = pot_cell(q), cp = pot_cell(p);
+
+    if (!(q & 1))
+        return;
+    if (cq == cp) {
+        acc_cell(a, cq);
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (a->sg->unit[cq][k] == a->sg->unit[cp][k]) {
+            acc_unit(a, a->sg->unit[cq][k], pot_val(q));
+            return;
+        }
+    }
+}
+
 /* Push the parents given that the walk has not seen onto its stack, each
  * counted once. */
 static void walk_push(struct se_run *r, uint32_t *sp, int *count, uint32_t q)
@@ -311,21 +405,34 @@ static void walk_parents(struct se_run *r, const struct se_geo *sg, uint32_t *sp
 {
     const uint32_t cell = pot_cell(self), v = pot_val(self);
 
+    if (r->acc) {
+        r->acc->hash ^= sig_mix(self);
+        if (self & 1)
+            acc_on(r->acc, self, hkind);
+    }
     if (par != NONE)
         walk_push(r, sp, count, par);
-    if (hkind == 1)
+    if (hkind == 1) {
         for (uint32_t m = hmask; m; m &= m - 1)
             walk_push(r, sp, count, pot(cell, lg_lowest(m) + 1, 0));
-    else if (hkind == HK_LIST)
-        for (uint32_t i = 1; i <= r->xpar[hmask]; i++)
-            walk_push(r, sp, count, r->xpar[hmask + i]);
-    else if (hkind >= 2)
+    } else if (hkind == HK_LIST) {
+        const uint32_t nid = r->xpar[hmask + 1];
+        if (nid != NONE &&
+            (r->seen ? seen_add(r->seen, r->nh_sig[nid]) : r->nh_stamp[nid] != r->st)) {
+            r->nh_stamp[nid] = r->st; /* a nested chain, counted once */
+            *count += (int)r->nh_cx[nid];
+        }
+        for (uint32_t i = 0; i < r->xpar[hmask]; i++)
+            walk_push(r, sp, count, r->xpar[hmask + 2 + i]);
+    } else if (hkind >= 2)
         for (uint32_t m = hmask; m; m &= m - 1)
             walk_push(r, sp, count, pot(sg->geo->unit[hkind - 2][lg_lowest(m)], v, 0));
 }
 
 /* Ancestor count (SE's getAncestorCount) of a potential with these
- * parents: itself and every potential it was derived from. */
+ * parents: itself and every potential it was derived from, and the
+ * complexity of every nested chain among them (SE's getNestedComplexity);
+ * with r->acc set, their rule parents too. */
 static int run_weight(struct se_run *r, const struct se_geo *sg, uint32_t self, uint32_t par,
                       uint32_t hkind, uint32_t hmask)
 {
@@ -334,6 +441,7 @@ static int run_weight(struct se_run *r, const struct se_geo *sg, uint32_t self, 
 
     if (r->st == 0 || r->st == UINT16_MAX) { /* a new run, or the walks wrapped */
         memset(r->stamp, 0, sizeof(r->stamp));
+        memset(r->nh_stamp, 0, sizeof(r->nh_stamp[0]) * r->nnh);
         r->st = 1;
     } else {
         r->st++;
@@ -547,8 +655,33 @@ static uint32_t un_forcing(struct se_unary *u, uint32_t src, int max_cx)
     return NONE;
 }
 
+/* A step a nested search found (SE's hints of one "other rule"). */
+struct se_item {
+    uint64_t elim[CVW]; /* candidates it removes from the grid searched */
+    uint64_t par[CVW];  /* its rule parents: candidates the outer grid lost that it needs */
+    uint64_t sig;       /* its signature: its targets and its chains' content */
+};
+
+/* Its place in SE's order: rating, then complexity, then kind, then found. */
+struct se_key {
+    int tenths, cx, key;
+    uint32_t idx;
+};
+
+/* Every step of a nested search, with what their rule parents are taken
+ * against. */
+struct se_list {
+    struct se_item *it; /* cap entries */
+    struct se_key *key; /* cap entries */
+    uint32_t n, cap;
+    const uint16_t *lost;    /* each cell's values the outer grid lost */
+    const struct lg_grid *g; /* the grid searched */
+    const struct se_geo *sg;
+};
+
 /* The best step so far, with what it removes and its pattern. */
 struct se_best {
+    struct se_list *all; /* collect every step here instead (a nested search), or NULL */
     struct se_hint h;
     uint64_t elim[CVW];            /* candidates removed (cell * 9 + v - 1) */
     int place;                     /* a placement: cell * 9 + v - 1, or -1 */
@@ -561,6 +694,7 @@ struct se_best {
 /* An empty best step, with c's ceiling. */
 static void best_init(struct se_best *b, const struct lg_ctx *c)
 {
+    b->all = NULL;
     b->h.valid = false;
     b->cut = false;
     b->max_tenths = c->cut_above > 0.0 && c->cut_above < 100.0 ? (int)(c->cut_above * 10.0 + 1e-6)
@@ -581,6 +715,8 @@ static bool se_better(struct se_best *b, const struct se_hint *h)
 {
     struct se_hint probe = b->h;
 
+    if (b->all)
+        return true; /* a nested search keeps every step */
     if (h->tenths > b->max_tenths) {
         b->cut = true;
         return false;
@@ -615,6 +751,8 @@ static int se_max_cx(const struct se_best *b, int base, int key)
 {
     int most = se_cx_within(base, b->max_tenths);
 
+    if (b->all)
+        return INT_MAX / 4;
     if (b->h.valid) {
         const int below = se_cx_within(base, b->h.tenths - 1);
         int tie = se_cx_within(base, b->h.tenths);
@@ -624,6 +762,22 @@ static int se_max_cx(const struct se_best *b, int base, int key)
         most = most < tie ? most : tie;
     }
     return most;
+}
+
+/* Keep step h of a nested search, removing elim and needing the rule
+ * parents par (a full list drops it: the nested rule is then weaker). */
+static void list_add(struct se_best *b, const struct se_hint *h, const uint64_t *elim,
+                     const uint64_t *par, uint64_t sig)
+{
+    struct se_list *l = b->all;
+
+    if (l->n == l->cap)
+        return;
+    l->key[l->n] = (struct se_key){h->tenths, h->complexity, h->sort_key, l->n};
+    memcpy(l->it[l->n].elim, elim, sizeof(l->it[0].elim));
+    memcpy(l->it[l->n].par, par, sizeof(l->it[0].par));
+    l->it[l->n].sig = sig;
+    l->n++;
 }
 
 /* A cycle closed by entry e: what SE's CycleHint removes (a candidate
@@ -676,6 +830,17 @@ static void un_cycle_hint(const struct se_unary *u, const struct se_geo *sg,
     }
     if (!any)
         return;
+    if (b->all) { /* every node has a cause, forward or in the reversed cycle */
+        uint64_t par[CVW] = {0}, sig = 0;
+        const struct se_acc a = {par, b->all->lost, sg, -1, 0};
+        for (uint32_t i = 0; i < n; i++) {
+            acc_link(&a, nodes[i], nodes[(i + 1) % n]);
+            acc_link(&a, nodes[i] ^ 1u, nodes[(i + 1) % n]);
+            sig = sig * 31 + sig_mix(nodes[i]);
+        }
+        list_add(b, &h, elim, par, sig);
+        return;
+    }
     b->h = h;
     b->h.valid = true;
     memcpy(b->elim, elim, sizeof(b->elim));
@@ -705,6 +870,22 @@ static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par
                         .unit = -1};
     if (!se_better(b, &h))
         return;
+    if (b->all) {
+        uint64_t elim[CVW] = {0}, rp[CVW] = {0}, sig = sig_mix(src ^ 1u);
+        const struct se_acc a = {rp, b->all->lost, b->all->sg, -1, 0};
+        const uint32_t cell = pot_cell(src), v = pot_val(src);
+        if (src & 1)
+            bit_set(elim, src / 2);
+        for (uint32_t m = src & 1 ? 0 : b->all->g->cand[cell] & ~(1u << (v - 1)); m; m &= m - 1)
+            bit_set(elim, cell * 9 + lg_lowest(m));
+        acc_link(&a, src ^ 1u, par);
+        for (uint32_t i = 0; i + 1 < n; i++)
+            acc_link(&a, path[i], path[i + 1]);
+        for (uint32_t i = 0; i < n; i++)
+            sig = sig * 31 + sig_mix(path[i]);
+        list_add(b, &h, elim, rp, sig);
+        return;
+    }
     b->h = h;
     b->h.valid = true;
     memset(b->elim, 0, sizeof(b->elim));
@@ -798,7 +979,7 @@ struct se_mode {
     bool nishio;      /* one value only; contradictions only */
     int base;         /* rating in tenths */
     const char *name; /* our technique name */
-    uint8_t level;    /* SE's nesting level: 1 dynamic (+), else 0 */
+    uint8_t level;    /* SE's nesting level: 1 dynamic (+), 2-5 nested, else 0 */
 };
 
 /* The runs one source cell needs. */
@@ -815,8 +996,50 @@ struct se_multi {
      * (cell * 9 + v - 1; valid where have is set). */
     uint64_t have[CVW];
     uint64_t on_in[NCV][(NPOT + 63) / 64];
-    struct se_run t; /* loaded from the rung's grid, never run: the others load from it */
+    struct se_run t;      /* loaded from the rung's grid, never run: the others load from it */
+    struct se_extra *x;   /* levels 2-5: each member's nested chains and more, else NULL */
+    const uint16_t *lost; /* a nested search's: what the outer grid lost, else NULL */
 };
+
+#define SLOT_ONE NPOT /* the slot of a step with one member (binary chains) */
+
+/* What a multiple-chain search of level 2-5 (or one nested in a run) keeps
+ * per member of an intersection while it weighs the member's chains, and
+ * slot SLOT_ONE for a step of its own. */
+struct se_extra {
+    struct se_seen seen[NPOT + 1]; /* the nested chains counted */
+    uint64_t par[NPOT + 1][CVW];   /* rule parents (a nested search) */
+    uint64_t sig[NPOT + 1];        /* the signature so far (a nested search) */
+};
+
+static void mu_slot_clear(struct se_multi *w, uint32_t slot)
+{
+    if (!w->x)
+        return;
+    w->x->seen[slot].n = 0;
+    memset(w->x->par[slot], 0, sizeof(w->x->par[slot]));
+    w->x->sig[slot] = 0;
+}
+
+/* Weigh potential p of run r (p < 0: its contradiction) for the member in
+ * slot: its nested chains counted once for the step, and in a nested
+ * search its rule parents and signature gathered; src is the source's
+ * cause (struct se_acc). */
+static int mu_weigh(struct se_multi *w, struct se_run *r, const struct se_geo *sg, int p,
+                    uint32_t slot, int src)
+{
+    struct se_acc acc = {w->x ? w->x->par[slot] : NULL, w->lost, sg, src, 0};
+    int cx;
+
+    r->acc = w->lost ? &acc : NULL;
+    r->seen = w->x ? &w->x->seen[slot] : NULL;
+    cx = p < 0 ? run_absurd_weight(r, sg) : run_weight_of(r, sg, (uint32_t)p);
+    r->acc = NULL;
+    r->seen = NULL;
+    if (w->lost)
+        w->x->sig[slot] = w->x->sig[slot] * 31 + acc.hash;
+    return cx;
+}
 
 /* SE's doChaining from src into r, loaded from w->t. */
 static void mu_run(const struct se_multi *w, struct se_run *r, const struct se_geo *sg,
@@ -840,10 +1063,10 @@ static const uint64_t *mu_on_in(struct se_multi *w, const struct se_mode *mo,
 }
 
 /* Offer a step concluding target, of weight cx; source and unit for the
- * pattern. */
+ * pattern; its member slot of w holds its rule parents (a nested search). */
 static void mu_offer(struct se_best *b, const struct se_mode *mo, const struct lg_grid *g,
                      uint32_t target, int cx, int key, uint32_t src_cell, int unit,
-                     const struct se_geo *sg)
+                     const struct se_geo *sg, const struct se_multi *w, uint32_t slot)
 {
     const uint32_t cell = pot_cell(target), v = pot_val(target);
     struct se_hint h = {.tenths = mo->base + se_length_tenths(cx),
@@ -858,6 +1081,15 @@ static void mu_offer(struct se_best *b, const struct se_mode *mo, const struct l
         return; /* nothing to remove */
     if (!se_better(b, &h))
         return;
+    if (b->all) {
+        uint64_t elim[CVW] = {0};
+        if (!(target & 1))
+            bit_set(elim, target / 2);
+        for (uint32_t m = target & 1 ? g->cand[cell] & ~(1u << (v - 1)) : 0; m; m &= m - 1)
+            bit_set(elim, cell * 9 + lg_lowest(m));
+        list_add(b, &h, elim, w->x->par[slot], w->x->sig[slot] ^ sig_mix(target));
+        return;
+    }
     b->h = h;
     b->h.valid = true;
     memset(b->elim, 0, sizeof(b->elim));
@@ -897,17 +1129,25 @@ static void mu_binary(struct se_multi *w, const struct se_mode *mo, const struct
     const uint32_t on = pot(cell, v, 1);
 
     mu_run(w, &w->b, sg, g, on ^ 1u, mo->dynamic, y);
-    if (w->a.abs_on >= 0)
-        mu_offer(b, mo, g, on ^ 1u, run_absurd_weight(&w->a, sg), 7, cell, -1, sg);
-    if (w->b.abs_on >= 0)
-        mu_offer(b, mo, g, on, run_absurd_weight(&w->b, sg), 7, cell, -1, sg);
+    if (w->a.abs_on >= 0) {
+        mu_slot_clear(w, SLOT_ONE);
+        const int cx = mu_weigh(w, &w->a, sg, -1, SLOT_ONE, -1);
+        mu_offer(b, mo, g, on ^ 1u, cx, 7, cell, -1, sg, w, SLOT_ONE);
+    }
+    if (w->b.abs_on >= 0) {
+        mu_slot_clear(w, SLOT_ONE);
+        const int cx = mu_weigh(w, &w->b, sg, -1, SLOT_ONE, -1);
+        mu_offer(b, mo, g, on, cx, 7, cell, -1, sg, w, SLOT_ONE);
+    }
     if (mo->nishio || lg_popcount(g->cand[cell]) < 3)
         return;
     const uint32_t n = mu_members(w->mem, w->b.in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t p = w->mem[i];
-        const int cx = run_weight_of(&w->a, sg, p) + run_weight_of(&w->b, sg, p);
-        mu_offer(b, mo, g, p, cx, 1, cell, -1, sg);
+        mu_slot_clear(w, SLOT_ONE);
+        const int cx = mu_weigh(w, &w->a, sg, (int)p, SLOT_ONE, -1) +
+                       mu_weigh(w, &w->b, sg, (int)p, SLOT_ONE, -1);
+        mu_offer(b, mo, g, p, cx, 1, cell, -1, sg, w, SLOT_ONE);
     }
 }
 
@@ -939,15 +1179,17 @@ static void mu_region(struct se_multi *w, const struct se_mode *mo, const struct
     const uint32_t n = mu_members(w->mem, in, w->a.lon, w->a.non, w->a.loff, w->a.noff);
     if (!n)
         return;
-    for (uint32_t i = 0; i < n; i++)
-        w->sum[i] = run_weight_of(&w->a, sg, w->mem[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        mu_slot_clear(w, i);
+        w->sum[i] = mu_weigh(w, &w->a, sg, w->mem[i], i, (int)u);
+    }
     for (uint32_t j = 0; j < nothers; j++) {
         mu_run(w, &w->b, sg, g, pot(others[j], v, 1), mo->dynamic, true);
         for (uint32_t i = 0; i < n; i++)
-            w->sum[i] += run_weight_of(&w->b, sg, w->mem[i]);
+            w->sum[i] += mu_weigh(w, &w->b, sg, w->mem[i], i, (int)u);
     }
     for (uint32_t i = 0; i < n; i++)
-        mu_offer(b, mo, g, w->mem[i], w->sum[i], 6, cell, (int)u, sg);
+        mu_offer(b, mo, g, w->mem[i], w->sum[i], 6, cell, (int)u, sg, w, i);
 }
 
 /* Cell forcing chains of cell: what every value implies. */
@@ -960,13 +1202,15 @@ static void mu_cell(struct se_multi *w, const struct se_mode *mo, const struct s
     if (!n)
         return;
     memset(w->sum, 0, sizeof(w->sum[0]) * n);
+    for (uint32_t i = 0; i < n; i++)
+        mu_slot_clear(w, i);
     for (uint32_t m = g->cand[cell]; m; m &= m - 1) {
         mu_run(w, &w->a, sg, g, pot(cell, lg_lowest(m) + 1, 1), mo->dynamic, true);
         for (uint32_t i = 0; i < n; i++)
-            w->sum[i] += run_weight_of(&w->a, sg, w->mem[i]);
+            w->sum[i] += mu_weigh(w, &w->a, sg, w->mem[i], i, 27);
     }
     for (uint32_t i = 0; i < n; i++)
-        mu_offer(b, mo, g, w->mem[i], w->sum[i], 5, cell, -1, sg);
+        mu_offer(b, mo, g, w->mem[i], w->sum[i], 5, cell, -1, sg, w, i);
 }
 
 /* The region forcing chains whose first place is cell, in SE's order
@@ -1088,6 +1332,7 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
         return false;
     se_geo_init(&sg, c->geo);
     r.level = 0;
+    r.nest = NULL;
     run_load(&r, c->g, &sg);
     best_init(&b, c);
     un_kind(&w.un, &r, &sg, c->g, false, true, &b);
@@ -1099,8 +1344,40 @@ bool lg_se_chain(const struct lg_ctx *c, struct lg_step *s)
     return !lg_should_stop(c) && se_step(c, &b, s);
 }
 
-/* One multiple-chain producer over every source cell. */
-static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_mode *mo)
+/* One multiple-chain producer over every source cell of g into b, its
+ * runs of level mo->level with nested searches in inner (levels 2-5).
+ * False when c's job stopped it. */
+static bool mu_search(struct se_multi *w, const struct lg_ctx *c, const struct lg_grid *g,
+                      const struct se_geo *sg, const struct se_mode *mo, struct se_nest *inner,
+                      struct se_best *b)
+{
+    memset(w->have, 0, sizeof(w->have));
+    w->a.level = w->b.level = w->t.level = mo->level;
+    w->a.nest = w->b.nest = w->t.nest = inner;
+    run_load(&w->t, g, sg);
+    for (uint32_t cell = 0; cell < 81; cell++) {
+        const uint32_t card = lg_popcount(g->cand[cell]);
+        if (card < 2 || (!mo->dynamic && card < 3))
+            continue;
+        if (lg_should_stop(c))
+            return false;
+        mu_source(w, mo, sg, g, cell, b);
+    }
+    for (uint32_t cell = 0; cell < 81 && !mo->nishio; cell++) {
+        const uint32_t card = lg_popcount(g->cand[cell]);
+        if (card < 2 || (!mo->dynamic && card < 3))
+            continue;
+        if (lg_should_stop(c))
+            return false;
+        mu_regions(w, mo, sg, g, cell, b);
+    }
+    return true;
+}
+
+/* One multiple-chain producer on c's grid (nested searches in inner, the
+ * members' nested chains counted in x). */
+static bool se_multi_in(const struct lg_ctx *c, struct lg_step *s, const struct se_mode *mo,
+                        struct se_nest *inner, struct se_extra *x)
 {
     struct se_geo sg;
     struct se_best b;
@@ -1108,26 +1385,14 @@ static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_
 
     se_geo_init(&sg, c->geo);
     best_init(&b, c);
-    memset(w.mu.have, 0, sizeof(w.mu.have));
-    w.mu.a.level = w.mu.b.level = w.mu.t.level = mo->level;
-    run_load(&w.mu.t, c->g, &sg);
-    for (uint32_t cell = 0; cell < 81; cell++) {
-        const uint32_t card = lg_popcount(c->g->cand[cell]);
-        if (card < 2 || (!mo->dynamic && card < 3))
-            continue;
-        if (lg_should_stop(c))
-            return false;
-        mu_source(&w.mu, mo, &sg, c->g, cell, &b);
-    }
-    for (uint32_t cell = 0; cell < 81 && !mo->nishio; cell++) {
-        const uint32_t card = lg_popcount(c->g->cand[cell]);
-        if (card < 2 || (!mo->dynamic && card < 3))
-            continue;
-        if (lg_should_stop(c))
-            return false;
-        mu_regions(&w.mu, mo, &sg, c->g, cell, &b);
-    }
-    return se_step(c, &b, s);
+    w.mu.x = x;
+    w.mu.lost = NULL;
+    return mu_search(&w.mu, c, c->g, &sg, mo, inner, &b) && se_step(c, &b, s);
+}
+
+static bool se_multi(const struct lg_ctx *c, struct lg_step *s, const struct se_mode *mo)
+{
+    return se_multi_in(c, s, mo, NULL, NULL);
 }
 
 bool lg_se_nishio(const struct lg_ctx *c, struct lg_step *s)
@@ -1159,4 +1424,232 @@ bool lg_se_dynamic_plus(const struct lg_ctx *c, struct lg_step *s)
     static const struct se_mode mo = {true, false, 90, "dynamic_forcing_chain_plus", 1};
 
     return lg_se_applies(c) && se_multi(c, s, &mo);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Nested forcing chains (SE's levels 2 to 5)                               */
+/* ------------------------------------------------------------------------ */
+
+#define NEST_CAP 4096 /* steps one nested search keeps */
+
+/* The work space of the nested searches of runs of one depth: a run of
+ * level 2-5 that the other rules leave stuck searches its own grid for
+ * chains (lg_se_nested_rules) here.  Level 5's nested search runs at
+ * level 2, whose own nested searches use next. */
+struct se_nest {
+    struct lg_grid g;       /* the outer run's grid, as the position searched */
+    uint16_t lost[81];      /* what each cell lost there since the outer run's start */
+    struct se_list list;    /* the steps found */
+    const struct lg_ctx *c; /* the rung's: its job's stop */
+    struct se_nest *next;   /* the next depth's, or NULL */
+    struct se_run r0;       /* the static searches' run (loaded, never run) */
+    union se_work w;        /* the search's runs */
+    struct se_extra x;      /* the search's members */
+};
+
+/* A work space for nested searches under c; NULL when out of memory.  The
+ * caller frees it with nest_free. */
+static struct se_nest *nest_new(const struct lg_ctx *c)
+{
+    struct se_nest *n = calloc(1, sizeof(*n));
+
+    if (!n)
+        return NULL;
+    n->list.it = calloc(NEST_CAP, sizeof(n->list.it[0]));
+    n->list.key = calloc(NEST_CAP, sizeof(n->list.key[0]));
+    if (!n->list.it || !n->list.key) {
+        free(n->list.it);
+        free(n->list.key);
+        free(n);
+        return NULL;
+    }
+    n->list.cap = NEST_CAP;
+    n->c = c;
+    return n;
+}
+
+static void nest_free(struct se_nest *n)
+{
+    if (!n)
+        return;
+    free(n->list.it);
+    free(n->list.key);
+    free(n);
+}
+
+/* SE sorts a rule's chaining steps by rating, complexity and kind (a
+ * stable sort: then the order found). */
+static int key_cmp(const void *pa, const void *pb)
+{
+    const struct se_key *a = pa, *b = pb;
+
+    if (a->tenths != b->tenths)
+        return a->tenths < b->tenths ? -1 : 1;
+    if (a->cx != b->cx)
+        return a->cx < b->cx ? -1 : 1;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Join the removals of n's steps to run r, in SE's order, each with its
+ * rule parents (which r removed) and its complexity; a step that needs
+ * none of r's removals holds without the chain and is left out.  Returns
+ * whether any step needed them (SE stops at the first such rule); *added
+ * counts the removals joined. */
+static bool nest_join(struct se_run *r, struct se_nest *n, uint32_t *added)
+{
+    struct se_list *l = &n->list;
+    uint16_t par[NCV];
+    bool any = false;
+
+    qsort(l->key, l->n, sizeof(l->key[0]), key_cmp);
+    for (uint32_t i = 0; i < l->n; i++) {
+        const struct se_item *it = &l->it[l->key[i].idx];
+        uint32_t npar = 0, fresh = 0;
+        for (uint32_t w = 0; w < CVW; w++)
+            for (uint64_t m = it->par[w]; m; m &= m - 1) {
+                const uint32_t cv = w * 64 + (uint32_t)__builtin_ctzll(m);
+                if (bit_has(r->in, cv * 2))
+                    par[npar++] = (uint16_t)(cv * 2);
+            }
+        if (!npar)
+            continue;
+        any = true;
+        for (uint32_t cv = 0; cv < NCV; cv++)
+            fresh += bit_has(it->elim, cv) && !bit_has(r->in, cv * 2);
+        if (!fresh || r->nnh == NH_MAX || r->nxpar + 2 + npar > XPAR)
+            continue; /* the bounds: the step is left out */
+        const uint32_t nid = r->nnh++, off = r->nxpar;
+        r->nh_cx[nid] = (uint32_t)l->key[i].cx;
+        r->nh_sig[nid] = it->sig;
+        r->nh_stamp[nid] = 0;
+        r->xpar[off] = (uint16_t)npar;
+        r->xpar[off + 1] = (uint16_t)nid;
+        memcpy(&r->xpar[off + 2], par, sizeof(par[0]) * npar);
+        r->nxpar += 2 + npar;
+        for (uint32_t cv = 0; cv < NCV; cv++) {
+            if (bit_has(it->elim, cv) && !bit_has(r->in, cv * 2)) {
+                run_add(r, cv * 2, NONE, HK_LIST, off);
+                (*added)++;
+            }
+        }
+    }
+    return any;
+}
+
+/* SE's forcing chains & cycles on n's grid, every step into n's list. */
+static void nest_unary(struct se_nest *n, const struct se_geo *sg)
+{
+    struct se_best b;
+
+    best_init(&b, n->c);
+    b.all = &n->list;
+    n->r0.level = 0;
+    n->r0.nest = NULL;
+    run_load(&n->r0, &n->g, sg);
+    un_kind(&n->w.un, &n->r0, sg, &n->g, false, true, &b);
+    un_kind(&n->w.un, &n->r0, sg, &n->g, true, false, &b);
+    un_kind(&n->w.un, &n->r0, sg, &n->g, true, true, &b);
+}
+
+/* A multiple-chain producer on n's grid, every step into n's list. */
+static void nest_multi(struct se_nest *n, const struct se_geo *sg, const struct se_mode *mo)
+{
+    struct se_best b;
+
+    best_init(&b, n->c);
+    b.all = &n->list;
+    n->w.mu.x = &n->x;
+    n->w.mu.lost = n->lost;
+    if (!mu_search(&n->w.mu, n->c, &n->g, sg, mo, n->next, &b))
+        n->list.n = 0; /* stopped: the rung gives up as well */
+}
+
+/* SE's other chaining rules of a nested level (Chaining.getAdvancedPotentials):
+ * 2 forcing chains & cycles, 3 those then multiple forcing chains, 4
+ * dynamic forcing chains, 5 those then dynamic forcing chains nested at
+ * level 2; each on the run's grid, the first that finds steps needing the
+ * run's removals ends the look. */
+uint32_t lg_se_nested_rules(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g)
+{
+    static const struct se_mode multiple = {false, false, 80, "", 0};
+    static const struct se_mode dynamic = {true, false, 85, "", 0};
+    static const struct se_mode nested2 = {true, false, 95, "", 2};
+    struct se_nest *n = r->nest;
+    uint32_t added = 0;
+
+    if (!n || lg_should_stop(n->c))
+        return 0;
+    n->g = *g;
+    for (uint32_t cell = 0; cell < 81; cell++) {
+        n->g.cand[cell] = g->val[cell] ? g->cand[cell] : r->cand[cell];
+        n->lost[cell] = (uint16_t)(g->cand[cell] & ~r->cand[cell]);
+    }
+    n->list.lost = n->lost;
+    n->list.g = &n->g;
+    n->list.sg = sg;
+    for (int rule = 0; rule < 2; rule++) {
+        n->list.n = 0;
+        if (r->level <= 3 && rule == 0)
+            nest_unary(n, sg);
+        else if (r->level == 3)
+            nest_multi(n, sg, &multiple);
+        else if (r->level >= 4 && rule == 0)
+            nest_multi(n, sg, &dynamic);
+        else if (r->level == 5 && n->next)
+            nest_multi(n, sg, &nested2);
+        if (nest_join(r, n, &added))
+            return added;
+    }
+    return added;
+}
+
+/* SE's nested forcing chains of one level: dynamic forcing chains whose
+ * runs go on with the other rules and the level's nested chaining. */
+static bool se_nested(const struct lg_ctx *c, struct lg_step *s, int level, const char *name)
+{
+    const struct se_mode mo = {true, false, 95 + 5 * (level - 2), name, (uint8_t)level};
+    struct se_nest *n1 = NULL, *n2 = NULL;
+    struct se_extra *x = NULL;
+    bool found = false;
+
+    if (!lg_se_applies(c))
+        return false;
+    n1 = nest_new(c);
+    x = malloc(sizeof(*x));
+    if (!n1 || !x)
+        goto out;
+    if (level == 5) {
+        n2 = nest_new(c);
+        if (!n2)
+            goto out;
+        n1->next = n2;
+    }
+    found = se_multi_in(c, s, &mo, n1, x);
+out:
+    free(x);
+    nest_free(n1);
+    nest_free(n2);
+    return found;
+}
+
+bool lg_se_nested_fc(const struct lg_ctx *c, struct lg_step *s)
+{
+    return se_nested(c, s, 2, "nested_forcing_chain");
+}
+
+bool lg_se_nested_multiple(const struct lg_ctx *c, struct lg_step *s)
+{
+    return se_nested(c, s, 3, "nested_multiple_forcing_chain");
+}
+
+bool lg_se_nested_dynamic(const struct lg_ctx *c, struct lg_step *s)
+{
+    return se_nested(c, s, 4, "nested_dynamic_forcing_chain");
+}
+
+bool lg_se_nested_twice(const struct lg_ctx *c, struct lg_step *s)
+{
+    return se_nested(c, s, 5, "nested_dynamic_forcing_chain_plus");
 }

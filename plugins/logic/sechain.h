@@ -18,7 +18,8 @@
 #define KIND_X  1u         /* unit links (single digit) */
 #define KIND_Y  2u         /* cell links (bivalue cells) */
 #define HK_LIST 255u       /* hkind of an advanced potential: its parents are xpar[hmask + 1 ..] */
-#define XPAR    (NCV * 15) /* parent lists: one a removal at most, 14 parents and a length */
+#define XPAR    (NCV * 24) /* parent lists: a length, a nested hint, the parents */
+#define NH_MAX  NCV        /* nested hints with removals in one run */
 
 /* The tables of the 9x9 shape in SE's order: each cell's units (block, row,
  * column) and its place in each. */
@@ -28,6 +29,19 @@ struct se_geo {
     uint16_t skip[81][3]; /* places of each unit that the cell's block holds (itself too) */
     const struct lg_geom *geo;
 };
+
+#define SEEN_MAX 16 /* nested chains one step counts apart (more are counted again) */
+
+/* The nested chains the walks of one step have counted, by signature:
+ * SE counts a nested chain once per step, however many of its chains
+ * (runs) meet it, two chains being the same when their content is. */
+struct se_seen {
+    uint64_t sig[SEEN_MAX];
+    uint32_t n;
+};
+
+struct se_acc;  /* a walk's collector of rule parents (sechain.c) */
+struct se_nest; /* the work space of a run's nested searches (sechain.c) */
 
 /* One assumption's closure (SE's doChaining). */
 struct se_run {
@@ -49,9 +63,17 @@ struct se_run {
     uint16_t new_par;     /* its first parent */
     uint8_t new_hkind;    /* its hidden parents */
     uint16_t new_hmask;
-    uint8_t level;       /* SE's nesting level: 0 plain, 1 dynamic (+) (kept by run_load) */
-    uint32_t nxpar;      /* entries of xpar used */
-    uint16_t xpar[XPAR]; /* the advanced potentials' parents: a length, then the list */
+    uint8_t level;  /* SE's nesting level: 0 plain, 1 dynamic (+), 2-5 nested (kept by run_load) */
+    uint32_t nxpar; /* entries of xpar used */
+    uint16_t
+        xpar[XPAR]; /* advanced potentials' parents: a length, a nested hint or NONE, the list */
+    uint32_t nnh;   /* nested hints whose removals joined the run */
+    uint32_t nh_cx[NH_MAX];    /* their complexities (SE's getComplexity) */
+    uint64_t nh_sig[NH_MAX];   /* their signatures (of their chains' content) */
+    uint16_t nh_stamp[NH_MAX]; /* counted by walk number st (when seen is NULL) */
+    struct se_acc *acc;        /* where a walk collects rule parents, or NULL */
+    struct se_seen *seen;      /* the nested chains the step counted so far, or NULL */
+    struct se_nest *nest;      /* levels 2-5: the nested searches' work space (kept by run_load) */
 };
 
 static inline uint32_t pot_cell(uint32_t p)
@@ -97,5 +119,9 @@ static inline void run_add(struct se_run *r, uint32_t p, uint32_t par, uint32_t 
  * run as off potentials, each with the rule's parents.  Returns how many
  * joined (0: none of the rules applies). */
 uint32_t lg_se_advanced(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g);
+
+/* sechain.c: the chaining rules a run of level 2-5 goes on with when the
+ * others find nothing (SE's nested forcing chains); the same contract. */
+uint32_t lg_se_nested_rules(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g);
 
 #endif /* SECHAIN_H */

@@ -17,9 +17,10 @@
  *
  * SE's generalized intersections (its locking over every house) add nothing
  * on a classic grid once no locked candidate holds on the start grid, and
- * are not looked for.  Nested forcing chains (levels 2 and up, a chaining
- * search among the other rules) are not built here.  Nothing allocates;
- * the parent lists live in the run (struct se_run xpar).
+ * are not looked for.  Nested forcing chains (levels 2 to 5) go on, when
+ * these rules find nothing, with a chaining search on the run's grid
+ * (lg_se_nested_rules, sechain.c).  Nothing here allocates; the parent
+ * lists live in the run (struct se_run xpar).
  */
 #include "lg.h"
 #include "sechain.h"
@@ -44,13 +45,14 @@ static void adv_hint(struct adv *a, const uint64_t *rem, const uint16_t *par, ui
         return; /* the rule holds without the chain */
     for (uint32_t i = 0; i < NCV; i++)
         fresh += bit_has(rem, i) && !bit_has(r->in, i * 2);
-    if (!fresh || r->nxpar + 1 + npar > XPAR)
-        return; /* the bound: one list a new removal, 14 parents at most */
+    if (!fresh || r->nxpar + 2 + npar > XPAR)
+        return; /* the bound: one list a rule's step */
     const uint32_t off = r->nxpar;
     r->xpar[off] = (uint16_t)npar;
+    r->xpar[off + 1] = NONE; /* no nested chain */
     for (uint32_t i = 0; i < npar; i++)
-        r->xpar[off + 1 + i] = par[i];
-    r->nxpar += 1 + npar;
+        r->xpar[off + 2 + i] = par[i];
+    r->nxpar += 2 + npar;
     for (uint32_t i = 0; i < NCV; i++) {
         if (!bit_has(rem, i) || bit_has(r->in, i * 2))
             continue;
@@ -285,5 +287,7 @@ uint32_t lg_se_advanced(struct se_run *r, const struct se_geo *sg, const struct 
         adv_pairs(&a, false);
     if (!a.added)
         adv_fish(&a);
+    if (!a.added && r->level >= 2)
+        return lg_se_nested_rules(r, sg, g);
     return a.added;
 }

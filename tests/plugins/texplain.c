@@ -12,6 +12,8 @@
  *   TX_KIND_RATING    one sound step, but a rating below that step's;
  *   TX_KIND_ABOVE     says "above max_rating" (ABI minor 2) to a job that set
  *                     no ceiling.
+ * TX_KIND_STUCK tells no lie: it knows no technique, so every explanation
+ * is stuck at once (the host's reveal is tested with it).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +27,7 @@
 #define TX_KIND_SHORT    4
 #define TX_KIND_RATING   5
 #define TX_KIND_ABOVE    6
+#define TX_KIND_STUCK    7
 
 /* Can value v go at cell i of the 4x4 grid g? */
 static int tx_fits(const uint8_t *g, uint32_t i, uint8_t v)
