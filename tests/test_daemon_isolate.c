@@ -449,12 +449,7 @@ static const msgpack_object *explain_with(const char *mode, const char *puzzle, 
     assert_true(fd >= 0);
     dh_reader_init(&r, fd);
     msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, 1);
-    dh_pack_str(&pk, "explain");
-    msgpack_pack_array(&pk, 1);
+    dh_pack_head(&pk, &sb, 1, "explain", 1);
     dh_pack_str(&pk, puzzle);
     assert_int_equal(dh_send(fd, sb.data, sb.size), 0);
     msgpack_sbuffer_destroy(&sb);

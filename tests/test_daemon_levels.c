@@ -67,12 +67,7 @@ static const msgpack_object *ask(struct dh_reader *r, const struct ask *a, msgpa
                     (a->level ? 1u : 0u);
 
     msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, ++msgid);
-    dh_pack_str(&pk, "explain");
-    msgpack_pack_array(&pk, 2);
+    dh_pack_head(&pk, &sb, ++msgid, "explain", 2);
     dh_pack_str(&pk, a->puzzle);
     msgpack_pack_map(&pk, keys);
     if (a->progress) {

@@ -102,12 +102,7 @@ static void pack_ask(msgpack_sbuffer *sb, uint32_t msgid, const struct ask *a)
     unsigned keys = (a->progress ? 1u : 0u) + (a->form != FORM_NONE ? 1u : 0u) +
                     (a->steps ? 1u : 0u) + (a->raw ? 1u : 0u);
 
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_array(&pk, 4);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_uint32(&pk, msgid);
-    dh_pack_str(&pk, "explain");
-    msgpack_pack_array(&pk, 2);
+    dh_pack_head(&pk, sb, msgid, "explain", 2);
     dh_pack_str(&pk, a->puzzle);
     msgpack_pack_map(&pk, keys);
     if (a->progress) {
