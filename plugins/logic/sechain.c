@@ -417,11 +417,8 @@ static void walk_parents(struct se_run *r, const struct se_geo *sg, uint32_t *sp
             walk_push(r, sp, count, pot(cell, lg_lowest(m) + 1, 0));
     } else if (hkind == HK_LIST) {
         const uint32_t nid = r->xpar[hmask + 1];
-        if (nid != NONE &&
-            (r->seen ? seen_add(r->seen, r->nh_sig[nid]) : r->nh_stamp[nid] != r->st)) {
-            r->nh_stamp[nid] = r->st; /* a nested chain, counted once */
+        if (nid != NONE && seen_add(r->seen, r->nh_sig[nid])) /* once a step */
             *count += (int)r->nh_cx[nid];
-        }
         for (uint32_t i = 0; i < r->xpar[hmask]; i++)
             walk_push(r, sp, count, r->xpar[hmask + 2 + i]);
     } else if (hkind >= 2)
@@ -441,7 +438,6 @@ static int run_weight(struct se_run *r, const struct se_geo *sg, uint32_t self, 
 
     if (r->st == 0 || r->st == UINT16_MAX) { /* a new run, or the walks wrapped */
         memset(r->stamp, 0, sizeof(r->stamp));
-        memset(r->nh_stamp, 0, sizeof(r->nh_stamp[0]) * r->nnh);
         r->st = 1;
     } else {
         r->st++;
@@ -764,6 +760,20 @@ static int se_max_cx(const struct se_best *b, int base, int key)
     return most;
 }
 
+/* What a step concluding target removes from grid g, into elim (zeroed
+ * first): the candidate itself when it is off, the cell's other
+ * candidates when it is on (SE's removable potentials). */
+static void target_elim(uint64_t *elim, const struct lg_grid *g, uint32_t target)
+{
+    const uint32_t cell = pot_cell(target), v = pot_val(target);
+
+    memset(elim, 0, sizeof(uint64_t) * CVW);
+    if (!(target & 1))
+        bit_set(elim, target / 2);
+    for (uint32_t m = target & 1 ? g->cand[cell] & ~(1u << (v - 1)) : 0; m; m &= m - 1)
+        bit_set(elim, cell * 9 + lg_lowest(m));
+}
+
 /* Keep step h of a nested search, removing elim and needing the rule
  * parents par (a full list drops it: the nested rule is then weaker). */
 static void list_add(struct se_best *b, const struct se_hint *h, const uint64_t *elim,
@@ -871,13 +881,9 @@ static void un_forcing_hint(const struct se_unary *u, uint32_t src, uint32_t par
     if (!se_better(b, &h))
         return;
     if (b->all) {
-        uint64_t elim[CVW] = {0}, rp[CVW] = {0}, sig = sig_mix(src ^ 1u);
+        uint64_t elim[CVW], rp[CVW] = {0}, sig = sig_mix(src ^ 1u);
         const struct se_acc a = {rp, b->all->lost, b->all->sg, -1, 0};
-        const uint32_t cell = pot_cell(src), v = pot_val(src);
-        if (src & 1)
-            bit_set(elim, src / 2);
-        for (uint32_t m = src & 1 ? 0 : b->all->g->cand[cell] & ~(1u << (v - 1)); m; m &= m - 1)
-            bit_set(elim, cell * 9 + lg_lowest(m));
+        target_elim(elim, b->all->g, src ^ 1u);
         acc_link(&a, src ^ 1u, par);
         for (uint32_t i = 0; i + 1 < n; i++)
             acc_link(&a, path[i], path[i + 1]);
@@ -1082,11 +1088,8 @@ static void mu_offer(struct se_best *b, const struct se_mode *mo, const struct l
     if (!se_better(b, &h))
         return;
     if (b->all) {
-        uint64_t elim[CVW] = {0};
-        if (!(target & 1))
-            bit_set(elim, target / 2);
-        for (uint32_t m = target & 1 ? g->cand[cell] & ~(1u << (v - 1)) : 0; m; m &= m - 1)
-            bit_set(elim, cell * 9 + lg_lowest(m));
+        uint64_t elim[CVW];
+        target_elim(elim, g, target);
         list_add(b, &h, elim, w->x->par[slot], w->x->sig[slot] ^ sig_mix(target));
         return;
     }
@@ -1523,7 +1526,6 @@ static bool nest_join(struct se_run *r, struct se_nest *n, uint32_t *added)
         const uint32_t nid = r->nnh++, off = r->nxpar;
         r->nh_cx[nid] = (uint32_t)l->key[i].cx;
         r->nh_sig[nid] = it->sig;
-        r->nh_stamp[nid] = 0;
         r->xpar[off] = (uint16_t)npar;
         r->xpar[off + 1] = (uint16_t)nid;
         memcpy(&r->xpar[off + 2], par, sizeof(par[0]) * npar);
@@ -1566,6 +1568,28 @@ static void nest_multi(struct se_nest *n, const struct se_geo *sg, const struct 
         n->list.n = 0; /* stopped: the rung gives up as well */
 }
 
+/* Rule k (0, then 1) of a nested level's chaining on n's grid, into n's
+ * list; false when the level has no such rule. */
+static bool nest_rule(struct se_nest *n, const struct se_geo *sg, int level, int k)
+{
+    static const struct se_mode multiple = {false, false, 80, "", 0};
+    static const struct se_mode dynamic = {true, false, 85, "", 0};
+    static const struct se_mode nested2 = {true, false, 95, "", 2};
+
+    n->list.n = 0;
+    if (k == 0 && level <= 3)
+        nest_unary(n, sg);
+    else if (k == 1 && level == 3)
+        nest_multi(n, sg, &multiple);
+    else if (k == 0)
+        nest_multi(n, sg, &dynamic);
+    else if (k == 1 && level == 5 && n->next)
+        nest_multi(n, sg, &nested2);
+    else
+        return false;
+    return true;
+}
+
 /* SE's other chaining rules of a nested level (Chaining.getAdvancedPotentials):
  * 2 forcing chains & cycles, 3 those then multiple forcing chains, 4
  * dynamic forcing chains, 5 those then dynamic forcing chains nested at
@@ -1573,9 +1597,6 @@ static void nest_multi(struct se_nest *n, const struct se_geo *sg, const struct 
  * run's removals ends the look. */
 uint32_t lg_se_nested_rules(struct se_run *r, const struct se_geo *sg, const struct lg_grid *g)
 {
-    static const struct se_mode multiple = {false, false, 80, "", 0};
-    static const struct se_mode dynamic = {true, false, 85, "", 0};
-    static const struct se_mode nested2 = {true, false, 95, "", 2};
     struct se_nest *n = r->nest;
     uint32_t added = 0;
 
@@ -1589,19 +1610,9 @@ uint32_t lg_se_nested_rules(struct se_run *r, const struct se_geo *sg, const str
     n->list.lost = n->lost;
     n->list.g = &n->g;
     n->list.sg = sg;
-    for (int rule = 0; rule < 2; rule++) {
-        n->list.n = 0;
-        if (r->level <= 3 && rule == 0)
-            nest_unary(n, sg);
-        else if (r->level == 3)
-            nest_multi(n, sg, &multiple);
-        else if (r->level >= 4 && rule == 0)
-            nest_multi(n, sg, &dynamic);
-        else if (r->level == 5 && n->next)
-            nest_multi(n, sg, &nested2);
+    for (int k = 0; nest_rule(n, sg, r->level, k); k++)
         if (nest_join(r, n, &added))
-            return added;
-    }
+            break;
     return added;
 }
 

@@ -68,12 +68,12 @@ struct se_run {
     uint16_t
         xpar[XPAR]; /* advanced potentials' parents: a length, a nested hint or NONE, the list */
     uint32_t nnh;   /* nested hints whose removals joined the run */
-    uint32_t nh_cx[NH_MAX];    /* their complexities (SE's getComplexity) */
-    uint64_t nh_sig[NH_MAX];   /* their signatures (of their chains' content) */
-    uint16_t nh_stamp[NH_MAX]; /* counted by walk number st (when seen is NULL) */
-    struct se_acc *acc;        /* where a walk collects rule parents, or NULL */
-    struct se_seen *seen;      /* the nested chains the step counted so far, or NULL */
-    struct se_nest *nest;      /* levels 2-5: the nested searches' work space (kept by run_load) */
+    uint32_t nh_cx[NH_MAX];  /* their complexities (SE's getComplexity) */
+    uint64_t nh_sig[NH_MAX]; /* their signatures (of their chains' content) */
+    struct se_acc *acc;      /* where a walk collects rule parents, or NULL */
+    struct se_seen *seen;    /* the nested chains the step counted so far (set whenever the run
+                                can hold any: levels 2-5), or NULL */
+    struct se_nest *nest;    /* levels 2-5: the nested searches' work space (kept by run_load) */
 };
 
 static inline uint32_t pot_cell(uint32_t p)
