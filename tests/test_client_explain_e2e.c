@@ -635,12 +635,14 @@ static void full_marks(const struct known *k, char *out)
 
 /* sudoku hint --level 2 --marks @FILE: each puzzle's line is the library's
  * level-2 answer from the same marks, in words ("hidden single in box 4"),
- * and its technique the whole hint's. */
+ * and its technique the whole hint's.  The issue's spelling, --candidates,
+ * gives the same lines, with '=' or a space; and --candidates STRING, the
+ * marks themselves, the first puzzle's line. */
 static void test_hint_level_marks(void **state)
 {
     static struct known k[4];
     static struct tool_run run;
-    char path[256], mpath[256], marks[730], want[4096] = "";
+    char path[256], mpath[256], opath[256], marks[730], first[730], want[4096] = "";
     struct sudoku_client *c = connect_daemon();
     size_t len = load(c, DATA("norvig_top95.txt"), 0, 2, k, 4), used = 0;
     (void)state;
@@ -657,6 +659,8 @@ static void test_hint_level_marks(void **state)
         struct sudoku_client_error err;
         full_marks(&k[i], marks);
         fprintf(f, "%s\n", marks);
+        if (i == 0)
+            memcpy(first, marks, sizeof(first));
         whole.level = 0;
         assert_int_equal(sudoku_client_explain(c, k[i].text, 81, &eo, &e, &err), 0);
         assert_int_equal(sudoku_client_explain(c, k[i].text, 81, &whole, &w, &err), 0);
@@ -677,9 +681,23 @@ static void test_hint_level_marks(void **state)
     sudoku_client_free(c);
     char at[300];
     snprintf(at, sizeof(at), "@%s", mpath);
-    const char *args[] = {"hint", "--level", "2", "--marks", at, path, NULL};
-    run_tool(&run, args);
+    char at_eq[320];
+    snprintf(at_eq, sizeof(at_eq), "--candidates=%s", at);
+    const char *const spellings[][8] = {
+        {"hint", "--level", "2", "--marks", at, path, NULL},
+        {"hint", "--level", "2", at_eq, path, NULL},
+        {"hint", path, "--level", "2", "--candidates", at, NULL},
+    };
+    for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+        run_tool(&run, spellings[i]);
+        assert_int_equal(run.status, 0);
+        assert_string_equal(run.out, want);
+    }
+    write_puzzles("one.txt", k, 1, opath, sizeof(opath));
+    const char *one[] = {"hint", "--level", "2", "--candidates", first, opath, NULL};
+    run_tool(&run, one);
     assert_int_equal(run.status, 0);
+    strchr(want, '\n')[1] = '\0'; /* the first puzzle's line */
     assert_string_equal(run.out, want);
     unlink(mpath);
 }

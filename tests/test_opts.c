@@ -31,6 +31,8 @@ struct cfg {
     size_t size;     /* --size, 64..1 MiB */
     unsigned mode;   /* --mode, octal */
     int calls;       /* -c, --call accepted "ok" */
+    int bare;        /* --maybe without a value */
+    const char *opt; /* --maybe=V */
 };
 
 static int on_call(void *cfg, const char *arg, char *err, size_t err_size)
@@ -41,6 +43,19 @@ static int on_call(void *cfg, const char *arg, char *err, size_t err_size)
         return -EINVAL;
     }
     c->calls++;
+    return 0;
+}
+
+/* --maybe: the flag; --maybe=V: the value. */
+static int on_maybe(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct cfg *c = cfg;
+    (void)err;
+    (void)err_size;
+    if (arg)
+        c->opt = arg;
+    else
+        c->bare = 1;
     return 0;
 }
 
@@ -55,6 +70,7 @@ static const struct opts_spec table[] = {
     {"mode", 0, "MODE", "a file mode", OPTS_OCTAL_AT(struct cfg, mode, 0, 0777)},
     {"call", 'c', "X", "handled by on_call", OPTS_CALL_TO(on_call)},
     {"a-name-too-long-for-it", 0, "ARG", "help below", OPTS_STRING_AT(struct cfg, str)},
+    {"maybe", 0, "V", "a value or none", OPTS_CALL_TO(on_maybe), .is_arg_optional = 1},
     {"help", 'h', NULL, "show this help", .kind = OPTS_HELP},
     {"version", 'V', NULL, "show the version", .kind = OPTS_VERSION},
 };
@@ -136,6 +152,19 @@ static const struct parse_case {
      ERR_NONE,
      {.small = 2},
      NULL},
+    {"an optional argument left out", {"--maybe", NULL}, OPTS_RUN, ERR_NONE, {.bare = 1}, NULL},
+    {"an optional argument given with '='",
+     {"--maybe=v", "--maybe=", NULL},
+     OPTS_RUN,
+     ERR_NONE,
+     {.opt = ""},
+     NULL},
+    {"an optional argument never takes the next word",
+     {"--may", "v", NULL},
+     OPTS_RUN,
+     ERR_NONE,
+     {.bare = 1},
+     "v"},
 
     {"--help", {"--help", NULL}, OPTS_SHOW_HELP, ERR_NONE, {0}, NULL},
     {"-V", {"-V", NULL}, OPTS_SHOW_VERSION, ERR_NONE, {0}, NULL},
@@ -325,6 +354,11 @@ static void check_fields(const struct cfg *got, const struct cfg *want)
     assert_int_equal(got->size, want->size);
     assert_int_equal(got->mode, want->mode);
     assert_int_equal(got->calls, want->calls);
+    assert_int_equal(got->bare, want->bare);
+    if (want->opt)
+        assert_string_equal(got->opt, want->opt);
+    else
+        assert_null(got->opt);
 }
 
 /* A usage error is its message and the pointer to --help, nothing else. */
@@ -387,6 +421,8 @@ static void test_first_operand(void **state)
         {"-- makes the next word an operand", {"-f", "--", "-s"}, 3},
         {"- alone is an operand", {"-f", "-", "cmd"}, 2},
         {"no operand", {"-f", "-s", "v"}, -1},
+        {"an optional argument is never the next word", {"--maybe", "cmd"}, 2},
+        {"nor after a prefix", {"--ma", "cmd"}, 2},
     };
     (void)state;
 
@@ -437,6 +473,7 @@ static void test_help_text(void **state)
                                "  -c, --call X        handled by on_call\n"
                                "      --a-name-too-long-for-it ARG\n"
                                "                      help below\n"
+                               "      --maybe[=V]     a value or none\n"
                                "  -h, --help          show this help\n"
                                "  -V, --version       show the version\n"
                                "\n"
@@ -467,6 +504,11 @@ static const struct config_case {
      NULL,
      {.flag = 1, .str = "s x", .small = 7, .size = 128, .mode = 0640, .calls = 1}},
     {"a flag set to no sets nothing", "flag = no\n", 0, NULL, {0}},
+    {"an optional argument left out, then given",
+     "maybe\nmaybe = v w\n",
+     0,
+     NULL,
+     {.bare = 1, .opt = "v w"}},
     {"a bad number names its line and the range",
      "small = 3\n\nsmall = many\n",
      -EINVAL,

@@ -54,7 +54,10 @@ static int run_rate(struct tool_opts *o)
         return EXIT_USAGE;
     }
     if (o->level || o->marks) {
-        opts_usage_error(&tool_prog, "rate takes no --level or --marks");
+        opts_usage_error(&tool_prog, "rate takes no --level or %s",
+                         o->marks && strcmp(o->marks_name, "--candidates") == 0
+                             ? "--candidates=STRING"
+                             : "--marks");
         return EXIT_USAGE;
     }
     return tool_rate(o, o->files, o->files_len);
@@ -85,9 +88,10 @@ static const char help_hint[] =
     "Print the next step a person would take on each puzzle, in words (the\n"
     "easiest technique that applies; --steps N: the next N).  --progress FILE\n"
     "holds the player's grid for each puzzle, in order: the hint starts there,\n"
-    "and wrong entries are named first.  --marks STRING|@FILE: the player's\n"
-    "pencil marks (@FILE: a line a puzzle).  --level 1|2|3: only the technique,\n"
-    "and its house (\"naked pair in row 3\"), and its cells.\n"
+    "and wrong entries are named first.  --candidates=STRING|@FILE (or --marks\n"
+    "STRING|@FILE): the player's pencil marks (@FILE: a line a puzzle).\n"
+    "--level 1|2|3: only the technique, and its house (\"naked pair in row 3\"),\n"
+    "and its cells.\n"
     "--json: one object per puzzle.\n"
     "--format svg|png|pdf [-o FILE] [--candidates]: draw the grid before the\n"
     "step instead (see: sudoku render --help).\n";

@@ -22,6 +22,36 @@
 #define SUDOKU_VERSION "0.0.0"
 #endif
 
+/* --candidates: a picture's pencil marks; --candidates=STRING|@FILE: the
+ * player's pencil marks, the issue's name for --marks (the two spellings
+ * are one option: the later wins). */
+static int on_candidates(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct tool_opts *o = cfg;
+
+    (void)err;
+    (void)err_size;
+    if (!arg) {
+        o->picture.is_candidates = 1;
+        return 0;
+    }
+    o->marks = arg;
+    o->marks_name = "--candidates";
+    return 0;
+}
+
+/* --marks STRING|@FILE: the player's pencil marks. */
+static int on_marks(void *cfg, const char *arg, char *err, size_t err_size)
+{
+    struct tool_opts *o = cfg;
+
+    (void)err;
+    (void)err_size;
+    o->marks = arg;
+    o->marks_name = "--marks";
+    return 0;
+}
+
 /* --output F: how answers are printed, whatever the input. */
 static int on_output(void *cfg, const char *arg, char *err, size_t err_size)
 {
@@ -120,11 +150,14 @@ static const struct opts_spec option_table[] = {
      "hint, explain: the player's pencil marks, n*n*n\n"
      "characters (each cell's n digits, '.' or '0' for a\n"
      "removed one); @FILE: a line of them a puzzle",
-     OPTS_STRING_AT(struct tool_opts, marks)},
+     OPTS_CALL_TO(on_marks)},
     {"solution", 0, NULL, "render: draw the solved grid (the daemon's or --local)",
      OPTS_FLAG_AT(struct tool_opts, is_solution)},
-    {"candidates", 0, NULL, "render, hint, explain: pencil marks in empty cells",
-     OPTS_FLAG_AT(struct tool_opts, picture.is_candidates)},
+    {"candidates", 0, "STRING|@FILE",
+     "render, hint, explain: pencil marks in empty cells;\n"
+     "hint, explain --candidates=STRING|@FILE: the\n"
+     "player's pencil marks, as --marks",
+     OPTS_CALL_TO(on_candidates), .is_arg_optional = 1},
     {"per-page", 0, "N", "render, hint, explain: grids a page (default 1)",
      OPTS_NUMBER_AT(struct tool_opts, picture.per_page, 1, RENDER_MAX_PER_PAGE)},
     {"size", 0, "PX", "render, hint, explain: a grid's side in pixels\n(points in a PDF)",
@@ -234,6 +267,58 @@ static int check_picture(const struct tool_command *c, struct tool_opts *o)
     return 0;
 }
 
+/* 1 when word reads as pencil marks rather than a FILE: "@FILE", or n*n*n
+ * marks for a size the tool reads (4, 9, 16, 25). */
+static int is_marks_word(const char *word)
+{
+    size_t len = strlen(word);
+
+    if (word[0] == '@')
+        return 1;
+    if (len != 64 && len != 729 && len != 4096 && len != 15625)
+        return 0;
+    return strspn(word, ".0123456789ABCDEFGHIJKLMNOPabcdefghijklmnop") == len;
+}
+
+/* "sudoku hint --candidates STRING" (a space, not '='): getopt gave the
+ * flag and left STRING an operand.  A hint or explain that draws no picture
+ * has no use for the flag, so an operand shaped like pencil marks is its
+ * argument, as the user meant.  Takes it out of argv[*first..argc). */
+static void take_spaced_marks(const struct tool_command *c, struct tool_opts *o, int argc,
+                              char **argv, int *first)
+{
+    if (!c->name || (strcmp(c->name, "hint") != 0 && strcmp(c->name, "explain") != 0) ||
+        !o->picture.is_candidates || o->picture.is_on || o->marks)
+        return;
+    for (int i = *first; i < argc; i++) {
+        if (!is_marks_word(argv[i]))
+            continue;
+        o->marks = argv[i];
+        o->marks_name = "--candidates";
+        o->picture.is_candidates = 0;
+        memmove(argv + *first + 1, argv + *first, (size_t)(i - *first) * sizeof(*argv));
+        (*first)++;
+        return;
+    }
+}
+
+/* The player's pencil marks (--marks, --candidates=) are for the rows that
+ * explain from them (rate refuses them itself, saying so).  Returns 0 or
+ * EXIT_USAGE (said on stderr). */
+static int check_marks(const struct tool_command *c, const struct tool_opts *o)
+{
+    static const char *const takers[] = {"hint", "explain", "rate"};
+
+    if (!o->marks)
+        return 0;
+    for (size_t i = 0; c->name && i < sizeof(takers) / sizeof(takers[0]); i++)
+        if (strcmp(c->name, takers[i]) == 0)
+            return 0;
+    opts_usage_error(&tool_prog, "%s%s is for hint and explain (the player's pencil marks)",
+                     o->marks_name, strcmp(o->marks_name, "--candidates") == 0 ? "=STRING" : "");
+    return EXIT_USAGE;
+}
+
 int tool_rules_setup(struct tool_opts *o)
 {
     static struct tool_rules cli; /* o->rules points here */
@@ -278,7 +363,10 @@ int tool_main(const struct tool_command *c, int argc, char **argv)
         return rc;
     if (env_local && strcmp(env_local, "1") == 0)
         o.is_local = 1;
-    if (check_row(c, &o, argc - first) || check_picture(c, &o) || tool_rules_setup(&o))
+    if (check_row(c, &o, argc - first) || check_picture(c, &o))
+        return EXIT_USAGE;
+    take_spaced_marks(c, &o, argc, argv, &first); /* hint and explain take any FILEs */
+    if (check_marks(c, &o) || tool_rules_setup(&o))
         return EXIT_USAGE;
     o.can_local = (c->flags & TOOL_CMD_LOCAL) != 0;
     if (o.out_path && !o.picture.is_on && !freopen(o.out_path, "w", stdout)) {

@@ -46,7 +46,9 @@ struct tool_opts {
     const char *progress;                    /* hint, explain --progress: the players' grids */
     unsigned steps;                          /* hint, explain --steps, 0: default */
     unsigned level;                          /* hint, explain --level 1..4, 0: default (4) */
-    const char *marks;                       /* hint, explain --marks STRING|@FILE, or NULL */
+    const char *marks;                       /* hint, explain --marks STRING|@FILE (or
+                                                --candidates=...), or NULL */
+    const char *marks_name;                  /* which of the two gave it, for messages */
     int is_json;                             /* --json */
     int is_verbose;                          /* -v */
     unsigned window;                         /* -w, 0: default */

@@ -123,7 +123,10 @@ static void build_getopt(const struct opts_prog *p, struct option *longs, char *
         if (s->kind == OPTS_SECTION)
             continue;
         longs[n].name = s->name;
-        longs[n].has_arg = real_row(p, i)->arg ? required_argument : no_argument;
+        longs[n].has_arg = !real_row(p, i)->arg              ? no_argument
+                           : real_row(p, i)->is_arg_optional ? optional_argument
+                                                             : required_argument;
+        assert(!(s->short_name && s->is_arg_optional)); /* "-c" could not say which */
         longs[n].flag = NULL;
         longs[n++].val = getopt_value(p, i);
         if (s->short_name) {
@@ -264,11 +267,11 @@ static int long_takes_arg(const struct opts_prog *p, const char *word)
         if (!s->name || strncmp(s->name, word, len) != 0)
             continue;
         if (s->name[len] == '\0')
-            return real_row(p, i)->arg != NULL;
+            return real_row(p, i)->arg != NULL && !real_row(p, i)->is_arg_optional;
         hits += hit != real_row(p, i); /* a row and its alias are one */
         hit = real_row(p, i);
     }
-    return hits == 1 && hit->arg != NULL;
+    return hits == 1 && hit->arg != NULL && !hit->is_arg_optional;
 }
 
 /* 1 when short option cluster word ("-vw", "-w4") leaves the next word as
@@ -316,7 +319,7 @@ static void put_row(FILE *f, const struct opts_spec *s, int has_short, int col)
     else
         len = fprintf(f, "  %s--%s", has_short ? "    " : "", s->name);
     if (s->arg)
-        len += fprintf(f, " %s", s->arg);
+        len += fprintf(f, s->is_arg_optional ? "[=%s]" : " %s", s->arg);
     if (!s->help) {
         fputc('\n', f);
         return;
@@ -399,6 +402,8 @@ static int config_line(const struct opts_prog *p, char *line, char **out,
             snprintf(err, size, "option '%s' is yes or no, not '%s'", key, value);
             return -EINVAL;
         }
+    } else if (!*value && s->is_arg_optional) {
+        value = NULL; /* "key =" or "key": the row without its argument */
     } else if (!*value) {
         snprintf(err, size, "option '%s' needs a value", key);
         return -EINVAL;

@@ -63,6 +63,8 @@ struct opts_spec {
     int base;               /* NUMBER: 10, or 8 for a file mode */
     opts_fn *fn;            /* CALL: the handler */
     int is_alias;           /* another long name for the row before: no help line */
+    int is_arg_optional;    /* arg may be left out: given only as "--name=ARG" (no short
+                               letter); without it the handler sees NULL */
 };
 
 #define OPTS_FIELD(type, member)                                                                   \
@@ -106,7 +108,8 @@ int opts_parse(const struct opts_prog *p, int argc, char **argv, void *cfg, int 
 /* The index of the first operand of argv[1..argc) as p's table reads it
  * (what opts_parse() would leave at *operands), without parsing or
  * permuting anything: an option's separate argument is skipped when its row
- * takes one ("-s PATH", "--socket PATH", "--sock PATH"), "--" makes the next
+ * takes one ("-s PATH", "--socket PATH", "--sock PATH"; never for a row whose
+ * argument is optional, which comes only after '='), "--" makes the next
  * word an operand, "-" alone is one.  An unknown or ambiguous option counts
  * as taking no argument (opts_parse() will refuse it).  So a program of
  * several commands finds its command word before it knows whose table
