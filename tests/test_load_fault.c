@@ -175,22 +175,14 @@ static const char *pack_invalid(msgpack_sbuffer *sb, uint32_t id, int kind, cons
         dh_pack_solve(sb, id, puzzle, "no-such-solver", 0, 0);
         return "unknown_solver";
     case 5: /* limit 0, packed by hand since dh_pack_solve treats 0 as absent */
-        msgpack_pack_array(&pk, 4);
-        msgpack_pack_int(&pk, 0);
-        msgpack_pack_uint32(&pk, id);
-        dh_pack_str(&pk, "solve");
-        msgpack_pack_array(&pk, 2);
+        dh_pack_head(&pk, sb, id, "solve", 2);
         dh_pack_str(&pk, puzzle);
         msgpack_pack_map(&pk, 1);
         dh_pack_str(&pk, "limit");
         msgpack_pack_int(&pk, 0);
         return "bad_request";
     case 6: /* a puzzle array with a string in it */
-        msgpack_pack_array(&pk, 4);
-        msgpack_pack_int(&pk, 0);
-        msgpack_pack_uint32(&pk, id);
-        dh_pack_str(&pk, "solve");
-        msgpack_pack_array(&pk, 1);
+        dh_pack_head(&pk, sb, id, "solve", 1);
         msgpack_pack_array(&pk, 16);
         for (int i = 0; i < 16; i++)
             i == 7 ? dh_pack_str(&pk, "x") : msgpack_pack_int(&pk, 0);
@@ -221,11 +213,7 @@ static void pack_fatal(struct client *c)
         msgpack_sbuffer_write(&c->out, too_large, sizeof(too_large) - 1);
     } else if ((big = malloc(100 * 1024)) != NULL) {
         memset(big, '.', 100 * 1024);
-        msgpack_pack_array(&pk, 4);
-        msgpack_pack_int(&pk, 0);
-        msgpack_pack_uint32(&pk, (uint32_t)c->requests);
-        dh_pack_str(&pk, "solve");
-        msgpack_pack_array(&pk, 1);
+        dh_pack_head(&pk, &c->out, (uint32_t)c->requests, "solve", 1);
         msgpack_pack_str(&pk, 100 * 1024);
         msgpack_pack_str_body(&pk, big, 100 * 1024);
         free(big);
