@@ -14,9 +14,8 @@
 
 #include "core/gen_impl.h"
 
-/* Rate out with the spec's callback.  Returns 1 (in the band), 0 or a
- * negative errno. */
-static int in_band(const struct gen_spec *spec, const struct grid_work *g, struct gen_puzzle *out)
+int gen__rate(const struct gen_spec *spec, const struct grid_work *g, const struct gen_puzzle *out,
+              double *rating)
 {
     struct gen_rate_job job = {
         .n = spec->n,
@@ -26,7 +25,15 @@ static int in_band(const struct gen_spec *spec, const struct grid_work *g, struc
         .cancel = spec->cancel,
         .deadline_ns = spec->deadline_ns,
     };
-    int rc = spec->rate(spec->rate_ctx, &job, &out->rating);
+
+    return spec->rate(spec->rate_ctx, &job, rating);
+}
+
+/* Rate out with the spec's callback.  Returns 1 (in the band), 0 or a
+ * negative errno. */
+static int in_band(const struct gen_spec *spec, const struct grid_work *g, struct gen_puzzle *out)
+{
+    int rc = gen__rate(spec, g, out, &out->rating);
 
     if (rc < 0)
         return rc;

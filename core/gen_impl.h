@@ -204,6 +204,11 @@ int gen__rules_build(const struct gen_spec *spec, const struct gen_puzzle *out, 
 int gen__variant_grid(const struct gen_spec *spec, uint64_t seed, struct grid_work *g,
                       struct gen_puzzle *out);
 
+/* gen_band.c: out (on g's rules) rated by spec->rate, which must be set,
+ * into *rating.  Returns 0 or the callback's negative errno. */
+int gen__rate(const struct gen_spec *spec, const struct grid_work *g, const struct gen_puzzle *out,
+              double *rating);
+
 /* gen_variant.c: the puzzle of a variant's grid: dug under the rules, or
  * with drawn cages and no givens the cages split until unique; then
  * confirmed by rules_count().  Returns 0 or a negative errno. */

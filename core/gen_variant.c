@@ -15,7 +15,8 @@
  * a second solution a cage that holds a cell where the two differ is split
  * (any cage, when the second is the grid itself), then each cage of one
  * cell joins a touching cage while it stays unique (a cage of one cell is
- * a given in disguise).  Then rules_count(),
+ * a given in disguise) and, with a band, rated within its top.  Then
+ * rules_count(),
  * which shares no code with any plugin, must find exactly the grid, and
  * rules_check_solution() must pass it: a plugin that lied about
  * uniqueness is caught here as -EIO.  No state; the built rules live in
@@ -36,6 +37,9 @@
 #define GEN_VAR_TRIES       32 /* random starts tried for a variant's grid */
 #define GEN_LAYOUT_TRIES    4  /* starts on one drawn layout before the next */
 #define GEN_SPLITS_PER_CELL 2  /* cage splits per cell before giving up */
+/* Bands topping out below this steer the cage joins (merge_stays); a stuck
+ * explanation rates 10.0, so no join can take a puzzle past a higher top. */
+#define GEN_STEER_BELOW 10.0
 
 /* The cages of cage[] (1-based ids, n*n cells) with sums from grid into
  * desc's arrays (cages and cells of n*n entries each). */
@@ -214,19 +218,45 @@ static int split_cell(uint64_t *rng, unsigned n, const struct gen_puzzle *out, c
     return 1;
 }
 
+/* Whether a merge just made (out unique) may stay: always without a band;
+ * with one, while the rating stays within the band's top.  A merge takes
+ * a cell's value out of sight, so merging unbounded drives a killer past
+ * easy and medium (a cage of one cell is what keeps it easy).  Returns 1,
+ * 0 or a negative errno. */
+static int merge_stays(const struct gen_spec *spec, const struct grid_work *g,
+                       const struct gen_puzzle *out, int is_steered)
+{
+    double rating;
+    int rc;
+
+    if (!is_steered)
+        return 1;
+    rc = gen__rate(spec, g, out, &rating);
+    return rc < 0 ? rc : rating <= spec->max_rating;
+}
+
 /* Unique drawn cages with as few cages of one cell as can be: a cage of
  * one cell and a touching cage that could be one with it
  * (gen__cages_can_merge) become one while the plugin still finds a single
- * solution, in passes over the cells in a random order until a pass merges
- * none (each merge leaves one cage fewer, so that comes).  Returns 0 or a
- * negative errno, with g's rules those of out's cages. */
+ * solution (and, with a band, while merge_stays), in passes over the cells
+ * in a random order until a pass merges none (each merge leaves one cage
+ * fewer, so that comes).  Returns 0 or a negative errno, with g's rules
+ * those of out's cages. */
 static int cages_merge(const struct gen_spec *spec, struct grid_work *g, uint64_t *rng,
                        struct gen_puzzle *out)
 {
     unsigned n = spec->n, order[SDK_MAX_CELLS], merged = 1;
     uint16_t keep[SDK_MAX_CELLS];
     uint8_t alt[SDK_MAX_CELLS];
+    double rating = 0;
+    int is_steered = 0;
 
+    if (spec->rate && spec->max_rating < GEN_STEER_BELOW) { /* and starts inside the top */
+        int rc = gen__rate(spec, g, out, &rating);
+        if (rc < 0)
+            return rc;
+        is_steered = rating <= spec->max_rating;
+    }
     gen__permutation(rng, order, n * n);
     while (merged) {
         merged = 0;
@@ -243,6 +273,8 @@ static int cages_merge(const struct gen_spec *spec, struct grid_work *g, uint64_
             if (rc >= 0)
                 rc = gen__count_solutions(spec, g->rules, out->puzzle, 2,
                                           gen__proof_guesses(g->rules), alt, &out->solves);
+            if (rc == 1)
+                rc = merge_stays(spec, g, out, is_steered);
             if (rc < 0 && rc != -E2BIG)
                 return rc;
             if (rc == 1)

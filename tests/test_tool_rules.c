@@ -293,6 +293,8 @@ struct gen_line {
     char rules[VAR_LINE_MAX]; /* golden form */
     uint64_t givens, count;   /* givens: generate's; count: a solve's (--unique) */
     int is_unique;            /* a solve's "unique" */
+    double rating;            /* generate's or rate's "rating", -1 when absent */
+    char difficulty[16];      /* generate's or rate's "difficulty" */
 };
 
 /* Parse line (NUL-terminated, no newline) into *g; the solution must keep
@@ -319,6 +321,9 @@ static void read_gen_line(const char *line, struct gen_line *g)
         assert_int_equal(json_uint(line, &tok[at], 1000, &g->count), 0);
     at = json_member(line, tok, 0, "unique");
     g->is_unique = at > 0 && tok[at].type == JSON_TRUE;
+    at = json_member(line, tok, 0, "rating");
+    g->rating = at > 0 && tok[at].type == JSON_NUMBER ? strtod(line + tok[at].start, NULL) : -1;
+    json_str(line, tok, "difficulty", g->difficulty, sizeof(g->difficulty));
     check_line_answer(g->solution, g->rules, g->puzzle);
 }
 
@@ -543,6 +548,80 @@ static void test_killer_givens(void **state)
     }
 }
 
+/* The k-th line of `rate --json` output: its rating and difficulty. */
+static void rate_line(const char *out, size_t k, double *rating, char *difficulty, size_t size)
+{
+    static struct json_token tok[64];
+    char line[1024], err[256];
+    const char *p = out, *end;
+    long at;
+
+    for (size_t i = 0; i < k; i++) {
+        p = strchr(p, '\n');
+        assert_non_null(p);
+        p++;
+    }
+    end = strchr(p, '\n');
+    assert_non_null(end);
+    assert_true((size_t)(end - p) < sizeof(line));
+    memcpy(line, p, (size_t)(end - p));
+    line[end - p] = '\0';
+    if (json_parse(line, strlen(line), tok, 64, err, sizeof(err)) <= 0)
+        fail_msg("%s: %s", err, line);
+    at = json_member(line, tok, 0, "rating");
+    assert_true(at > 0 && tok[at].type == JSON_NUMBER);
+    *rating = strtod(line + tok[at].start, NULL);
+    json_str(line, tok, "difficulty", difficulty, size);
+}
+
+/* generate --rules killer --difficulty easy|medium (daemon and --local):
+ * cages and no givens, each puzzle rated inside its band by the generator
+ * and again by `rate` on the lines fed back as they are, and unique under
+ * the cages it carries.  (Merging every cage of one cell drives a killer
+ * past both bands: the generator stops merging at the band's top.) */
+static void test_killer_bands(void **state)
+{
+    static const struct {
+        const char *name;
+        double lo, hi; /* techniques.md: (lo, hi] */
+    } bands[] = {{"easy", 0.0, 2.3}, {"medium", 2.3, 3.4}};
+    (void)state;
+    for (size_t b = 0; b < sizeof(bands) / sizeof(bands[0]); b++) {
+        for (int local = 0; local < 2; local++) {
+            size_t len;
+            run_tool(local, NULL,
+                     (const char *const[]){"generate", "-n", "3", "--seed", "11", "--rules",
+                                           "killer", "--difficulty", bands[b].name, "--json",
+                                           NULL});
+            if (run.status != 0)
+                fail_msg("%s local %d: exit %d: %s", bands[b].name, local, run.status, run.err);
+            len = read_gen_lines(run.out, made, GEN_MAX);
+            assert_int_equal(len, 3);
+            write_file("made.jsonl", run.out);
+            run_tool(local, "made.jsonl", (const char *const[]){"rate", "--json", NULL});
+            assert_int_equal(run.status, 0);
+            for (size_t k = 0; k < len; k++) {
+                char difficulty[16];
+                double rating;
+                rate_line(run.out, k, &rating, difficulty, sizeof(difficulty));
+                assert_int_equal(made[k].givens, 0);
+                assert_non_null(strstr(made[k].rules, "cages="));
+                assert_string_equal(made[k].difficulty, bands[b].name);
+                assert_string_equal(difficulty, bands[b].name);
+                assert_true(rating > bands[b].lo && rating <= bands[b].hi);
+                assert_true(rating == made[k].rating);
+            }
+            run_tool(local, "made.jsonl", (const char *const[]){"--unique", "--json", NULL});
+            assert_int_equal(run.status, 0);
+            assert_int_equal(read_gen_lines(run.out, solved, GEN_MAX), len);
+            for (size_t k = 0; k < len; k++) {
+                assert_true(solved[k].is_unique && solved[k].count == 1);
+                assert_string_equal(solved[k].solution, made[k].solution);
+            }
+        }
+    }
+}
+
 /* sudoku solvers --json lists each solver's rules and explain_rules, and
  * --local lists the same as the daemon, byte for byte. */
 static void test_solvers_rules(void **state)
@@ -582,7 +661,8 @@ int main(void)
         cmocka_unit_test(test_json_lines_golden),     cmocka_unit_test(test_rules_option),
         cmocka_unit_test(test_json_output_has_rules), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_readable_drawing),      cmocka_unit_test(test_generated_rules_solve),
-        cmocka_unit_test(test_killer_givens),         cmocka_unit_test(test_solvers_rules),
+        cmocka_unit_test(test_killer_givens),         cmocka_unit_test(test_killer_bands),
+        cmocka_unit_test(test_solvers_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
