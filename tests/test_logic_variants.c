@@ -591,6 +591,53 @@ static void test_cage_combination(void **state)
     rules_free(h.r);
 }
 
+/* A dynamic forcing chain's branch reads the cage sums: with the cage
+ * r1c1,r1c2 adding up to 5 and r1c2 holding only {3,4}, r1c1 = 3 leaves
+ * r1c2 nothing (the static branch, singles alone, places 4 there and
+ * stands, the cage adding up to 7), and r1c1 = 1 makes r1c2 a 4. */
+static void test_dynamic_branch_cages(void **state)
+{
+    static struct hand h;
+    uint16_t m[LG_MAX_CELLS];
+    uint8_t done[LG_MAX_CELLS];
+
+    (void)state;
+    hand_init(&h, 0, "5:0,1");
+    hand_keep(&h, 0, 1, "34");
+    assert_int_equal(lg_forcing_branch(&h.c, false, true, 0, 3, m, done), 0);
+    assert_true(done[1] && m[1] == 1u << 3);
+    assert_int_equal(lg_forcing_branch(&h.c, true, true, 0, 3, m, done), -1);
+    assert_int_equal(lg_forcing_branch(&h.c, true, true, 0, 1, m, done), 0);
+    assert_true(done[1] && m[1] == 1u << 3);
+    rules_free(h.r);
+}
+
+/* A dynamic branch that solves every cell still checks its cages, and
+ * ends: a grid with r1c1 and r1c2 open (cage adding up to 9 + 8), r1c1 = 9
+ * solves it and stands; under a cage adding up to 16 it breaks. */
+static void test_dynamic_branch_solves(void **state)
+{
+    static const char grid[] = "987654321246173985351928746128537694634892157"
+                               "795461832519286473472319568863745219";
+    static struct hand h;
+    uint8_t cells[81];
+    uint16_t m[LG_MAX_CELLS];
+    uint8_t done[LG_MAX_CELLS];
+
+    (void)state;
+    for (uint32_t i = 0; i < 81; i++)
+        cells[i] = (uint8_t)(i < 2 ? 0 : grid[i] - '0');
+    for (int wrong = 0; wrong < 2; wrong++) {
+        hand_init(&h, 0, wrong ? "16:0,1" : "17:0,1");
+        assert_int_equal(lg_grid_load(&h.g, &h.geo, cells), 0);
+        assert_int_equal(lg_forcing_branch(&h.c, true, true, 0, 9, m, done), wrong ? -1 : 0);
+        if (!wrong)
+            for (uint32_t i = 0; i < 81; i++)
+                assert_true(done[i] && m[i] == 1u << (grid[i] - '1'));
+        rules_free(h.r);
+    }
+}
+
 /* cage_locked_candidates: the cage r1c1,r1c2,r2c1 adds up to 6, so it holds
  * 1 (and 2 and 3); 1 leaves the rest of box 1, which sees all its cells. */
 static void test_cage_locked(void **state)
@@ -748,6 +795,8 @@ int main(void)
         cmocka_unit_test(test_pointing_diagonal),
         cmocka_unit_test(test_claiming_knight),
         cmocka_unit_test(test_cage_combination),
+        cmocka_unit_test(test_dynamic_branch_cages),
+        cmocka_unit_test(test_dynamic_branch_solves),
         cmocka_unit_test(test_cage_locked),
         cmocka_unit_test(test_rule_of_45_innies),
         cmocka_unit_test(test_rule_of_45_outies),

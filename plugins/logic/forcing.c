@@ -11,9 +11,11 @@
  *   - a branch that breaks the grid is false: the other choice is placed;
  *   - a cell both branches solve with the same value takes that value;
  *   - a candidate both branches remove goes.
- * The dynamic kind also applies locked candidates inside each branch, and
- * takes single candidates as sources: one whose branch breaks the grid goes
- * (a contradiction).  What a branch deduces is the closure of its start
+ * The dynamic kind also applies locked candidates inside each branch (and
+ * on a killer the cage combinations, which also break a branch whose cage
+ * adds up wrong), and takes single candidates as sources: one whose
+ * branch breaks the grid goes (a contradiction).  What a branch deduces is
+ * the closure of its start
  * under those rules, whatever the order, so the steps are those of a full
  * rescan.  A position the easier rungs left closed (the ladder's case) is
  * checked once, and its branches start from their placement's work only.
@@ -41,12 +43,13 @@
  * still to do: cells left with one candidate (a stack) and units that lost
  * a candidate since their last hidden-single scan (a bit per unit). */
 struct branch {
-    uint32_t unsolved;            /* cells without a value */
-    uint32_t sp;                  /* entries in stack */
-    uint64_t dirty;               /* units to scan for hidden singles */
-    uint16_t m[LG_MAX_CELLS];     /* candidates; a solved cell: its value */
-    uint8_t done[LG_MAX_CELLS];   /* 1 = solved */
-    uint16_t stack[LG_MAX_CELLS]; /* cells down to one candidate */
+    uint32_t unsolved;                  /* cells without a value */
+    uint32_t sp;                        /* entries in stack */
+    uint64_t dirty;                     /* units to scan for hidden singles */
+    uint64_t cdirty[LG_MAX_CELLS / 64]; /* killer cages to fill again (dynamic) */
+    uint16_t m[LG_MAX_CELLS];           /* candidates; a solved cell: its value */
+    uint8_t done[LG_MAX_CELLS];         /* 1 = solved */
+    uint16_t stack[LG_MAX_CELLS];       /* cells down to one candidate */
 };
 
 #define FORCING_MEMO 32 /* 9x9 source branches kept for the next source starting alike */
@@ -83,6 +86,15 @@ static uint64_t units_of(const struct lg_geom *geo, uint32_t cell)
            (uint64_t)1 << (2 * geo->n + geo->bx[cell]) | (uint64_t)geo->extra[cell] << (3 * geo->n);
 }
 
+/* Cell p of b changed: its killer cage (if any) is to be filled again. */
+static void cage_touch(struct branch *b, const struct lg_geom *geo, uint32_t p)
+{
+    const int k = geo->cage_of[p];
+
+    if (k >= 0)
+        b->cdirty[k / 64] |= (uint64_t)1 << (k % 64);
+}
+
 /* Take mask from unsolved cell p of b.  Returns -1 when p is left empty. */
 static int branch_remove(struct branch *b, const struct lg_geom *geo, uint32_t p, uint32_t mask)
 {
@@ -97,6 +109,7 @@ static int branch_remove(struct branch *b, const struct lg_geom *geo, uint32_t p
     if (!(m & (m - 1)))
         b->stack[b->sp++] = (uint16_t)p;
     b->dirty |= units_of(geo, p);
+    cage_touch(b, geo, p);
     return 0;
 }
 
@@ -110,6 +123,7 @@ static int branch_place(struct branch *b, const struct lg_geom *geo, uint32_t ce
     b->done[cell] = 1;
     b->unsolved--;
     b->dirty |= units_of(geo, cell);
+    cage_touch(b, geo, cell);
     for (uint32_t k = 0; k < geo->npeer[cell]; k++)
         if (branch_remove(b, geo, peer[k], bit) != 0)
             return -1;
@@ -125,6 +139,7 @@ static void branch_load(struct branch *b, const struct lg_grid *g, const struct 
     b->unsolved = g->unsolved;
     b->sp = 0;
     b->dirty = 0;
+    memset(b->cdirty, 0, sizeof(b->cdirty));
     for (uint32_t i = 0; i < geo->ncells; i++) {
         b->done[i] = g->val[i] != 0;
         b->m[i] = (uint16_t)(g->val[i] ? 1u << (g->val[i] - 1) : g->cand[i]);
@@ -137,6 +152,7 @@ static void branch_copy(struct branch *b, const struct branch *a, const struct l
     b->unsolved = a->unsolved;
     b->sp = 0;
     b->dirty = 0;
+    memset(b->cdirty, 0, sizeof(b->cdirty));
     memcpy(b->m, a->m, geo->ncells * sizeof(b->m[0]));
     memcpy(b->done, a->done, geo->ncells);
 }
@@ -146,6 +162,7 @@ static void branch_copy(struct branch *b, const struct branch *a, const struct l
 static int branch_touch_all(struct branch *b, const struct lg_geom *geo)
 {
     b->dirty = geo->nunits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << geo->nunits) - 1;
+    memset(b->cdirty, 0xff, sizeof(b->cdirty)); /* bits past the last cage: none there */
     for (uint32_t i = 0; i < geo->ncells; i++) {
         uint32_t m = b->m[i];
         if (b->done[i])
@@ -262,21 +279,52 @@ static int lock_lines(struct branch *br, const struct lg_geom *geo, bool rows)
     return 0;
 }
 
-/* What a branch deduces: singles, and (dynamic) locked candidates, until
- * nothing changes.  The result is the closure of the branch's start under
- * those rules, whatever the order.  Returns 0, or -1 when the branch breaks
- * the grid. */
+/* A killer's cage combinations in b (cage_combination's rule) on the cages
+ * touched since the last look: each cell of a cage keeps the values some
+ * filling of the cage gives it.  Returns -1 when a cage has no filling
+ * left (its sum cannot be made, a solved cage adding up wrong) or a cell
+ * is left empty. */
+static int branch_cages(struct branch *b, const struct lg_geom *geo)
+{
+    const struct sdk_rules *r = geo->rules;
+    uint32_t poss[LG_MAX_N];
+
+    for (uint32_t k = 0; k < r->cages_len; k++) {
+        const uint16_t *cells = r->cage_cells + r->cages[k].off;
+        if (!((b->cdirty[k / 64] >> (k % 64)) & 1u))
+            continue;
+        b->cdirty[k / 64] &= ~((uint64_t)1 << (k % 64));
+        if (!lg_cage_poss(geo, k, b->m, poss))
+            return -1;
+        for (uint32_t i = 0; i < r->cages[k].len; i++)
+            if (branch_remove(b, geo, cells[i], b->m[cells[i]] & ~poss[i]) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+/* What a branch deduces: singles, and (dynamic) locked candidates and a
+ * killer's cage combinations, until nothing changes.  The result is the
+ * closure of the branch's start under those rules, whatever the order.
+ * Returns 0, or -1 when the branch breaks the grid. */
 static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, bool dynamic)
 {
+    const bool is_jigsaw = geo->rules && (geo->rules->kinds & SDK_RULE_REGIONS);
+    const bool has_cages = geo->rules && geo->rules->cages_len > 0;
+
     for (;;) {
         if (branch_singles(b, geo, all) != 0)
             return -1;
-        if (!dynamic || !b->unsolved || (geo->rules && (geo->rules->kinds & SDK_RULE_REGIONS)))
-            return 0; /* lock_lines knows square boxes only, not a jigsaw's regions */
-        if (lock_lines(b, geo, true) != 0 || lock_lines(b, geo, false) != 0)
+        if (!dynamic || (!b->unsolved && !has_cages))
+            return 0;
+        /* lock_lines knows square boxes only, not a jigsaw's regions */
+        if (b->unsolved && !is_jigsaw &&
+            (lock_lines(b, geo, true) != 0 || lock_lines(b, geo, false) != 0))
             return -1;
-        if (!b->sp && !b->dirty)
-            return 0; /* nothing removed: the branch stands */
+        if (has_cages && branch_cages(b, geo) != 0)
+            return -1;
+        if (!b->unsolved || (!b->sp && !b->dirty))
+            return 0; /* solved, its cages adding up; or nothing removed: it stands */
     }
 }
 

@@ -195,6 +195,19 @@ bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s)
     return false;
 }
 
+bool lg_cage_poss(const struct lg_geom *geo, uint32_t k, const uint16_t *m, uint32_t *poss)
+{
+    struct fill f;
+    const uint16_t *cells = cage_cells(geo, k, &f.len, &f.sum);
+
+    for (uint32_t i = 0; i < f.len; i++)
+        f.m[i] = m[cells[i]];
+    if (!fill_run(&f, geo->n))
+        return false;
+    memcpy(poss, f.poss, f.len * sizeof(poss[0]));
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Cage-locked candidates                                                    */
 /* ------------------------------------------------------------------------ */

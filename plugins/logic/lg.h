@@ -298,6 +298,12 @@ bool lg_non_consecutive(const struct lg_ctx *c, struct lg_step *s);
 bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s);
 bool lg_cage_locked(const struct lg_ctx *c, struct lg_step *s);
 bool lg_rule_of_45(const struct lg_ctx *c, struct lg_step *s);
+/* The values some filling of cage k of geo's rules gives each of its cells
+ * (in the order of the cage's cells) into poss, from each cell's
+ * candidates m (a solved cell: its value's bit alone), as cage_combination
+ * reads them; forcing.c's dynamic branches use it.  Returns false when the
+ * cage has no filling left. */
+bool lg_cage_poss(const struct lg_geom *geo, uint32_t k, const uint16_t *m, uint32_t *poss);
 
 /* plugin.c: the shared shapes (built once by init, read-only afterwards). */
 const struct lg_geom *lg_state_geom(const void *state, uint32_t n);
