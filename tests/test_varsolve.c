@@ -337,6 +337,35 @@ static void test_bitmask_budget(void **state)
     assert_int_equal(job.count, 2);
 }
 
+/* dlx's budget counts its guesses, the options tried on an item that had
+ * two or more, not the forced ones it also counts in guesses: an open
+ * 16x16 stops after 50 of them, having tried more options than that, at
+ * the same place every time; a job sized before minor 5 has no budget. */
+static void test_dlx_budget(void **state)
+{
+    const struct host_plugin *p = plugin("dlx");
+    const size_t old = offsetof(struct sdk_job, max_guesses);
+    const struct var_case *c;
+    uint8_t sol[SDK_MAX_CELLS], again[SDK_MAX_CELLS];
+    struct sdk_job job, job2;
+
+    (void)state;
+    if (!p)
+        skip();
+    c = open_case(p, 16);
+    assert_non_null(c);
+    assert_int_equal(run_budget(p, c, 1000, 50, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_true(job.guesses > 50);
+    assert_int_equal(run_budget(p, c, 1000, 50, sizeof(job), again, &job2), SDK_EXHAUSTED);
+    assert_int_equal(job2.guesses, job.guesses);
+    assert_int_equal(job2.count, job.count);
+    if (job.count)
+        assert_memory_equal(again, sol, (size_t)c->v.n * c->v.n);
+    assert_int_equal(run_budget(p, c, 2, 1, sizeof(job), sol, &job), SDK_EXHAUSTED);
+    assert_int_equal(run_budget(p, c, 2, 1, old, sol, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 2);
+}
+
 /* sat's budget of guesses is one of conflicts: on a case that takes it
  * some (the first of at least 4 conflicts), half of them stops the job with
  * SDK_EXHAUSTED within the budget, at the same place every time; a job
@@ -541,8 +570,9 @@ int main(void)
         cmocka_unit_test(test_bitmask_stops),      cmocka_unit_test(test_bitmask_budget),
         cmocka_unit_test(test_bitmask_bad_rules),  cmocka_unit_test(test_sat_lines),
         cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_budget),
-        cmocka_unit_test(test_sat_bad_rules),      cmocka_unit_test(test_dlx_lines),
-        cmocka_unit_test(test_dlx_stops),          cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_dlx_budget),         cmocka_unit_test(test_sat_bad_rules),
+        cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
+        cmocka_unit_test(test_dlx_bad_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

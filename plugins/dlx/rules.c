@@ -31,6 +31,10 @@
  * which a solution is read back.  The search is iterative with an explicit
  * choice stack, branches on the live primary item with the fewest options,
  * polls the stop every 256 options tried and counts them in job->guesses.
+ * A budget of guesses (sdk_job_max_guesses, minor 5) counts only the
+ * options tried on an item that had two or more (a guess; an item with one
+ * option left is forced, as a naked single is): SDK_EXHAUSTED before the
+ * guess past it, so a job stops at the same place every time.
  *
  * Memory: one block per call, sized by a counting pass (at 25x25 with both
  * pair rules about 7 MB), freed before returning.  No state between calls.
@@ -436,11 +440,23 @@ static int rdlx_descend(struct rdlx *s, struct sdk_job *job, int32_t level)
     return 1;
 }
 
+/* Is the item branched on at level a guess: had it two options or more?
+ * (Covering an item leaves its own list as it was.) */
+static int rdlx_is_guess(const struct rdlx *s, int32_t level)
+{
+    const int32_t i = s->item[level];
+
+    return s->d[s->d[i]] != i;
+}
+
 /* Run Algorithm X.  Returns 0 when the search is exhausted or the limit is
- * reached, else SDK_CANCELLED / SDK_TIMEDOUT.  job->count and guesses are
- * up to date either way. */
+ * reached, else SDK_CANCELLED / SDK_TIMEDOUT, or SDK_EXHAUSTED when the
+ * job's budget of guesses is spent.  job->count and guesses are up to date
+ * either way. */
 static int rdlx_search(struct rdlx *s, struct sdk_job *job)
 {
+    const uint64_t budget = sdk_job_max_guesses(job);
+    uint64_t guessed = 0;
     int32_t level = 0;
     int rc = 0, fresh = rdlx_descend(s, job, 0);
 
@@ -456,6 +472,10 @@ static int rdlx_search(struct rdlx *s, struct sdk_job *job)
             rdlx_uncover(s, s->item[level]);
             fresh = 0;
             continue;
+        }
+        if (budget && rdlx_is_guess(s, level) && guessed++ >= budget) {
+            rc = SDK_EXHAUSTED;
+            break;
         }
         rdlx_commit(s, s->choice[level]);
         level++;
