@@ -34,9 +34,10 @@
 
 #include "core/gen_impl.h"
 
-#define GEN_VAR_TRIES       32 /* random starts tried for a variant's grid */
-#define GEN_LAYOUT_TRIES    4  /* starts on one drawn layout before the next */
-#define GEN_SPLITS_PER_CELL 2  /* cage splits per cell before giving up */
+#define GEN_VAR_TRIES       32  /* random starts tried for a variant's grid */
+#define GEN_VAR_TRIES_CUT   512 /* ... when one was cut by its budget, not refuted */
+#define GEN_LAYOUT_TRIES    4   /* starts on one drawn layout before the next */
+#define GEN_SPLITS_PER_CELL 2   /* cage splits per cell before giving up */
 /* Bands topping out below this steer the cage joins (merge_stays); a stuck
  * explanation rates 10.0, so no join can take a puzzle past a higher top. */
 #define GEN_STEER_BELOW 10.0
@@ -128,8 +129,8 @@ static void random_givens(uint64_t *rng, unsigned n, const struct sdk_rules *r, 
 }
 
 /* One try at a full grid under g's rules into out->solution.  Returns 1
- * (made), 0 (these givens have no solution, or none was found within
- * GEN_FILL_GUESSES) or a negative errno. */
+ * (made), 0 (these givens have no solution), -E2BIG (none was found within
+ * GEN_FILL_GUESSES) or another negative errno. */
 static int grid_try(const struct gen_spec *spec, struct grid_work *g, struct gen_puzzle *out)
 {
     uint8_t start[SDK_MAX_CELLS];
@@ -138,10 +139,8 @@ static int grid_try(const struct gen_spec *spec, struct grid_work *g, struct gen
 
     random_givens(&g->rng, spec->n, r, start);
     rc = gen__count_solutions(spec, r, start, 1, GEN_FILL_GUESSES, out->solution, &out->solves);
-    if (rc == -E2BIG)
-        return 0; /* a heavy tail: other givens are likely quick */
     if (rc < 0)
-        return rc;
+        return rc; /* -E2BIG: a heavy tail; other givens are likely quick */
     if (rc == 1 && !(r && (r->kinds & (SDK_RULE_NON_CONSECUTIVE | SDK_RULE_CAGES))))
         relabel(&g->rng, spec->n, out->solution);
     return rc == 1;
@@ -169,10 +168,10 @@ static void record_rules(const struct gen_spec *spec, const struct grid_work *g,
 int gen__variant_grid(const struct gen_spec *spec, uint64_t seed, struct grid_work *g,
                       struct gen_puzzle *out)
 {
-    int rc = 0;
+    int rc = 0, is_cut = 0;
 
     g->rng = seed;
-    for (unsigned t = 0; t < GEN_VAR_TRIES && rc == 0; t++) {
+    for (unsigned t = 0; t < (is_cut ? GEN_VAR_TRIES_CUT : GEN_VAR_TRIES) && rc == 0; t++) {
         if (t == 0 || ((spec->draw & SDK_RULE_REGIONS) && t % GEN_LAYOUT_TRIES == 0)) {
             if (spec->draw & SDK_RULE_REGIONS)
                 gen__layout_draw(&g->rng, spec->n, out->regions);
@@ -181,6 +180,10 @@ int gen__variant_grid(const struct gen_spec *spec, uint64_t seed, struct grid_wo
                 return rc;
         }
         rc = grid_try(spec, g, out);
+        if (rc == -E2BIG) { /* not refuted: a grid may well be there */
+            is_cut = 1;
+            rc = 0;
+        }
         if (rc < 0)
             return rc;
     }
