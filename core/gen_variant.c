@@ -10,17 +10,16 @@
  * no grid under the other rules); drawn killer cages come after, over the
  * grid (gen_layout.c).
  *
- * The puzzle is the classic removal pass under the rules (gen_dig.c), or,
- * for drawn cages without givens, the cages alone: while the plugin finds
- * a second solution a cage that holds a cell where the two differ is split
- * (any cage, when the second is the grid itself), then each cage of one
- * cell joins a touching cage while it stays unique (a cage of one cell is
- * a given in disguise) and, with a band, rated within its top.  Then
- * rules_count(),
+ * The puzzle is the classic removal pass under the rules (gen_dig.c), or, for
+ * drawn cages without givens, the cages alone: while the plugin finds a
+ * second solution a cage that holds a cell where the two differ is split (any
+ * cage, when the second is the grid itself), then each cage of one cell joins
+ * a touching cage while it stays unique (a cage of one cell is a given in
+ * disguise) and, with a band, rated within its top.  Then rules_count(),
  * which shares no code with any plugin, must find exactly the grid, and
- * rules_check_solution() must pass it: a plugin that lied about
- * uniqueness is caught here as -EIO.  No state; the built rules live in
- * the grid's work and are freed by gen__grid_close().
+ * rules_check_solution() must pass it: a plugin that lied about uniqueness is
+ * caught here as -EIO.  No state; the built rules live in the grid's work and
+ * are freed by gen__grid_close().
  *
  * Every count here has a budget of guesses (gen_impl.h): a fill that
  * spends it is a failed start, a cage join that spends it is not made,
@@ -251,10 +250,10 @@ static int cages_merge(const struct gen_spec *spec, struct grid_work *g, uint64_
     unsigned n = spec->n, order[SDK_MAX_CELLS], merged = 1;
     uint16_t keep[SDK_MAX_CELLS];
     uint8_t alt[SDK_MAX_CELLS];
-    double rating = 0;
     int is_steered = 0;
 
     if (spec->rate && spec->max_rating < GEN_STEER_BELOW) { /* and starts inside the top */
+        double rating;
         int rc = gen__rate(spec, g, out, &rating);
         if (rc < 0)
             return rc;

@@ -11,28 +11,27 @@
  *   - a branch that breaks the grid is false: the other choice is placed;
  *   - a cell both branches solve with the same value takes that value;
  *   - a candidate both branches remove goes.
- * The dynamic kind also applies locked candidates inside each branch (and
- * on a killer the cage combinations, which also break a branch whose cage
- * adds up wrong), and takes single candidates as sources: one whose
- * branch breaks the grid goes (a contradiction).  What a branch deduces is
- * the closure of its start
- * under those rules, whatever the order, so the steps are those of a full
- * rescan.  A position the easier rungs left closed (the ladder's case) is
- * checked once, and its branches start from their placement's work only.
- * A candidate whose branch stood, or was placed by a branch that stood
- * (its own branch starts from less, so it stands too), is not run as a
- * contradiction source.  On 9x9 a candidate often starts several sources
- * (a bivalue cell and up to three units): the first run of its branch is
- * kept (FORCING_MEMO of them) and the next ones copy it, as the same start
- * has the same closure.  The dynamic rung's source branches start from
- * the static rung's closures of the same sources, kept for it in c->keep
- * (on 9x9, when the caller has one): singles are done already, and the
- * closure does not depend on the order.  The copies live in one struct on
- * the caller's stack (about 10 KB); nothing allocates.  Given the unique
- * solution (c->solution, ABI minor 3), the contradiction pass skips each
- * cell's true value: its branch cannot break, and skipping it finds the
- * same first contradiction (a true branch only places true values, so the
- * branches it would mark as stood are skipped as true anyway).
+ * The dynamic kind also applies locked candidates inside each branch (and on
+ * a killer the cage combinations, which also break a branch whose cage adds
+ * up wrong), and takes single candidates as sources: one whose branch breaks
+ * the grid goes (a contradiction).  What a branch deduces is the closure of
+ * its start under those rules, whatever the order, so the steps are those of
+ * a full rescan.  A position the easier rungs left closed (the ladder's case)
+ * is checked once, and its branches start from their placement's work only.  A
+ * candidate whose branch stood, or was placed by a branch that stood (its own
+ * branch starts from less, so it stands too), is not run as a contradiction
+ * source.  On 9x9 a candidate often starts several sources (a bivalue cell
+ * and up to three units): the first run of its branch is kept (FORCING_MEMO
+ * of them) and the next ones copy it, as the same start has the same closure.
+ * The dynamic rung's source branches start from the static rung's closures of
+ * the same sources, kept for it in c->keep (on 9x9, when the caller has one):
+ * singles are done already, and the closure does not depend on the order.
+ * The copies live in one struct on the caller's stack (about 10 KB); nothing
+ * allocates.  Given the unique solution (c->solution, ABI minor 3), the
+ * contradiction pass skips each cell's true value: its branch cannot break,
+ * and skipping it finds the same first contradiction (a true branch only
+ * places true values, so the branches it would mark as stood are skipped as
+ * true anyway).
  */
 #include <string.h>
 
