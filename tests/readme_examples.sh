@@ -44,7 +44,11 @@ n=$(wc -l <"$tmp/commands")
 while IFS= read -r cmd; do
     for word in $cmd; do
         case $word in
-        *.txt) [ -f "$src/$word" ] || fail "README: '$cmd' names $word, not in a fresh clone" ;;
+        *.txt)
+            file=${word#--*=} # --option=FILE, --option=@FILE
+            file=${file#@}
+            [ -f "$src/$file" ] || fail "README: '$cmd' names $file, not in a fresh clone"
+            ;;
         esac
     done
     # A picture or book it writes (-o FILE) goes to the temporary folder, not

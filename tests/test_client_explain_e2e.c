@@ -637,7 +637,8 @@ static void full_marks(const struct known *k, char *out)
  * level-2 answer from the same marks, in words ("hidden single in box 4"),
  * and its technique the whole hint's.  The issue's spelling, --candidates,
  * gives the same lines, with '=' or a space; and --candidates STRING, the
- * marks themselves, the first puzzle's line. */
+ * marks themselves, the first puzzle's line.  The marks file opens with a
+ * comment and a blank line, which are skipped. */
 static void test_hint_level_marks(void **state)
 {
     static struct known k[4];
@@ -651,6 +652,7 @@ static void test_hint_level_marks(void **state)
     tmp_path(mpath, sizeof(mpath), "marks.txt");
     FILE *f = fopen(mpath, "w");
     assert_non_null(f);
+    fprintf(f, "# the players' pencil marks, one line a puzzle\n\n"); /* skipped */
     for (size_t i = 0; i < len; i++) {
         struct sudoku_client_explain_opts eo = {
             .steps = 1, .level = 2, .candidates = marks, .candidates_len = 729};

@@ -295,8 +295,9 @@ static int next_progress(struct explain_run *r, char *buf, size_t size, const ch
 }
 
 /* The pencil marks for the next puzzle: --marks STRING itself, or the next
- * line of --marks @FILE (its line end and trailing blanks cut).  Returns
- * 0 (*text NULL: no --marks) or -1 (printed) when there is no line left. */
+ * line of --marks @FILE (its line end and trailing blanks cut; blank lines
+ * and '#' comment lines skipped, as in a puzzle file).  Returns 0 (*text
+ * NULL: no --marks) or -1 (printed) when there is no line left. */
 static int next_marks(struct explain_run *r, const char **text, size_t *len)
 {
     ssize_t got;
@@ -310,15 +311,17 @@ static int next_marks(struct explain_run *r, const char **text, size_t *len)
         *len = strlen(r->o->marks);
         return 0;
     }
-    got = getline(&r->marks_line, &r->marks_cap, r->marks);
-    if (got < 0) {
-        fprintf(stderr, "sudoku: %s: no line of pencil marks left for this puzzle\n",
-                r->o->marks + 1);
-        return -1;
-    }
-    while (got > 0 && (r->marks_line[got - 1] == '\n' || r->marks_line[got - 1] == '\r' ||
-                       r->marks_line[got - 1] == ' ' || r->marks_line[got - 1] == '\t'))
-        got--;
+    do {
+        got = getline(&r->marks_line, &r->marks_cap, r->marks);
+        if (got < 0) {
+            fprintf(stderr, "sudoku: %s: no line of pencil marks left for this puzzle\n",
+                    r->o->marks + 1);
+            return -1;
+        }
+        while (got > 0 && (r->marks_line[got - 1] == '\n' || r->marks_line[got - 1] == '\r' ||
+                           r->marks_line[got - 1] == ' ' || r->marks_line[got - 1] == '\t'))
+            got--;
+    } while (got == 0 || r->marks_line[0] == '#');
     *text = r->marks_line;
     *len = (size_t)got;
     return 0;
