@@ -62,7 +62,10 @@
 
 #define V_MAX_HOUSES    (3 * SDK_MAX_N + 2 + 16) /* rows, columns, boxes, diagonals, windows */
 #define V_MAX_CAGES     (SDK_MAX_CELLS / 2)      /* cages of two cells or more */
-#define V_POLL          4u                       /* guesses between polls up to 9x9: about 10 us */
+#define V_COMBO_N       9u /* sides up to this read cage combinations off a table */
+#define V_COMBO_SUMS    (V_COMBO_N * (V_COMBO_N + 1) / 2 + 1) /* sums 0..45 */
+#define V_COMBO_KEYS    ((V_COMBO_N + 1) * V_COMBO_SUMS)      /* (size, sum) */
+#define V_POLL          4u /* guesses between polls up to 9x9: about 10 us */
 #define V_PICK_TRIES(n) ((n) <= 9 ? 32u : (n) * (n)) /* guess candidates weighed at most */
 /* Locked candidates look at a digit's places in a house up to a box-line
  * intersection's size (2, 3, 4, 5): larger sets rarely share a peer. */
@@ -108,6 +111,10 @@ struct v_geom {
     uint16_t cage_sum[V_MAX_CAGES]; /* each cage's sum */
     uint8_t cage_len[V_MAX_CAGES];  /* each cage's cells */
     uint8_t single[SDK_MAX_CELLS];  /* a one-cell cage's digit, 1..n, or 0 */
+    /* Up to V_COMBO_N, with cages: every subset of the digits, grouped by
+     * (size, sum); those of key k are combo[combo_at[k] .. combo_at[k+1]). */
+    uint16_t combo_at[V_COMBO_KEYS + 1];
+    uint16_t combo[1u << V_COMBO_N];
 };
 
 /* The search: frames and the guess of each level. */
@@ -152,6 +159,30 @@ static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
     *cages = k;
     return (size_t)w * (r->houses_len + 2 * cells + k) + 2 * (size_t)cells +
            (size_t)(cells + 1) * (r->n * w + w + 4 * r->n + k);
+}
+
+/* The subsets of the n digits by (size, sum) into g's table (n up to
+ * V_COMBO_N): a counting sort of the 2^n masks. */
+static void v_combo_table(struct v_geom *g, unsigned n)
+{
+    uint16_t next[V_COMBO_KEYS];
+
+    memset(g->combo_at, 0, sizeof(g->combo_at));
+    for (uint32_t m = 0; m < 1u << n; m++) {
+        unsigned sum = 0;
+        for (uint32_t x = m; x; x &= x - 1)
+            sum += (unsigned)__builtin_ctz(x) + 1;
+        g->combo_at[(unsigned)__builtin_popcount(m) * V_COMBO_SUMS + sum + 1]++;
+    }
+    for (unsigned k = 0; k < V_COMBO_KEYS; k++)
+        g->combo_at[k + 1] = (uint16_t)(g->combo_at[k + 1] + g->combo_at[k]);
+    memcpy(next, g->combo_at, sizeof(next));
+    for (uint32_t m = 0; m < 1u << n; m++) {
+        unsigned sum = 0;
+        for (uint32_t x = m; x; x &= x - 1)
+            sum += (unsigned)__builtin_ctz(x) + 1;
+        g->combo[next[(unsigned)__builtin_popcount(m) * V_COMBO_SUMS + sum]++] = (uint16_t)m;
+    }
 }
 
 /* Lay the geometry of rules out in words (v_words of them, zeroed). */
@@ -221,6 +252,8 @@ static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w,
     }
     for (unsigned c = 0; c < cells; c++)
         g->peer[(size_t)c * w + (c >> 6)] &= ~(1ull << (c & 63));
+    if (cages && n <= V_COMBO_N)
+        v_combo_table(g, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -271,12 +304,24 @@ static void v_combo_walk(struct v_combo *o, uint32_t avail, unsigned k, int sum,
 }
 
 /* The union and the common digits of the k-digit subsets of avail adding
- * up to sum (both 0 when there is none). */
-static struct v_combo v_combos(uint32_t avail, unsigned k, unsigned sum)
+ * up to sum (both 0 when there is none): read off g's table up to
+ * V_COMBO_N, walked above it. */
+static struct v_combo v_combos(const struct v_geom *g, uint32_t avail, unsigned k, unsigned sum)
 {
     struct v_combo o = {.uni = 0, .inter = ~0u, .avail = avail};
 
-    v_combo_walk(&o, avail, k, (int)sum, 0);
+    if (g->n > V_COMBO_N) {
+        v_combo_walk(&o, avail, k, (int)sum, 0);
+    } else if (k <= V_COMBO_N && sum < V_COMBO_SUMS) {
+        const unsigned key = k * V_COMBO_SUMS + sum;
+        for (unsigned i = g->combo_at[key]; i < g->combo_at[key + 1]; i++) {
+            const uint32_t m = g->combo[i];
+            if (m & ~avail)
+                continue;
+            o.uni |= m;
+            o.inter &= m;
+        }
+    }
     if (!o.uni)
         o.inter = 0;
     return o;
@@ -557,7 +602,7 @@ V_INLINE int v_cage_one(const struct v_geom *g, uint64_t *f, unsigned cage, cons
             any |= f[d * W + k] & strip[k];
         can |= (uint32_t)(any != 0) << d;
     }
-    const struct v_combo o = v_combos(can & ~V_USED(*x), left, sum);
+    const struct v_combo o = v_combos(g, can & ~V_USED(*x), left, sum);
     if (!o.uni)
         return V_FAIL;
     for (uint32_t m = can & ~o.uni; m; m &= m - 1) {
