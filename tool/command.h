@@ -27,6 +27,7 @@ typedef int tool_run_fn(struct tool_opts *o);
 #define TOOL_CMD_LOCAL   1u   /* runs with --local too (else: it asks the daemon) */
 #define TOOL_CMD_DRAW    2u   /* takes the picture options (--format svg|png|pdf, -o, ...) */
 #define TOOL_CMD_PICTURE 4u   /* always draws (render): svg by default, --solution */
+#define TOOL_CMD_MARKS   8u   /* explains from the player's pencil marks (--marks) */
 #define TOOL_CMD_ANY     (-1) /* max_files: any number of FILEs */
 
 /* One subcommand. */

@@ -53,11 +53,8 @@ static int run_rate(struct tool_opts *o)
         opts_usage_error(&tool_prog, "rate takes no --progress or --steps");
         return EXIT_USAGE;
     }
-    if (o->level || o->marks) {
-        opts_usage_error(&tool_prog, "rate takes no --level or %s",
-                         o->marks && strcmp(o->marks_name, "--candidates") == 0
-                             ? "--candidates=STRING"
-                             : "--marks");
+    if (o->level) {
+        opts_usage_error(&tool_prog, "rate takes no --level (a rating grades no hint)");
         return EXIT_USAGE;
     }
     return tool_rate(o, o->files, o->files_len);
@@ -119,6 +116,7 @@ static const char help_rate[] =
 #define ANY      TOOL_CMD_ANY
 #define LOCAL    TOOL_CMD_LOCAL
 #define DRAW     (TOOL_CMD_LOCAL | TOOL_CMD_DRAW) /* --local too, and pictures */
+#define MARKS    (DRAW | TOOL_CMD_MARKS)          /* ... and the player's pencil marks */
 #define OPTS(fn) &tool_prog, tool_main, (fn)      /* on the shared options: tool_main, then fn */
 
 const struct tool_command tool_commands[] = {
@@ -128,8 +126,8 @@ const struct tool_command tool_commands[] = {
     {"solvers", NULL, "[options]", usage_daemon, help_solvers, 0, LOCAL, OPTS(tool_solvers)},
     {"stats", NULL, "[options]", usage_daemon, help_stats, 0, 0, OPTS(tool_stats)},
     {"ping", NULL, "[options]", usage_daemon, help_ping, 0, 0, OPTS(tool_ping)},
-    {"hint", NULL, FILES, usage_steps, help_hint, ANY, DRAW, OPTS(run_hint)},
-    {"explain", NULL, FILES, usage_steps, help_explain, ANY, DRAW, OPTS(run_explain)},
+    {"hint", NULL, FILES, usage_steps, help_hint, ANY, MARKS, OPTS(run_hint)},
+    {"explain", NULL, FILES, usage_steps, help_explain, ANY, MARKS, OPTS(run_explain)},
     {"rate", NULL, FILES, usage_rate, help_rate, ANY, LOCAL, OPTS(run_rate)},
     {"generate", NULL, "[options]", NULL, NULL, 0, LOCAL, &tool_generate_prog, tool_generate, NULL},
     {"render", NULL, FILES, usage_render, help_render, ANY, DRAW | TOOL_CMD_PICTURE,

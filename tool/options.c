@@ -36,7 +36,7 @@ static int on_candidates(void *cfg, const char *arg, char *err, size_t err_size)
         return 0;
     }
     o->marks = arg;
-    o->marks_name = "--candidates";
+    o->marks_name = "--candidates=STRING";
     return 0;
 }
 
@@ -287,14 +287,13 @@ static int is_marks_word(const char *word)
 static void take_spaced_marks(const struct tool_command *c, struct tool_opts *o, int argc,
                               char **argv, int *first)
 {
-    if (!c->name || (strcmp(c->name, "hint") != 0 && strcmp(c->name, "explain") != 0) ||
-        !o->picture.is_candidates || o->picture.is_on || o->marks)
+    if (!(c->flags & TOOL_CMD_MARKS) || !o->picture.is_candidates || o->picture.is_on || o->marks)
         return;
     for (int i = *first; i < argc; i++) {
         if (!is_marks_word(argv[i]))
             continue;
         o->marks = argv[i];
-        o->marks_name = "--candidates";
+        o->marks_name = "--candidates=STRING";
         o->picture.is_candidates = 0;
         memmove(argv + *first + 1, argv + *first, (size_t)(i - *first) * sizeof(*argv));
         (*first)++;
@@ -303,19 +302,14 @@ static void take_spaced_marks(const struct tool_command *c, struct tool_opts *o,
 }
 
 /* The player's pencil marks (--marks, --candidates=) are for the rows that
- * explain from them (rate refuses them itself, saying so).  Returns 0 or
- * EXIT_USAGE (said on stderr). */
+ * explain from them (TOOL_CMD_MARKS).  Returns 0 or EXIT_USAGE (said on
+ * stderr). */
 static int check_marks(const struct tool_command *c, const struct tool_opts *o)
 {
-    static const char *const takers[] = {"hint", "explain", "rate"};
-
-    if (!o->marks)
+    if (!o->marks || (c->flags & TOOL_CMD_MARKS))
         return 0;
-    for (size_t i = 0; c->name && i < sizeof(takers) / sizeof(takers[0]); i++)
-        if (strcmp(c->name, takers[i]) == 0)
-            return 0;
-    opts_usage_error(&tool_prog, "%s%s is for hint and explain (the player's pencil marks)",
-                     o->marks_name, strcmp(o->marks_name, "--candidates") == 0 ? "=STRING" : "");
+    opts_usage_error(&tool_prog, "%s is for hint and explain (the player's pencil marks)",
+                     o->marks_name);
     return EXIT_USAGE;
 }
 

@@ -48,7 +48,7 @@ struct tool_opts {
     unsigned level;                          /* hint, explain --level 1..4, 0: default (4) */
     const char *marks;                       /* hint, explain --marks STRING|@FILE (or
                                                 --candidates=...), or NULL */
-    const char *marks_name;                  /* which of the two gave it, for messages */
+    const char *marks_name;                  /* how it was given, for messages */
     int is_json;                             /* --json */
     int is_verbose;                          /* -v */
     unsigned window;                         /* -w, 0: default */

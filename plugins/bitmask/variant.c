@@ -161,6 +161,16 @@ static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
            (size_t)(cells + 1) * (r->n * w + w + 4 * r->n + k);
 }
 
+/* A digit subset's place in the combination table: its size, then its sum. */
+static unsigned v_combo_key(uint32_t m)
+{
+    unsigned sum = 0;
+
+    for (uint32_t x = m; x; x &= x - 1)
+        sum += (unsigned)__builtin_ctz(x) + 1;
+    return (unsigned)__builtin_popcount(m) * V_COMBO_SUMS + sum;
+}
+
 /* The subsets of the n digits by (size, sum) into g's table (n up to
  * V_COMBO_N): a counting sort of the 2^n masks. */
 static void v_combo_table(struct v_geom *g, unsigned n)
@@ -168,21 +178,13 @@ static void v_combo_table(struct v_geom *g, unsigned n)
     uint16_t next[V_COMBO_KEYS];
 
     memset(g->combo_at, 0, sizeof(g->combo_at));
-    for (uint32_t m = 0; m < 1u << n; m++) {
-        unsigned sum = 0;
-        for (uint32_t x = m; x; x &= x - 1)
-            sum += (unsigned)__builtin_ctz(x) + 1;
-        g->combo_at[(unsigned)__builtin_popcount(m) * V_COMBO_SUMS + sum + 1]++;
-    }
+    for (uint32_t m = 0; m < 1u << n; m++)
+        g->combo_at[v_combo_key(m) + 1]++;
     for (unsigned k = 0; k < V_COMBO_KEYS; k++)
         g->combo_at[k + 1] = (uint16_t)(g->combo_at[k + 1] + g->combo_at[k]);
     memcpy(next, g->combo_at, sizeof(next));
-    for (uint32_t m = 0; m < 1u << n; m++) {
-        unsigned sum = 0;
-        for (uint32_t x = m; x; x &= x - 1)
-            sum += (unsigned)__builtin_ctz(x) + 1;
-        g->combo[next[(unsigned)__builtin_popcount(m) * V_COMBO_SUMS + sum]++] = (uint16_t)m;
-    }
+    for (uint32_t m = 0; m < 1u << n; m++)
+        g->combo[next[v_combo_key(m)]++] = (uint16_t)m;
 }
 
 /* Lay the geometry of rules out in words (v_words of them, zeroed). */
