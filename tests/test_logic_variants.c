@@ -359,7 +359,7 @@ static int verify_answer(struct expl *x, const uint8_t *solution)
 }
 
 /* Steps of each variant rung seen over the file (lg_var_ladder order). */
-static uint32_t seen_var[16], seen_lines;
+static uint32_t seen_var[16], seen_lines, seen_nested;
 
 static void count_var(const char *technique)
 {
@@ -396,6 +396,7 @@ static void check_line(const struct vline *v)
     for (uint32_t i = 0; i < x.job.steps_len; i++) {
         replay_step(&x, i, &p, &l, solution);
         count_var(x.steps[i].technique);
+        seen_nested += strcmp(x.steps[i].technique, "nested_forcing_chain") == 0;
     }
     assert_memory_equal(p.val, solution, (size_t)v->n * v->n);
     assert_memory_equal(x.grid, solution, (size_t)v->n * v->n);
@@ -423,7 +424,8 @@ static void test_file(void **state)
         kinds |= v.flags;
     }
     fclose(f);
-    print_message("%u puzzles\n", seen_lines);
+    print_message("%u puzzles, %u nested forcing chain steps\n", seen_lines, seen_nested);
+    assert_true(seen_nested > 0); /* the killer that needs them */
     /* Every rule the plugin takes has puzzles, and every variant rung is used. */
     assert_int_equal(kinds & LG_RULES, LG_RULES);
     for (size_t i = 0; i < len && i < 16; i++) {
@@ -638,6 +640,44 @@ static void test_dynamic_branch_solves(void **state)
     }
 }
 
+/* A memo of cage fillings answers as the search does, on its first look at
+ * a cage's candidates and on every look after (random candidates, drawn
+ * again so that looks repeat; cages of 2 to 6 cells, and one of 7 that the
+ * memo does not keep). */
+static void test_cage_memo(void **state)
+{
+    static struct hand h;
+    struct lg_cage_memo *memo = lg_cage_memo_new();
+    uint16_t m[81];
+    uint32_t a[LG_MAX_N], b[LG_MAX_N], x = 12345, hits = 0, fills = 0;
+
+    (void)state;
+    assert_non_null(memo);
+    hand_init(&h, 0,
+              "3:0,1;15:2,3,4;20:9,10,11,12;25:18,19,20,21,22;30:27,28,29,30,31,32;"
+              "33:36,37,38,39,40,41,42");
+    for (uint32_t round = 0; round < 4000; round++) {
+        x = (round % 2000) * 2654435761u + 7; /* rounds 2000.. repeat rounds 0.. */
+        for (uint32_t i = 0; i < 81; i++) {
+            x = x * 1103515245u + 12345u;
+            m[i] = (uint16_t)(((x >> 8) & 0x1ff) | 1u << ((x >> 20) % 9));
+        }
+        for (uint32_t k = 0; k < h.sr->cages_len; k++) {
+            const uint32_t len = h.sr->cages[k].len;
+            const bool ok = lg_cage_poss(&h.geo, NULL, k, m, a);
+            assert_int_equal(lg_cage_poss(&h.geo, memo, k, m, b), ok);
+            fills += ok;
+            hits += round >= 2000;
+            for (uint32_t i = 0; ok && i < len; i++)
+                assert_int_equal(a[i], b[i]);
+        }
+    }
+    print_message("%u looks with a filling, %u repeated\n", fills, hits);
+    assert_true(fills > 100); /* the draw makes fillings, not only failures */
+    free(memo);
+    rules_free(h.r);
+}
+
 /* cage_locked_candidates: the cage r1c1,r1c2,r2c1 adds up to 6, so it holds
  * 1 (and 2 and 3); 1 leaves the rest of box 1, which sees all its cells. */
 static void test_cage_locked(void **state)
@@ -797,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_cage_combination),
         cmocka_unit_test(test_dynamic_branch_cages),
         cmocka_unit_test(test_dynamic_branch_solves),
+        cmocka_unit_test(test_cage_memo),
         cmocka_unit_test(test_cage_locked),
         cmocka_unit_test(test_rule_of_45_innies),
         cmocka_unit_test(test_rule_of_45_outies),

@@ -20,6 +20,7 @@
  * search 10 KB.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lg.h"
@@ -59,7 +60,7 @@ static const struct lg_rung ladder[] = {
     {"forcing_chain", 8.0, lg_forcing_chain},
     {"dynamic_forcing_chain", 8.5, lg_dynamic_forcing_chain},
     {"dynamic_forcing_chain_plus", 9.0, lg_dynamic_forcing_chain_plus},
-    {"nested_forcing_chain", 9.5, lg_se_nested_fc},
+    {"nested_forcing_chain", 9.5, lg_nested_forcing_chain},
     {"nested_multiple_forcing_chain", 10.0, lg_se_nested_multiple},
     {"nested_dynamic_forcing_chain", 10.5, lg_se_nested_dynamic},
     {"nested_dynamic_forcing_chain_plus", 11.0, lg_nested_forcing_chain_last},
@@ -81,6 +82,7 @@ struct lg_run {
     struct lg_step step;         /* the step being found */
     struct lg_pos pos;           /* the places cache of g */
     struct lg_forcing_keep keep; /* the forcing rungs' shared branches of g */
+    struct lg_cage_memo *cages;  /* killer fillings the forcing rungs met, or NULL (free) */
 };
 
 /* Find the easiest step of the position into s, asking only the rungs rated
@@ -312,7 +314,8 @@ static uint32_t explain_run(struct lg_run *r, struct sdk_explain *job)
                        .hs_next = &hs_next,
                        .pos = &r->pos,
                        .job = job,
-                       .keep = &r->keep};
+                       .keep = &r->keep,
+                       .cages = &r->cages};
 
     r->keep.ready = false;
     c.solution = job_solution(job, &r->g, r->geo->ncells); /* then kept by step_keeps */
@@ -367,6 +370,7 @@ int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job
     int rc = lg_var_geom_new(job, &vgeo);
     if (rc != 0)
         return rc;
+    r.cages = NULL;
     rc = explain_load(state, &r, job, vgeo, &broken);
     if (rc != 0)
         goto done;
@@ -375,6 +379,7 @@ int lg_explain(void *state, const struct sdk_host *host, struct sdk_explain *job
     if (job->grid)
         memcpy(job->grid, r.g.val, (size_t)job->n * job->n);
 done:
+    free(r.cages);
     lg_var_geom_free(vgeo);
     return rc;
 }

@@ -26,12 +26,15 @@
  * The dynamic rung's source branches start from the static rung's closures of
  * the same sources, kept for it in c->keep (on 9x9, when the caller has one):
  * singles are done already, and the closure does not depend on the order.
- * The copies live in one struct on the caller's stack (about 10 KB); nothing
- * allocates.  Given the unique solution (c->solution, ABI minor 3), the
- * contradiction pass skips each cell's true value: its branch cannot break,
- * and skipping it finds the same first contradiction (a true branch only
- * places true values, so the branches it would mark as stood are skipped as
- * true anyway).
+ * The nested kind (variants up to 9x9, past the dynamic kind) also drops,
+ * inside a branch that stalls, each candidate whose placement breaks it.
+ * The copies live in one struct on the caller's stack (about 11 KB); the
+ * only allocation is a killer's memo of cage fillings, made on first use
+ * for the whole explanation (c->cages).  Given the unique solution
+ * (c->solution, ABI minor 3), the contradiction pass skips each cell's true
+ * value: its branch cannot break, and skipping it finds the same first
+ * contradiction (a true branch only places true values, so the branches it
+ * would mark as stood are skipped as true anyway).
  */
 #include <string.h>
 
@@ -63,10 +66,13 @@ struct forcing_memo {
 /* The two branches of one source. */
 struct forcing {
     bool dynamic;                               /* branches also use locked candidates */
+    bool nested;                                /* ... and drop what breaks them (variants) */
+    struct lg_cage_memo *cages;                 /* nested: killer cage fillings, or NULL */
     bool closed;                                /* the position has no single (and no lock) left */
     bool fast;                                  /* 9x9: branches on bitboards (branch9.c) */
     struct branch base;                         /* the position, as a branch */
     struct branch br[2];                        /* the branch positions */
+    struct branch inner;                        /* nested: a trial inside a branch */
     struct lg_b9 base9;                         /* fast: the position */
     struct lg_b9 br9[2];                        /* fast: the branch positions */
     uint16_t cell[2];                           /* where each branch places */
@@ -283,7 +289,7 @@ static int lock_lines(struct branch *br, const struct lg_geom *geo, bool rows)
  * filling of the cage gives it.  Returns -1 when a cage has no filling
  * left (its sum cannot be made, a solved cage adding up wrong) or a cell
  * is left empty. */
-static int branch_cages(struct branch *b, const struct lg_geom *geo)
+static int branch_cages(struct branch *b, const struct lg_geom *geo, struct lg_cage_memo *memo)
 {
     const struct sdk_rules *r = geo->rules;
     uint32_t poss[LG_MAX_N];
@@ -293,7 +299,7 @@ static int branch_cages(struct branch *b, const struct lg_geom *geo)
         if (!((b->cdirty[k / 64] >> (k % 64)) & 1u))
             continue;
         b->cdirty[k / 64] &= ~((uint64_t)1 << (k % 64));
-        if (!lg_cage_poss(geo, k, b->m, poss))
+        if (!lg_cage_poss(geo, memo, k, b->m, poss))
             return -1;
         for (uint32_t i = 0; i < r->cages[k].len; i++)
             if (branch_remove(b, geo, cells[i], b->m[cells[i]] & ~poss[i]) != 0)
@@ -306,7 +312,8 @@ static int branch_cages(struct branch *b, const struct lg_geom *geo)
  * killer's cage combinations, until nothing changes.  The result is the
  * closure of the branch's start under those rules, whatever the order.
  * Returns 0, or -1 when the branch breaks the grid. */
-static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, bool dynamic)
+static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, bool dynamic,
+                  struct lg_cage_memo *memo)
 {
     const bool is_jigsaw = geo->rules && (geo->rules->kinds & SDK_RULE_REGIONS);
     const bool has_cages = geo->rules && geo->rules->cages_len > 0;
@@ -320,11 +327,49 @@ static int deduce(struct branch *b, const struct lg_geom *geo, uint32_t all, boo
         if (b->unsolved && !is_jigsaw &&
             (lock_lines(b, geo, true) != 0 || lock_lines(b, geo, false) != 0))
             return -1;
-        if (has_cages && branch_cages(b, geo) != 0)
+        if (has_cages && branch_cages(b, geo, memo) != 0)
             return -1;
         if (!b->unsolved || (!b->sp && !b->dirty))
             return 0; /* solved, its cages adding up; or nothing removed: it stands */
     }
+}
+
+/* What a nested branch deduces (variants up to 9x9): the dynamic kind's
+ * closure, and whenever that stalls, each candidate whose placement breaks
+ * the branch (by the dynamic kind's deduction, on f->inner) goes from it,
+ * until none does.  Dropping a candidate only makes more placements break,
+ * so the result is again the closure, whatever the order.  Returns 0, or
+ * -1 when the branch breaks the grid.  Asked to stop (c's job), it returns
+ * 0 with what it has: a branch that deduced less still deduced truly. */
+static int deduce_nested(struct forcing *f, struct branch *b, const struct lg_ctx *c)
+{
+    const struct lg_geom *geo = c->geo;
+    const uint32_t cells = geo->ncells;
+
+    if (deduce(b, geo, c->g->all, true, f->cages) != 0)
+        return -1;
+    /* Round the cells until a whole round drops nothing (quiet counts the
+     * cells tried since the last drop, that cell's own next try included). */
+    for (uint32_t i = 0, quiet = 1; quiet <= cells && b->unsolved; i = (i + 1) % cells, quiet++) {
+        if (b->done[i])
+            continue;
+        if (lg_should_stop(c))
+            return 0;
+        for (uint32_t m = b->m[i]; m; m &= m - 1) {
+            const uint32_t bit = m & (0u - m);
+            if (b->done[i] || !(b->m[i] & bit))
+                continue; /* gone since, by the last drop's deduction */
+            branch_copy(&f->inner, b, geo);
+            if (branch_place(&f->inner, geo, i, bit) == 0 &&
+                deduce(&f->inner, geo, c->g->all, true, f->cages) == 0)
+                continue;
+            if (branch_remove(b, geo, i, bit) != 0 ||
+                deduce(b, geo, c->g->all, true, f->cages) != 0)
+                return -1;
+            quiet = 0;
+        }
+    }
+    return 0;
 }
 
 static void mark(struct forcing *f, const struct lg_ctx *c, uint32_t cell, uint32_t bit)
@@ -438,7 +483,8 @@ static int branch_run(struct forcing *f, int k, const struct lg_ctx *c, uint32_t
             return -1;
         if (branch_place(b, c->geo, cell, 1u << (v - 1)) != 0)
             return -1;
-        if (deduce(b, c->geo, c->g->all, f->dynamic) != 0)
+        if (f->nested ? deduce_nested(f, b, c) != 0
+                      : deduce(b, c->geo, c->g->all, f->dynamic, f->cages) != 0)
             return -1;
     }
     mark_stood(f, c, k);
@@ -461,6 +507,8 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
     struct branch *t = &f->br[0];
 
     f->dynamic = dynamic;
+    f->nested = false;
+    f->cages = NULL;
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
     f->fast = fast && c->geo->n == 9 && !c->geo->rules; /* bitboards: classic rules only */
     f->memo_len = 0;
@@ -483,8 +531,21 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
     branch_load(&f->base, c->g, c->geo);
     branch_copy(t, &f->base, c->geo);
     f->closed = branch_touch_all(t, c->geo) == 0 && t->sp == 0 &&
-                deduce(t, c->geo, c->g->all, dynamic) == 0 && t->unsolved == f->base.unsolved &&
+                deduce(t, c->geo, c->g->all, dynamic, NULL) == 0 &&
+                t->unsolved == f->base.unsolved &&
                 memcmp(t->m, f->base.m, c->geo->ncells * sizeof(t->m[0])) == 0;
+}
+
+/* A killer's branches fill the same cages alike again and again: they keep
+ * the fillings in c's memo, made here on first use (none made: slower, the
+ * same steps). */
+static void forcing_cages(struct forcing *f, const struct lg_ctx *c)
+{
+    if (f->fast || !c->cages || !c->geo->rules || !c->geo->rules->cages_len)
+        return;
+    if (!*c->cages)
+        *c->cages = lg_cage_memo_new();
+    f->cages = *c->cages;
 }
 
 /* Run both branches of f from position g. */
@@ -651,6 +712,8 @@ bool lg_forcing_branches(const struct lg_ctx *c, struct lg_step *s, bool dynamic
     struct forcing f;
 
     forcing_init(&f, c, dynamic, true);
+    if (dynamic)
+        forcing_cages(&f, c);
     if (forcing_cells(&f, c, s) || forcing_units(&f, c, s))
         return true;
     return dynamic && forcing_contradiction(&f, c, s);
@@ -676,6 +739,23 @@ bool lg_dynamic_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
 bool lg_dynamic_forcing_chain_plus(const struct lg_ctx *c, struct lg_step *s)
 {
     return lg_se_applies(c) && lg_se_dynamic_plus(c, s);
+}
+
+/* Nested forcing chains: SE's level 2 on a classic 9x9 (sechain.c); on a
+ * variant up to 9x9, which SE's chains do not take, the dynamic two-way
+ * branches whose branches also drop every candidate that breaks them. */
+bool lg_nested_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
+{
+    struct forcing f;
+
+    if (lg_se_applies(c))
+        return lg_se_nested_fc(c, s);
+    if (c->geo->n > 9)
+        return false; /* a trial of every candidate in every branch: too slow */
+    forcing_init(&f, c, true, false);
+    f.nested = true;
+    forcing_cages(&f, c);
+    return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
 }
 
 /* SE's last producer, dynamic forcing chains nested in dynamic forcing

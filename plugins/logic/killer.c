@@ -20,9 +20,12 @@
  * depends only on the mask (the sum is the mask's), so each mask is
  * searched once (struct fill, at most 2^n masks).  Outies may repeat a
  * value (they need not share a house): they are searched plainly, four
- * cells at most.  Everything lives on the stack; no globals.
+ * cells at most.  Everything lives on the stack, but for the forcing rungs'
+ * memo of fillings (struct lg_cage_memo: the explanation makes it on first
+ * use and frees it); no globals.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lg.h"
@@ -195,17 +198,69 @@ bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s)
     return false;
 }
 
-bool lg_cage_poss(const struct lg_geom *geo, uint32_t k, const uint16_t *m, uint32_t *poss)
+/* A remembered cage filling: the candidates of a cage's cells and what its
+ * fillings leave them.  len 0: an empty slot. */
+struct cage_memo_slot {
+    uint16_t k;                      /* the cage */
+    uint8_t len;                     /* its cells; 0: empty */
+    uint8_t ok;                      /* 1: a filling exists, poss holds */
+    uint16_t m[LG_CAGE_MEMO_LEN];    /* the key: each cell's candidates */
+    uint16_t poss[LG_CAGE_MEMO_LEN]; /* the answer */
+};
+
+struct lg_cage_memo {
+    struct cage_memo_slot slot[LG_CAGE_MEMO_SLOTS];
+};
+
+struct lg_cage_memo *lg_cage_memo_new(void)
+{
+    return calloc(1, sizeof(struct lg_cage_memo));
+}
+
+/* The slot of cage k whose cells' candidates are m (cells of it). */
+static struct cage_memo_slot *memo_slot(struct lg_cage_memo *memo, uint32_t k,
+                                        const uint16_t *cells, uint32_t len, const uint16_t *m)
+{
+    uint64_t h = (k + 1) * 0x9E3779B97F4A7C15ull;
+
+    for (uint32_t i = 0; i < len; i++)
+        h = (h ^ m[cells[i]]) * 0x100000001B3ull;
+    return &memo->slot[(h >> 40) % LG_CAGE_MEMO_SLOTS];
+}
+
+bool lg_cage_poss(const struct lg_geom *geo, struct lg_cage_memo *memo, uint32_t k,
+                  const uint16_t *m, uint32_t *poss)
 {
     struct fill f;
     const uint16_t *cells = cage_cells(geo, k, &f.len, &f.sum);
+    struct cage_memo_slot *slot = NULL;
 
+    if (memo && f.len <= LG_CAGE_MEMO_LEN) {
+        slot = memo_slot(memo, k, cells, f.len, m);
+        bool same = slot->len == f.len && slot->k == k;
+        for (uint32_t i = 0; same && i < f.len; i++)
+            same = slot->m[i] == m[cells[i]];
+        if (same) {
+            for (uint32_t i = 0; slot->ok && i < f.len; i++)
+                poss[i] = slot->poss[i];
+            return slot->ok;
+        }
+    }
     for (uint32_t i = 0; i < f.len; i++)
         f.m[i] = m[cells[i]];
-    if (!fill_run(&f, geo->n))
-        return false;
-    memcpy(poss, f.poss, f.len * sizeof(poss[0]));
-    return true;
+    const bool ok = fill_run(&f, geo->n);
+    if (ok)
+        memcpy(poss, f.poss, f.len * sizeof(poss[0]));
+    if (slot) {
+        slot->k = (uint16_t)k;
+        slot->len = (uint8_t)f.len;
+        slot->ok = ok;
+        for (uint32_t i = 0; i < f.len; i++) {
+            slot->m[i] = m[cells[i]];
+            slot->poss[i] = (uint16_t)f.poss[i];
+        }
+    }
+    return ok;
 }
 
 /* ------------------------------------------------------------------------ */

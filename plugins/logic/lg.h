@@ -130,6 +130,8 @@ struct lg_ctx {
     struct lg_pos *pos;            /* the places cache (required) */
     const struct sdk_explain *job; /* its cancel flag and deadline, or NULL */
     struct lg_forcing_keep *keep;  /* forcing rungs' shared branches, or NULL */
+    struct lg_cage_memo **cages;   /* killer fillings for the forcing rungs: made on first use
+                                      (lg_cage_memo_new), freed by the caller; or NULL */
     const uint8_t *solution;       /* the unique solution, g agreeing with it, or NULL */
     bool full_house_first;         /* a full house before a box single (the first step) */
     double rated;                  /* the hardest step taken so far (0: none) */
@@ -267,6 +269,7 @@ bool lg_se_multiple(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_dynamic(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_dynamic_plus(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_nested_fc(const struct lg_ctx *c, struct lg_step *s);
+bool lg_nested_forcing_chain(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_nested_multiple(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_nested_dynamic(const struct lg_ctx *c, struct lg_step *s);
 bool lg_se_nested_twice(const struct lg_ctx *c, struct lg_step *s);
@@ -301,9 +304,17 @@ bool lg_rule_of_45(const struct lg_ctx *c, struct lg_step *s);
 /* The values some filling of cage k of geo's rules gives each of its cells
  * (in the order of the cage's cells) into poss, from each cell's
  * candidates m (a solved cell: its value's bit alone), as cage_combination
- * reads them; forcing.c's dynamic branches use it.  Returns false when the
+ * reads them; forcing.c's dynamic branches use it.  memo (or NULL) keeps
+ * the answers for cages of up to LG_CAGE_MEMO_LEN cells, for a search that
+ * asks again and again (the nested forcing chain).  Returns false when the
  * cage has no filling left. */
-bool lg_cage_poss(const struct lg_geom *geo, uint32_t k, const uint16_t *m, uint32_t *poss);
+#define LG_CAGE_MEMO_LEN   6     /* cells of a cage a memo keeps */
+#define LG_CAGE_MEMO_SLOTS 16384 /* answers a memo keeps (about 450 KB) */
+struct lg_cage_memo;
+bool lg_cage_poss(const struct lg_geom *geo, struct lg_cage_memo *memo, uint32_t k,
+                  const uint16_t *m, uint32_t *poss);
+/* A memo of no answers; the caller frees it with free().  NULL: no memory. */
+struct lg_cage_memo *lg_cage_memo_new(void);
 
 /* plugin.c: the shared shapes (built once by init, read-only afterwards). */
 const struct lg_geom *lg_state_geom(const void *state, uint32_t n);
