@@ -537,15 +537,11 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
 }
 
 /* A killer's branches fill the same cages alike again and again: they keep
- * the fillings in c's memo, made here on first use (none made: slower, the
- * same steps). */
+ * the fillings in c's memo (none: slower, the same steps). */
 static void forcing_cages(struct forcing *f, const struct lg_ctx *c)
 {
-    if (f->fast || !c->cages || !c->geo->rules || !c->geo->rules->cages_len)
-        return;
-    if (!*c->cages)
-        *c->cages = lg_cage_memo_new();
-    f->cages = *c->cages;
+    if (!f->fast)
+        f->cages = lg_cage_memo_of(c);
 }
 
 /* Run both branches of f from position g. */

@@ -20,9 +20,10 @@
  * depends only on the mask (the sum is the mask's), so each mask is
  * searched once (struct fill, at most 2^n masks).  Outies may repeat a
  * value (they need not share a house): they are searched plainly, four
- * cells at most.  Everything lives on the stack, but for the forcing rungs'
- * memo of fillings (struct lg_cage_memo: the explanation makes it on first
- * use and frees it); no globals.
+ * cells at most.  A cage's answers are kept in a memo keyed by its cells'
+ * candidates (struct lg_cage_memo, the explanation's: made on first use,
+ * freed at its end), which the forcing chains' branches and these rungs
+ * read; everything else lives on the stack; no globals.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,41 +170,16 @@ static bool has_cages(const struct lg_geom *geo)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Cage combinations                                                         */
+/* A memo of cage fillings                                                   */
 /* ------------------------------------------------------------------------ */
-
-bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s)
-{
-    const struct lg_geom *geo = c->geo;
-    struct fill f;
-
-    for (uint32_t k = 0; has_cages(geo) && k < geo->rules->cages_len; k++) {
-        uint32_t len, sum;
-        const uint16_t *cells = cage_cells(geo, k, &len, &sum);
-        fill_load(&f, c->g, cells, len, sum);
-        if (!fill_run(&f, geo->n))
-            continue; /* no filling at all: not this rung's to say */
-        fill_elims(c, s, &f, cells);
-        if (!s->elim_len)
-            continue;
-        for (uint32_t i = 0; i < len; i++)
-            lg_step_cell(s, cells[i]);
-        if (c->want_text) {
-            char a[160], b[200];
-            lg_text(c, s, "cage combination: the cage %s adds up to %u only %s",
-                    lg_cells_name(geo, cells, len, a, sizeof(a)), sum, fill_name(&f, b, sizeof(b)));
-        }
-        return true;
-    }
-    return false;
-}
 
 /* A remembered cage filling: the candidates of a cage's cells and what its
  * fillings leave them.  len 0: an empty slot. */
 struct cage_memo_slot {
     uint16_t k;                      /* the cage */
     uint8_t len;                     /* its cells; 0: empty */
-    uint8_t ok;                      /* 1: a filling exists, poss holds */
+    uint8_t ok;                      /* 1: a filling exists, poss and must hold */
+    uint16_t must;                   /* the values every filling uses */
     uint16_t m[LG_CAGE_MEMO_LEN];    /* the key: each cell's candidates */
     uint16_t poss[LG_CAGE_MEMO_LEN]; /* the answer */
 };
@@ -217,50 +193,143 @@ struct lg_cage_memo *lg_cage_memo_new(void)
     return calloc(1, sizeof(struct lg_cage_memo));
 }
 
-/* The slot of cage k whose cells' candidates are m (cells of it). */
-static struct cage_memo_slot *memo_slot(struct lg_cage_memo *memo, uint32_t k,
-                                        const uint16_t *cells, uint32_t len, const uint16_t *m)
+struct lg_cage_memo *lg_cage_memo_of(const struct lg_ctx *c)
+{
+    if (!c->cages || !has_cages(c->geo))
+        return NULL;
+    if (!*c->cages)
+        *c->cages = lg_cage_memo_new();
+    return *c->cages;
+}
+
+/* The slot of cage k whose cells hold mk[0..len). */
+static struct cage_memo_slot *memo_slot(struct lg_cage_memo *memo, uint32_t k, const uint16_t *mk,
+                                        uint32_t len)
 {
     uint64_t h = (k + 1) * 0x9E3779B97F4A7C15ull;
 
     for (uint32_t i = 0; i < len; i++)
-        h = (h ^ m[cells[i]]) * 0x100000001B3ull;
+        h = (h ^ mk[i]) * 0x100000001B3ull;
     return &memo->slot[(h >> 40) % LG_CAGE_MEMO_SLOTS];
+}
+
+/* Is slot the answer for cage k whose cells hold mk[0..len)? */
+static bool memo_holds(const struct cage_memo_slot *slot, uint32_t k, const uint16_t *mk,
+                       uint32_t len)
+{
+    if (slot->len != len || slot->k != k)
+        return false;
+    for (uint32_t i = 0; i < len; i++)
+        if (slot->m[i] != mk[i])
+            return false;
+    return true;
+}
+
+/* The fillings of cage k whose cells hold mk (a solved cell: its value's
+ * bit): the values some filling gives each cell into poss, the values
+ * every filling uses into *must; through memo (or NULL) when it keeps
+ * cages this long.  Returns false when no filling is left. */
+static bool cage_look(const struct lg_geom *geo, struct lg_cage_memo *memo, uint32_t k,
+                      const uint16_t *mk, uint32_t *poss, uint32_t *must)
+{
+    struct fill f;
+    struct cage_memo_slot *slot = NULL;
+
+    cage_cells(geo, k, &f.len, &f.sum);
+    if (memo && f.len <= LG_CAGE_MEMO_LEN) {
+        slot = memo_slot(memo, k, mk, f.len);
+        if (memo_holds(slot, k, mk, f.len)) {
+            for (uint32_t i = 0; slot->ok && i < f.len; i++)
+                poss[i] = slot->poss[i];
+            *must = slot->must;
+            return slot->ok;
+        }
+    }
+    for (uint32_t i = 0; i < f.len; i++)
+        f.m[i] = mk[i];
+    const bool ok = fill_run(&f, geo->n);
+    for (uint32_t i = 0; ok && i < f.len; i++)
+        poss[i] = f.poss[i];
+    *must = f.must;
+    if (slot) {
+        slot->k = (uint16_t)k;
+        slot->len = (uint8_t)f.len;
+        slot->ok = ok;
+        slot->must = (uint16_t)f.must;
+        for (uint32_t i = 0; i < f.len; i++) {
+            slot->m[i] = mk[i];
+            slot->poss[i] = (uint16_t)f.poss[i];
+        }
+    }
+    return ok;
+}
+
+/* The candidates of cage k's cells on c's grid (a solved cell: its
+ * value's bit) into mk. */
+static void cage_masks(const struct lg_ctx *c, const uint16_t *cells, uint32_t len, uint16_t *mk)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        const uint32_t v = c->g->val[cells[i]];
+        mk[i] = (uint16_t)(v ? 1u << (v - 1) : c->g->cand[cells[i]]);
+    }
 }
 
 bool lg_cage_poss(const struct lg_geom *geo, struct lg_cage_memo *memo, uint32_t k,
                   const uint16_t *m, uint32_t *poss)
 {
-    struct fill f;
-    const uint16_t *cells = cage_cells(geo, k, &f.len, &f.sum);
-    struct cage_memo_slot *slot = NULL;
+    uint32_t len, sum, must;
+    uint16_t mk[LG_MAX_N];
+    const uint16_t *cells = cage_cells(geo, k, &len, &sum);
 
-    if (memo && f.len <= LG_CAGE_MEMO_LEN) {
-        slot = memo_slot(memo, k, cells, f.len, m);
-        bool same = slot->len == f.len && slot->k == k;
-        for (uint32_t i = 0; same && i < f.len; i++)
-            same = slot->m[i] == m[cells[i]];
-        if (same) {
-            for (uint32_t i = 0; slot->ok && i < f.len; i++)
-                poss[i] = slot->poss[i];
-            return slot->ok;
+    for (uint32_t i = 0; i < len; i++)
+        mk[i] = m[cells[i]];
+    return cage_look(geo, memo, k, mk, poss, &must);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cage combinations                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Do the fillings poss of a cage's cells (holding mk) take a candidate
+ * from an unsolved one? */
+static bool cage_narrows(const struct lg_ctx *c, const uint16_t *cells, uint32_t len,
+                         const uint16_t *mk, const uint32_t *poss)
+{
+    for (uint32_t i = 0; i < len; i++)
+        if (!c->g->val[cells[i]] && (mk[i] & ~poss[i]))
+            return true;
+    return false;
+}
+
+bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s)
+{
+    const struct lg_geom *geo = c->geo;
+    struct fill f;
+
+    struct lg_cage_memo *memo = lg_cage_memo_of(c);
+
+    for (uint32_t k = 0; has_cages(geo) && k < geo->rules->cages_len; k++) {
+        uint32_t len, sum, must, poss[LG_MAX_N];
+        uint16_t mk[LG_MAX_N];
+        const uint16_t *cells = cage_cells(geo, k, &len, &sum);
+        cage_masks(c, cells, len, mk);
+        if (!cage_look(geo, memo, k, mk, poss, &must) || !cage_narrows(c, cells, len, mk, poss))
+            continue; /* no filling at all (not this rung's to say), or nothing to take */
+        fill_load(&f, c->g, cells, len, sum); /* again, for the sentence's fillings */
+        fill_run(&f, geo->n);
+        fill_elims(c, s, &f, cells);
+        if (!s->elim_len)
+            continue;
+        for (uint32_t i = 0; i < len; i++)
+            lg_step_cell(s, cells[i]);
+        if (c->want_text) {
+            char a[160], b[200];
+            lg_text(c, s, "cage combination: the cage %s adds up to %u only %s",
+                    lg_cells_name(geo, cells, len, a, sizeof(a)), sum, fill_name(&f, b, sizeof(b)));
         }
+        return true;
     }
-    for (uint32_t i = 0; i < f.len; i++)
-        f.m[i] = m[cells[i]];
-    const bool ok = fill_run(&f, geo->n);
-    if (ok)
-        memcpy(poss, f.poss, f.len * sizeof(poss[0]));
-    if (slot) {
-        slot->k = (uint16_t)k;
-        slot->len = (uint8_t)f.len;
-        slot->ok = ok;
-        for (uint32_t i = 0; i < f.len; i++) {
-            slot->m[i] = m[cells[i]];
-            slot->poss[i] = (uint16_t)f.poss[i];
-        }
-    }
-    return ok;
+    return false;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -311,15 +380,16 @@ static bool cage_lock(const struct lg_ctx *c, struct lg_step *s, const uint16_t 
 bool lg_cage_locked(const struct lg_ctx *c, struct lg_step *s)
 {
     const struct lg_geom *geo = c->geo;
-    struct fill f;
+    struct lg_cage_memo *memo = lg_cage_memo_of(c);
 
     for (uint32_t k = 0; has_cages(geo) && k < geo->rules->cages_len; k++) {
-        uint32_t len, sum;
+        uint32_t len, sum, must, poss[LG_MAX_N];
+        uint16_t mk[LG_MAX_N];
         const uint16_t *cells = cage_cells(geo, k, &len, &sum);
-        fill_load(&f, c->g, cells, len, sum);
-        if (!fill_run(&f, geo->n))
+        cage_masks(c, cells, len, mk);
+        if (!cage_look(geo, memo, k, mk, poss, &must))
             continue;
-        for (uint32_t m = f.must; m; m &= m - 1)
+        for (uint32_t m = must; m; m &= m - 1)
             if (cage_lock(c, s, cells, len, sum, lg_lowest(m) + 1))
                 return true;
     }

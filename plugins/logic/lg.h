@@ -306,7 +306,8 @@ bool lg_rule_of_45(const struct lg_ctx *c, struct lg_step *s);
  * candidates m (a solved cell: its value's bit alone), as cage_combination
  * reads them; forcing.c's dynamic branches use it.  memo (or NULL) keeps
  * the answers for cages of up to LG_CAGE_MEMO_LEN cells, for a search that
- * asks again and again (the nested forcing chain).  Returns false when the
+ * asks again and again (the forcing chains' branches; the cage rungs from
+ * one step to the next).  Returns false when the
  * cage has no filling left. */
 #define LG_CAGE_MEMO_LEN   6     /* cells of a cage a memo keeps */
 #define LG_CAGE_MEMO_SLOTS 16384 /* answers a memo keeps (about 450 KB) */
@@ -315,6 +316,9 @@ bool lg_cage_poss(const struct lg_geom *geo, struct lg_cage_memo *memo, uint32_t
                   const uint16_t *m, uint32_t *poss);
 /* A memo of no answers; the caller frees it with free().  NULL: no memory. */
 struct lg_cage_memo *lg_cage_memo_new(void);
+/* c's memo (*c->cages), made on first use; NULL without cages, without a
+ * place for it (c->cages NULL) or without memory: look without it. */
+struct lg_cage_memo *lg_cage_memo_of(const struct lg_ctx *c);
 
 /* plugin.c: the shared shapes (built once by init, read-only afterwards). */
 const struct lg_geom *lg_state_geom(const void *state, uint32_t n);
