@@ -264,8 +264,8 @@ static bool cage_look(const struct lg_geom *geo, struct lg_cage_memo *memo, uint
     return ok;
 }
 
-/* The candidates of cage k's cells on c's grid (a solved cell: its
- * value's bit) into mk. */
+/* The candidates of cells[0..len) on c's grid (a solved cell: its value's
+ * bit) into mk. */
 static void cage_masks(const struct lg_ctx *c, const uint16_t *cells, uint32_t len, uint16_t *mk)
 {
     for (uint32_t i = 0; i < len; i++) {
@@ -304,9 +304,8 @@ static bool cage_narrows(const struct lg_ctx *c, const uint16_t *cells, uint32_t
 bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s)
 {
     const struct lg_geom *geo = c->geo;
-    struct fill f;
-
     struct lg_cage_memo *memo = lg_cage_memo_of(c);
+    struct fill f;
 
     for (uint32_t k = 0; has_cages(geo) && k < geo->rules->cages_len; k++) {
         uint32_t len, sum, must, poss[LG_MAX_N];
