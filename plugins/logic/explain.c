@@ -82,7 +82,7 @@ struct lg_run {
     struct lg_step step;         /* the step being found */
     struct lg_pos pos;           /* the places cache of g */
     struct lg_forcing_keep keep; /* the forcing rungs' shared branches of g */
-    struct lg_cage_memo *cages;  /* killer fillings the forcing rungs met, or NULL (free) */
+    struct lg_cage_memo *cages; /* killer fillings the cage and forcing rungs met, or NULL (free) */
 };
 
 /* Find the easiest step of the position into s, asking only the rungs rated

@@ -67,7 +67,7 @@ struct forcing_memo {
 struct forcing {
     bool dynamic;                               /* branches also use locked candidates */
     bool nested;                                /* ... and drop what breaks them (variants) */
-    struct lg_cage_memo *cages;                 /* nested: killer cage fillings, or NULL */
+    struct lg_cage_memo *cages;                 /* killer cage fillings met before, or NULL */
     bool closed;                                /* the position has no single (and no lock) left */
     bool fast;                                  /* 9x9: branches on bitboards (branch9.c) */
     struct branch base;                         /* the position, as a branch */
@@ -508,9 +508,9 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
 
     f->dynamic = dynamic;
     f->nested = false;
-    f->cages = NULL;
     memset(f->ran, 0, sizeof(f->ran[0]) * ((c->geo->ncells * c->geo->n + 63) / 64));
     f->fast = fast && c->geo->n == 9 && !c->geo->rules; /* bitboards: classic rules only */
+    f->cages = f->fast ? NULL : lg_cage_memo_of(c);     /* killers: fillings met before */
     f->memo_len = 0;
     f->keep = f->fast ? c->keep : NULL;
     if (f->keep && !dynamic)
@@ -531,17 +531,9 @@ static void forcing_init(struct forcing *f, const struct lg_ctx *c, bool dynamic
     branch_load(&f->base, c->g, c->geo);
     branch_copy(t, &f->base, c->geo);
     f->closed = branch_touch_all(t, c->geo) == 0 && t->sp == 0 &&
-                deduce(t, c->geo, c->g->all, dynamic, NULL) == 0 &&
+                deduce(t, c->geo, c->g->all, dynamic, f->cages) == 0 &&
                 t->unsolved == f->base.unsolved &&
                 memcmp(t->m, f->base.m, c->geo->ncells * sizeof(t->m[0])) == 0;
-}
-
-/* A killer's branches fill the same cages alike again and again: they keep
- * the fillings in c's memo (none: slower, the same steps). */
-static void forcing_cages(struct forcing *f, const struct lg_ctx *c)
-{
-    if (!f->fast)
-        f->cages = lg_cage_memo_of(c);
 }
 
 /* Run both branches of f from position g. */
@@ -708,8 +700,6 @@ bool lg_forcing_branches(const struct lg_ctx *c, struct lg_step *s, bool dynamic
     struct forcing f;
 
     forcing_init(&f, c, dynamic, true);
-    if (dynamic)
-        forcing_cages(&f, c);
     if (forcing_cells(&f, c, s) || forcing_units(&f, c, s))
         return true;
     return dynamic && forcing_contradiction(&f, c, s);
@@ -750,7 +740,6 @@ bool lg_nested_forcing_chain(const struct lg_ctx *c, struct lg_step *s)
         return false; /* a trial of every candidate in every branch: too slow */
     forcing_init(&f, c, true, false);
     f.nested = true;
-    forcing_cages(&f, c);
     return forcing_cells(&f, c, s) || forcing_units(&f, c, s) || forcing_contradiction(&f, c, s);
 }
 

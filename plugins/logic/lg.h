@@ -130,8 +130,9 @@ struct lg_ctx {
     struct lg_pos *pos;            /* the places cache (required) */
     const struct sdk_explain *job; /* its cancel flag and deadline, or NULL */
     struct lg_forcing_keep *keep;  /* forcing rungs' shared branches, or NULL */
-    struct lg_cage_memo **cages;   /* killer fillings for the forcing rungs: made on first use
-                                      (lg_cage_memo_new), freed by the caller; or NULL */
+    struct lg_cage_memo **cages;   /* killer cage fillings for the cage and forcing rungs: made
+                                      on first use (lg_cage_memo_of), freed by the caller; or
+                                      NULL */
     const uint8_t *solution;       /* the unique solution, g agreeing with it, or NULL */
     bool full_house_first;         /* a full house before a box single (the first step) */
     double rated;                  /* the hardest step taken so far (0: none) */
@@ -307,8 +308,7 @@ bool lg_rule_of_45(const struct lg_ctx *c, struct lg_step *s);
  * reads them; forcing.c's dynamic branches use it.  memo (or NULL) keeps
  * the answers for cages of up to LG_CAGE_MEMO_LEN cells, for a search that
  * asks again and again (the forcing chains' branches; the cage rungs from
- * one step to the next).  Returns false when the
- * cage has no filling left. */
+ * one step to the next).  Returns false when the cage has no filling left. */
 #define LG_CAGE_MEMO_LEN   6     /* cells of a cage a memo keeps */
 #define LG_CAGE_MEMO_SLOTS 16384 /* answers a memo keeps (about 450 KB) */
 struct lg_cage_memo;
