@@ -122,13 +122,13 @@ static void fill_load(struct fill *f, const struct lg_grid *g, const uint16_t *c
         f->m[k] = g->val[cells[k]] ? 1u << (g->val[cells[k]] - 1) : g->cand[cells[k]];
 }
 
-/* Record what f's fillings take from cells as eliminations of s. */
-static void fill_elims(const struct lg_ctx *c, struct lg_step *s, const struct fill *f,
-                       const uint16_t *cells)
+/* Record what the fillings poss of cells[0..len) take from them as eliminations of s. */
+static void fill_elims(const struct lg_ctx *c, struct lg_step *s, const uint32_t *poss,
+                       const uint16_t *cells, uint32_t len)
 {
-    for (uint32_t k = 0; k < f->len; k++)
+    for (uint32_t k = 0; k < len; k++)
         if (!c->g->val[cells[k]])
-            lg_step_elim_mask(s, c->g, cells[k], ~f->poss[k]);
+            lg_step_elim_mask(s, c->g, cells[k], ~poss[k]);
 }
 
 /* "as {1,2,7} or {1,3,6}", or "in 5 ways" when there are many. */
@@ -314,15 +314,13 @@ bool lg_cage_combination(const struct lg_ctx *c, struct lg_step *s)
         cage_masks(c, cells, len, mk);
         if (!cage_look(geo, memo, k, mk, poss, &must) || !cage_narrows(c, cells, len, mk, poss))
             continue; /* no filling at all (not this rung's to say), or nothing to take */
-        fill_load(&f, c->g, cells, len, sum); /* again, for the sentence's fillings */
-        fill_run(&f, geo->n);
-        fill_elims(c, s, &f, cells);
-        if (!s->elim_len)
-            continue;
+        fill_elims(c, s, poss, cells, len);
         for (uint32_t i = 0; i < len; i++)
             lg_step_cell(s, cells[i]);
         if (c->want_text) {
             char a[160], b[200];
+            fill_load(&f, c->g, cells, len, sum); /* again, for the sentence's fillings */
+            fill_run(&f, geo->n);
             lg_text(c, s, "cage combination: the cage %s adds up to %u only %s",
                     lg_cells_name(geo, cells, len, a, sizeof(a)), sum, fill_name(&f, b, sizeof(b)));
         }
@@ -467,7 +465,7 @@ static bool innies_step(const struct lg_ctx *c, struct lg_step *s, const struct 
     fill_load(&f, c->g, t->innies, t->innies_len, t->innie_sum);
     if (!fill_run(&f, c->geo->n))
         return false;
-    fill_elims(c, s, &f, t->innies);
+    fill_elims(c, s, f.poss, t->innies, t->innies_len);
     if (!s->elim_len)
         return false;
     for (uint32_t i = 0; i < t->innies_len; i++)
