@@ -649,7 +649,7 @@ static void test_cage_memo(void **state)
     static struct hand h;
     struct lg_cage_memo *memo = lg_cage_memo_new();
     uint16_t m[81];
-    uint32_t a[LG_MAX_N], b[LG_MAX_N], x = 12345, hits = 0, fills = 0;
+    uint32_t a[LG_MAX_N], b[LG_MAX_N], x = 12345, fills = 0;
 
     (void)state;
     assert_non_null(memo);
@@ -667,12 +667,11 @@ static void test_cage_memo(void **state)
             const bool ok = lg_cage_poss(&h.geo, NULL, k, m, a);
             assert_int_equal(lg_cage_poss(&h.geo, memo, k, m, b), ok);
             fills += ok;
-            hits += round >= 2000;
             for (uint32_t i = 0; ok && i < len; i++)
                 assert_int_equal(a[i], b[i]);
         }
     }
-    print_message("%u looks with a filling, %u repeated\n", fills, hits);
+    print_message("%u looks with a filling\n", fills);
     assert_true(fills > 100); /* the draw makes fillings, not only failures */
     free(memo);
     rules_free(h.r);
