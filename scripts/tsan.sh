@@ -29,18 +29,25 @@ reports="$(pwd)/$build/tsan-reports"
 rm -rf "$reports"
 mkdir -p "$reports"
 chmod 1777 "$reports" # some tests run the daemon as nobody
-TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 log_path=$reports/report ${TSAN_OPTIONS:-}"
+# The suppressions (scripts/tsan.supp says why) go where a daemon run as
+# nobody can read them: the checkout may sit below a folder only root enters.
+supp=$(mktemp -d /tmp/sudokud-tsan.XXXXXX)
+chmod 0755 "$supp"
+cp scripts/tsan.supp "$supp/tsan.supp"
+chmod 0644 "$supp/tsan.supp"
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 log_path=$reports/report suppressions=$supp/tsan.supp ${TSAN_OPTIONS:-}"
 export TSAN_OPTIONS
 status=0
 for label in $labels; do
     echo "== tsan: ctest -L $label"
     ctest --test-dir "$build" -L "^$label\$" --output-on-failure "$@" || status=1
 done
-for r in "$reports"/report*; do
+for r in "$reports"/report.*; do
     [ -e "$r" ] || continue
     echo "== tsan: report $r:"
     head -30 "$r"
     status=1
 done
+rm -rf "$supp"
 [ $status -eq 0 ] && echo "== tsan: no data race reported" || echo "== tsan: FAILED"
 exit $status
