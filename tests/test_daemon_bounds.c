@@ -609,19 +609,22 @@ static void easy_puzzle(struct dh_reader *r, char *out, size_t size)
     msgpack_sbuffer_destroy(&req);
 }
 
-/* The only worker runs another connection's endless search (timeout 10 s):
- * a client asking one easy 9x9 solve at a time is answered on the loop
- * while that search still runs, not after its worker comes free (before:
- * only with every worker idle, so it waited the whole 10 s). */
+/* The only worker runs another connection's endless search (timeout half
+ * of SLOW_MS: 10 s, a minute under a sanitizer or valgrind, where the
+ * solves below can take longer than 10 s on a busy machine): a client
+ * asking one easy 9x9 solve at a time is answered on the loop while that
+ * search still runs, not after its worker comes free (before: only with
+ * every worker idle, so it waited the whole timeout). */
 static void test_busy_workers_leave_prompt_solve(void **state)
 {
-    static const char *const extra[] = {"-j", "1", "--inline-us", "1000", NULL};
+    static const char *const extra[] = {"-j",           "1",      "--inline-us", "1000",
+                                        "--timeout-ms", "120000", NULL};
     struct dh_reader busy, r;
     msgpack_sbuffer req;
     msgpack_unpacked u;
     char easy[128];
     struct pollfd pfd;
-    uint64_t end;
+    uint64_t t0, end;
 
     (void)state;
     assert_int_equal(dh_start(&d, extra), 0);
@@ -630,9 +633,10 @@ static void test_busy_workers_leave_prompt_solve(void **state)
     assert_true(busy.fd >= 0 && r.fd >= 0);
     easy_puzzle(&r, easy, sizeof(easy));
     msgpack_sbuffer_init(&req);
-    dh_pack_solve(&req, 7, DH_ENDLESS, "bitmask", DH_ENDLESS_LIMIT, 10000);
+    dh_pack_solve(&req, 7, DH_ENDLESS, "bitmask", DH_ENDLESS_LIMIT, SLOW_MS / 2);
     assert_int_equal(dh_send(busy.fd, req.data, req.size), 0);
-    end = dh_now_ms() + SLOW_MS;
+    t0 = dh_now_ms();
+    end = t0 + SLOW_MS;
     while (stats_in_flight(&r, 2) < 1 && dh_now_ms() < end)
         usleep(10000); /* the worker is on it */
     usleep(200000);    /* past its inline attempt and its hand-off */
@@ -645,7 +649,15 @@ static void test_busy_workers_leave_prompt_solve(void **state)
         msgpack_unpacked_destroy(&u);
     }
     pfd = (struct pollfd){.fd = busy.fd, .events = POLLIN};
-    assert_int_equal(poll(&pfd, 1, 0), 0); /* the search is still running */
+    if (poll(&pfd, 1, 0) != 0) { /* the search must still be running */
+        char code[64] = "";
+        msgpack_unpacked_init(&u);
+        int rc = dh_read(&busy, &u, 0);
+        if (rc == 0)
+            dh_error_code(&u.data, code, sizeof(code));
+        fail_msg("the search answered after %llu ms: read %d, error \"%s\"",
+                 (unsigned long long)(dh_now_ms() - t0), rc, code);
+    }
     assert_int_equal(stats_in_flight(&r, 3), 1);
     msgpack_sbuffer_destroy(&req);
     dh_reader_close(&busy);
