@@ -21,13 +21,15 @@
 #include "core/grid.h"
 #include "daemon_harness.h"
 #include "proto/codec.h"
+#include "sanitizer.h"
 
 static struct dh sd;
 static char *easy[8], *medium[8], *hard[4], *unsolvable[8];
 static int easy_len, medium_len, hard_len, unsolvable_len;
 /* The forum's hardest the tests explain or rate: SE's nested forcing
- * chains take a second or two each, and longer than a request's deadline
- * under valgrind's memcheck (whose run leaves that code to ASan's). */
+ * chains take a second or two each, five to ten under a sanitizer (one
+ * then), and longer than a request's deadline under valgrind's memcheck
+ * (whose run leaves that code to ASan's). */
 static int hard_use;
 
 static int setup(void **state)
@@ -44,7 +46,7 @@ static int setup(void **state)
     unsolvable_len = dh_load_lines(SUDOKU_TEST_DATA_DIR "/invalid.txt", unsolvable, 8);
     if (easy_len < 8 || medium_len < 8 || hard_len < 4 || unsolvable_len < 7)
         return -1;
-    hard_use = getenv("SUDOKU_VALGRIND") ? 0 : 2;
+    hard_use = getenv("SUDOKU_VALGRIND") ? 0 : TEST_SANITIZED ? 1 : 2;
     return dh_start(&sd, extra);
 }
 

@@ -8,7 +8,10 @@
  * valid, or rules_new refuses them), the solution keeping every rule and
  * given, and exactly one solution by rules_count.  Then the same seed must
  * give the same bytes.  16x16 windoku and jigsaw run with bitmask, whose
- * heavy tail there the generator's budgets of guesses cut.
+ * heavy tail there the generator's budgets of guesses cut.  Under a
+ * sanitizer (sanitizer.h) each row makes one puzzle, from seed 1, and the
+ * same-bytes check, a property of the code and not of memory, is left to
+ * the Release build.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +26,10 @@
 #include "core/generate.h"
 #include "core/host.h"
 #include "core/rules.h"
+#include "sanitizer.h"
+
+#define SEEDS  (TEST_SANITIZED ? 1 : 2) /* seeds per row: 1, 2, ... */
+#define REPEAT (!TEST_SANITIZED)        /* generate again: the same bytes? */
 
 static struct host *host;
 static const struct host_plugin *counter;
@@ -156,7 +163,7 @@ static void test_rules_rows(void **state)
         spec.n = w->n;
         spec.rules = &fixed;
         spec.draw = w->draw;
-        for (uint64_t seed = 1; seed <= 2; seed++) {
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
             struct rules *r;
             uint64_t count = 0;
             char err[200] = "";
@@ -183,6 +190,8 @@ static void test_rules_rows(void **state)
                 assert_false(is_boxes); /* a drawn layout is never the boxes */
             }
             rules_free(r);
+            if (!REPEAT)
+                continue;
             assert_int_equal(gen_one(&spec, seed, &q), 0);
             assert_memory_equal(&p, &q, sizeof(p)); /* same seed, same bytes */
         }
@@ -229,6 +238,8 @@ static void test_sixteen(void **state)
         assert_int_equal(rules_count(rules_sdk(r), w->n, p.puzzle, 2, 0, NULL, &count), 0);
         assert_int_equal(count, 1);
         rules_free(r);
+        if (!REPEAT)
+            continue;
         assert_int_equal(gen_one(&spec, seeds[i], &q), 0);
         assert_memory_equal(&p, &q, sizeof(p)); /* same seed, same bytes */
     }

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "daemon_harness.h"
+#include "sanitizer.h"
 
 #define LOAD_CLIENTS       64     /* default connections */
 #define LOAD_REQUESTS      200    /* default requests per connection */
@@ -57,17 +58,6 @@
 #define LOAD_NOREAD_MIN                                                                            \
     16000 /* a non-reader's stream: ~1.5 MB, more than the                                         \
              daemon may buffer for it (1 MiB unsent) */
-
-#if defined(__SANITIZE_ADDRESS__)
-#define LOAD_IS_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LOAD_IS_ASAN 1
-#endif
-#endif
-#ifndef LOAD_IS_ASAN
-#define LOAD_IS_ASAN 0
-#endif
 
 enum role {
     ROLE_NORMAL,
@@ -646,7 +636,7 @@ static void test_load_and_faults(void **state)
     smp.stop = 1;
     pthread_join(smp.tid, NULL);
     long hwm = proc_status_kib(daemon_d.pid, "VmHWM");
-    long bound_mb = LOAD_IS_ASAN ? LOAD_RSS_ASAN_MB : LOAD_RSS_BOUND_MB;
+    long bound_mb = TEST_ASAN ? LOAD_RSS_ASAN_MB : LOAD_RSS_BOUND_MB;
 
     check_clients(cl, clients, &valid_answered);
     printf("load: %d clients x %d requests in %llu ms; %d valid requests answered right\n", clients,

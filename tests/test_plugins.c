@@ -32,6 +32,7 @@
 #include "core/grid.h"
 #include "core/host.h"
 #include "proto/codec.h"
+#include "sanitizer.h"
 
 #define GOLDEN_MAX    256        /* entries in golden.txt at most */
 #define HARD_MS       1000       /* deadline for 'h' and 't' entries, when a timeout is allowed */
@@ -46,14 +47,7 @@
  * a large formula (sat on the empty 25x25: 180,000 clauses; measured 20-90 ms
  * on a loaded 2-core machine, 180-440 ms under ASan).  On the minimal 25x25,
  * sat stops in 1-5 ms, 17-36 ms under ASan. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SUDOKU_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SUDOKU_TEST_ASAN 1
-#endif
-#endif
-#ifdef SUDOKU_TEST_ASAN
+#if TEST_ASAN
 #define STOP_BOUND_NS 250000000u
 #define FREE_BOUND_NS 1000000000u
 #else
