@@ -183,14 +183,21 @@ def test_golden_through_any_plugin_that_takes_them(client):
     assert solved >= 1  # classic at least
 
 
+# Golden puzzles not explained here: non_consecutive's path takes the logic
+# plugin's nested forcing chains, some 8 s an explanation and 20 under ASan.
+# The C suite explains non-consecutive puzzles (test_logic_variants), and
+# the rule goes over the wire as the other booleans do.
+EXPLAIN_HEAVY = {"non_consecutive"}
+
+
 def test_explain_and_rate_variants(client):
-    """Every unique 9x9 golden variant is explained under its rules: each
-    placement is the value of the solution the daemon's solve found (a
-    solution this test checks against every rule), and rate agrees with
-    explain's rating."""
+    """Every unique 9x9 golden variant (but EXPLAIN_HEAVY) is explained
+    under its rules: each placement is the value of the solution the
+    daemon's solve found (a solution this test checks against every rule),
+    and rate agrees with explain's rating."""
     explained, statuses = 0, []
     for name, rules, puzzle, count in golden():
-        if count != 1 or len(puzzle) != 81 or not rules:
+        if count != 1 or len(puzzle) != 81 or not rules or name in EXPLAIN_HEAVY:
             continue
         sol = solve(client, puzzle, rules, limit=2).solution
         assert breaks_no_rule(puzzle, rules, sol), name
