@@ -10,15 +10,21 @@
 set -eu
 cd "$(dirname "$0")/.."
 
+jobs=$(nproc 2>/dev/null || echo 2)
 status=0
-unformatted=$(git ls-files '*.c' '*.h' | while read -r f; do
-    clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || echo "$f"
-done)
-if [ -n "$unformatted" ]; then
-    echo "lint: clang-format would change:" $unformatted >&2
+# One clang-format over every file (a process per file costs ~40 s here):
+# each file it would change gets an error line naming it.
+out=$(git ls-files -z '*.c' '*.h' | xargs -0 clang-format --dry-run -Werror 2>&1 >/dev/null) || {
+    unformatted=$(printf '%s\n' "$out" |
+        sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
+    if [ -n "$unformatted" ]; then
+        echo "lint: clang-format would change:" $unformatted >&2
+    else
+        printf 'lint: clang-format failed:\n%s\n' "$out" >&2
+    fi
     status=1
-fi
-cppcheck --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
+}
+cppcheck -j "$jobs" --enable=warning,style,performance,portability --std=c11 --error-exitcode=1 -q \
     -I include -I . --suppress=missingIncludeSystem -i plugins/bitmask/fast9.c \
     util core proto method daemon plugins client tool bench || status=1
 [ "$status" -eq 0 ] && echo "lint: clang-format and cppcheck clean"
