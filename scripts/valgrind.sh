@@ -16,8 +16,8 @@
 # the build tree may sit below a folder only root can enter; the script fails
 # when any log reports an error or a definite, indirect or possible leak.
 # Logs without a summary belong to daemons a test killed on purpose (SIGKILL)
-# and are counted, not judged.  Rebuilding the sudokud target in this tree
-# restores the real binary; the script re-wraps it on every run.
+# and are counted, not judged.  The real binary goes back in place when the
+# script exits, and at its start if an earlier run was cut short.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -26,8 +26,11 @@ jobs=${VG_JOBS:-2}
 labels=${VG_LABELS:-daemon client load}
 
 command -v valgrind >/dev/null || { echo "valgrind.sh: apt-get install valgrind" >&2; exit 2; }
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-rm -f "$build/bin/sudokud.real"
+# A tree configured before keeps its settings (test.sh hands over its Release
+# tree, built with -g, and saves a build); a new one is RelWithDebInfo.
+[ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# A run cut short leaves the wrapper in place: put the real binary back.
+[ -f "$build/bin/sudokud.real" ] && mv -f "$build/bin/sudokud.real" "$build/bin/sudokud"
 cmake --build "$build" -j "$jobs" >/dev/null
 
 logs=$(mktemp -d /tmp/sudokud-vg.XXXXXX)
@@ -37,6 +40,7 @@ chmod 1777 "$logs" # some tests run the daemon as nobody
 cp scripts/valgrind.supp "$logs/valgrind.supp"
 chmod 0644 "$logs/valgrind.supp"
 mv "$build/bin/sudokud" "$build/bin/sudokud.real"
+trap 'mv -f "$build/bin/sudokud.real" "$build/bin/sudokud"' EXIT
 cat >"$build/bin/sudokud" <<WRAP
 #!/bin/sh
 exec valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect,possible \\
@@ -51,11 +55,9 @@ status=0
 export SUDOKU_VALGRIND=1 # tests that cannot hold under valgrind skip (test_emfile_keeps_serving)
 for label in $labels; do
     echo "== valgrind: ctest -L $label"
-    # The client tests hold no timing: two at a time.  The daemon's do.
-    par=""
-    [ "$label" = client ] && par="-j $jobs"
-    # shellcheck disable=SC2086
-    ctest --test-dir "$build" -L "^$label\$" --output-on-failure $par "$@" || status=1
+    # Two at a time: a daemon under valgrind runs one thread at a time, so
+    # two of them keep two cores busy, and their tests' bounds are wide.
+    ctest --test-dir "$build" -L "^$label\$" --output-on-failure -j "$jobs" "$@" || status=1
 done
 
 runs=0 clean=0 killed=0
@@ -72,7 +74,6 @@ for log in "$logs"/vg.*.log; do
         status=1
     fi
 done
-mv "$build/bin/sudokud.real" "$build/bin/sudokud"
 echo "valgrind: $runs daemon runs, $clean with 0 errors and 0 leaks, $killed killed before exit"
 [ "$runs" -gt 0 ] || { echo "== valgrind: no daemon ran" >&2; status=1; }
 if [ "$status" -eq 0 ]; then
