@@ -40,6 +40,9 @@ static void test_log(void *ctx, int level, const char *msg)
         print_message("host log: %s\n", msg);
 }
 
+/* What a plugin called directly sees of its host. */
+static const struct sdk_host sdk_host = {.size = sizeof(struct sdk_host), .log = test_log};
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -224,6 +227,52 @@ static void test_other_maker(void **state)
         check_puzzle(&gp, 9, GEN_SYM_NONE, 1);
     }
     checker = judge;
+}
+
+/* A 16x16 seed whose random diagonal boxes send bitmask's completion down a
+ * tail of minutes: the completion's budget of guesses (gen_grid.c) draws
+ * again, so the puzzle comes (in under a second), judged as every other,
+ * and again byte for byte.  A guard deadline turns a regression into a
+ * failure, not a hang. */
+static void test_heavy_fill(void **state)
+{
+    struct gen_spec spec;
+    static struct gen_puzzle gp, again;
+
+    (void)state;
+    gen_spec_init(&spec, maker);
+    spec.n = 16;
+    spec.is_minimal = 0;
+    spec.deadline_ns = sdk_now_ns() + 60000000000ull;
+    assert_int_equal(gen_one(&spec, 5307919188781541395ull, &gp), 0);
+    check_puzzle(&gp, 16, GEN_SYM_NONE, 0);
+    assert_int_equal(gen_one(&spec, 5307919188781541395ull, &again), 0);
+    assert_memory_equal(&gp, &again, sizeof(gp));
+}
+
+/* bitmask's search at 16x16 keeps a budget of guesses (ABI minor 5): a
+ * count to 2 on the empty grid stops with SDK_EXHAUSTED after 10 guesses,
+ * and a job sized before the field (no budget) finishes it. */
+static void test_bitmask_budget_16(void **state)
+{
+    static uint8_t cells[256], sol[256];
+    struct sdk_job job = {.size = sizeof(job),
+                          .n = 16,
+                          .cells = cells,
+                          .limit = 2,
+                          .solution = sol,
+                          .max_guesses = 10};
+
+    (void)state;
+    assert_int_equal(maker->desc->solve(maker->state, &sdk_host, &job), SDK_EXHAUSTED);
+    assert_true(job.guesses <= 10);
+    job = (struct sdk_job){.size = (uint32_t)offsetof(struct sdk_job, max_guesses),
+                           .n = 16,
+                           .cells = cells,
+                           .limit = 2,
+                           .solution = sol};
+    assert_int_equal(maker->desc->solve(maker->state, &sdk_host, &job), SDK_SOLVED);
+    assert_int_equal(job.count, 2);
 }
 
 /* ---------------------------------------------------------------- seeds */
@@ -598,6 +647,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_other_maker),
+        cmocka_unit_test(test_heavy_fill),
+        cmocka_unit_test(test_bitmask_budget_16),
         cmocka_unit_test(test_same_seed_same_bytes),
         cmocka_unit_test(test_different_seeds_differ),
         cmocka_unit_test(test_batch_seeds),

@@ -13,7 +13,9 @@
  * level, each a full copy of the state: backtracking is dropping a frame, so
  * there is no undo log to get wrong.  Every level fills at least one cell, so
  * n*n + 1 frames always suffice; they are allocated once per call (about
- * 580 KiB for 25x25) and freed before returning.  No globals.
+ * 580 KiB for 25x25) and freed before returning.  A job's budget of
+ * guesses (sdk_job_max_guesses) stops the search with SDK_EXHAUSTED.  No
+ * globals.
  */
 #include "bitmask.h"
 
@@ -228,11 +230,13 @@ static int g_propagate(const struct g_geom *g, struct g_state *s, struct g_pick 
 /* Search.                                                                    */
 
 /* Depth-first search from w->frames[0].s.  Returns 0 when the search ended
- * (exhausted or limit reached), else SDK_CANCELLED / SDK_TIMEDOUT. */
+ * (exhausted or limit reached), else SDK_CANCELLED / SDK_TIMEDOUT, or
+ * SDK_EXHAUSTED when the job's budget of guesses was spent first. */
 static int g_search(struct g_work *w, struct sdk_job *job)
 {
     const struct g_geom *g = &w->g;
     const struct sdk_job *round_poll = g->n >= 16 ? job : NULL;
+    const uint64_t budget = sdk_job_max_guesses(job);
     int depth = 0;
     unsigned poll = G_POLL;
 
@@ -261,6 +265,8 @@ static int g_search(struct g_work *w, struct sdk_job *job)
             if ((r = sdk_job_should_stop(job)) != 0)
                 return r;
         }
+        if (budget && job->guesses >= budget)
+            return SDK_EXHAUSTED;
         f = &w->frames[depth];
         uint32_t bit = f->left & -f->left;
         f->left &= ~bit;
