@@ -35,7 +35,7 @@
 #include "sanitizer.h"
 
 #define GOLDEN_MAX    256        /* entries in golden.txt at most */
-#define HARD_MS       1000       /* deadline for 'h' and 't' entries, when a timeout is allowed */
+#define HARD_MS       250        /* deadline for 'h' and 't' entries, when a timeout is allowed */
 #define GUARD_MS      120000     /* deadline for the others: a hang fails, never blocks */
 #define RUN_BEFORE_NS 200000000u /* let a solve run this long before stopping it */
 #define STOP_TRIES    3          /* a late stop is tried again (scheduling noise) */
