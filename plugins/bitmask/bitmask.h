@@ -15,7 +15,28 @@
 #ifndef SUDOKU_BITMASK_H
 #define SUDOKU_BITMASK_H
 
+#include <stdint.h>
+
 #include <sudoku/plugin.h>
+
+/* Bits set in x.  Written out (SWAR): baseline x86-64 has no popcount
+ * instruction, so __builtin_popcount is a call into libgcc, which took a
+ * third of a 16x16 generation's time in the generic engine. */
+static inline unsigned bm_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
+/* Bits set in x, 32 bits (see bm_popcount64). */
+static inline unsigned bm_popcount32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
 
 /* Solve a validated 9x9 job with the band solver.  Never allocates. */
 int bm_fast9_solve(struct sdk_job *job);

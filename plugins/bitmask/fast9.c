@@ -666,21 +666,12 @@ static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
 /* ------------------------------------------------------------------------ */
 /* Search.                                                                    */
 
-/* Bits set in x (SWAR: baseline x86-64 has no popcount instruction). */
-static inline int f9_popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    return (int)((x * 0x0101010101010101u) >> 56);
-}
-
 /* Unsolved cells among the 20 peers of cell i of band b. */
 static inline int f9_open_peers(const struct f9_state *s, int b, int i)
 {
     uint32_t col = f9_col[i];
     uint32_t other = (s->unsolved[b == 0 ? 1 : 0] & col) | (s->unsolved[b == 2 ? 1 : 2] & col) << 1;
-    return f9_popcount64((uint64_t)(s->unsolved[b] & f9_peers[i]) | (uint64_t)other << 32);
+    return (int)bm_popcount64((uint64_t)(s->unsolved[b] & f9_peers[i]) | (uint64_t)other << 32);
 }
 
 /* Cells of each band with exactly two candidates, into two[3]. */

@@ -168,7 +168,7 @@ static unsigned v_combo_key(uint32_t m)
 
     for (uint32_t x = m; x; x &= x - 1)
         sum += (unsigned)__builtin_ctz(x) + 1;
-    return (unsigned)__builtin_popcount(m) * V_COMBO_SUMS + sum;
+    return bm_popcount32(m) * V_COMBO_SUMS + sum;
 }
 
 /* The subsets of the n digits by (size, sum) into g's table (n up to
@@ -777,7 +777,7 @@ V_INLINE unsigned v_open_peers(const struct v_geom *g, const uint64_t *f, unsign
     unsigned k = 0;
 
     for (unsigned x = 0; x < W; x++)
-        k += (unsigned)__builtin_popcountll(peer[x] & open[x]);
+        k += bm_popcount64(peer[x] & open[x]);
     return k;
 }
 
