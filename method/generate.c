@@ -86,8 +86,7 @@ static const char *counter_name(const struct host *h, const struct rpc_generate_
     const struct host_plugin *p = host_find(h, "dlx"), *def = host_default_for(h, 25);
 
     if (g->solver[0] || g->n != 25 || !kinds || !p || !def || strcmp(def->desc->name, "sat") != 0 ||
-        !(p->desc->sizes & sdk_size_bit(25)) || (sdk_plugin_rules(p->desc, 0) & kinds) != kinds ||
-        !(p->desc->caps & SDK_CAP_COUNT))
+        !method_plugin_takes(p, 25, kinds, 1))
         return g->solver;
     return "dlx";
 }

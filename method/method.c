@@ -152,8 +152,7 @@ enum rpc_code method_rules(const struct rpc_rules *wire, unsigned n, struct rule
     return rc < 0 ? RPC_BAD_REQUEST : RPC_OK;
 }
 
-/* Does p take side n, every rule of kinds, and count when asked? */
-static int takes(const struct host_plugin *p, unsigned n, uint32_t kinds, int counts)
+int method_plugin_takes(const struct host_plugin *p, unsigned n, uint32_t kinds, int counts)
 {
     return (p->desc->sizes & sdk_size_bit(n)) && (sdk_plugin_rules(p->desc, 0) & kinds) == kinds &&
            (!counts || (p->desc->caps & SDK_CAP_COUNT));
@@ -177,7 +176,7 @@ static const char *rule_nobody_takes(const struct host *h, unsigned n, uint32_t 
         if (!(kinds & k))
             continue;
         for (size_t i = 0; i < host_count(h) && !taken; i++)
-            taken = takes(host_plugin_at(h, i), n, k, 0);
+            taken = method_plugin_takes(host_plugin_at(h, i), n, k, 0);
         if (!taken)
             return rules_kind_name(k);
     }
@@ -193,16 +192,16 @@ enum rpc_code method_find_rules_solver(const struct host *h, const char *name, u
     if (kinds == 0 || name[0]) {
         enum rpc_code code = method_find_solver(h, name, n, out, msg, msg_size);
 
-        if (code != RPC_OK || takes(*out, n, kinds, 0))
+        if (code != RPC_OK || method_plugin_takes(*out, n, kinds, 0))
             return code;
         snprintf(msg, msg_size, "solver %s does not take the rule %s", (*out)->desc->name,
                  first_missing(*out, kinds));
         return RPC_UNSUPPORTED;
     }
     p = host_default_for(h, (int)n);
-    for (size_t i = 0; (!p || !takes(p, n, kinds, counts)) && i < host_count(h); i++)
+    for (size_t i = 0; (!p || !method_plugin_takes(p, n, kinds, counts)) && i < host_count(h); i++)
         p = host_plugin_at(h, i);
-    if (p && takes(p, n, kinds, counts)) {
+    if (p && method_plugin_takes(p, n, kinds, counts)) {
         *out = p;
         return RPC_OK;
     }

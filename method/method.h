@@ -160,6 +160,10 @@ struct rules_desc_cage;
 void method_rules_desc(const struct rpc_rules *wire, unsigned n, struct rules_desc *d,
                        struct rules_desc_cage *cages, uint64_t *cells);
 
+/* Does p take side n, every rule of kinds (SDK_RULE_*), and count solutions
+ * when counts is set?  1 or 0. */
+int method_plugin_takes(const struct host_plugin *p, unsigned n, uint32_t kinds, int counts);
+
 /* For solve's validate: as method_find_solver, for a puzzle under rules of
  * the given SDK_RULE_* kinds (0: classic), by a plugin that counts when
  * counts is set.  A named plugin must take every kind; else the default
