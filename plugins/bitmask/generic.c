@@ -24,6 +24,9 @@
 #include <string.h>
 
 #define G_POLL 64u /* search nodes between two polls (16x16 and up also poll per round) */
+/* A candidate's weight in g_rank: above 3n (75 at 25x25), the most values
+ * a cell's row, column and box can hold between them. */
+#define G_RANK_CAND 128
 
 /* Where each cell sits, and which cells form each unit.  Unit u: rows are
  * 0..n-1, columns n..2n-1, boxes 2n..3n-1. */
@@ -124,7 +127,7 @@ static inline int g_rank(const struct g_geom *g, const struct g_state *s, unsign
     int filled = (int)(bm_popcount32(s->used[0][g->unit_of[0][c]]) +
                        bm_popcount32(s->used[1][g->unit_of[1][c]]) +
                        bm_popcount32(s->used[2][g->unit_of[2][c]]));
-    return pop * 128 - filled;
+    return pop * G_RANK_CAND - filled;
 }
 
 /* One pass of naked singles.  Returns the number placed, or -1. */
@@ -145,10 +148,10 @@ static int g_naked(const struct g_geom *g, struct g_state *s, struct g_pick *p)
             continue;
         }
         p->blanks++;
-        /* filled is under 3n <= 75 < 128: a cell with more candidates
-         * than the best so far cannot rank before it */
+        /* filled is at most 3n < G_RANK_CAND: a cell with more
+         * candidates than the best so far cannot rank before it */
         const int pop = (int)bm_popcount32(m);
-        if (pop * 128 - 3 * (int)g->n >= best)
+        if (pop * G_RANK_CAND - 3 * (int)g->n >= best)
             continue;
         int k = g_rank(g, s, c, pop);
         if (k < best) {
