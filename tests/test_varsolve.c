@@ -29,6 +29,7 @@
 #include "core/host.h"
 #include "core/rules.h"
 #include "sanitizer.h"
+#include "test_rng.h"
 #include "var_line.h"
 
 #define LINES_MAX      128     /* variant lines in the two data files at most */
@@ -565,6 +566,128 @@ static void test_dlx_bad_rules(void **state)
     bad_rules_checks("dlx");
 }
 
+/* ------------------------------------------------- the band solver's rules */
+
+#define BAND_PUZZLES 60 /* random puzzles per mix of rules */
+
+/* Run bitmask on cells under r with limit.  Returns the status. */
+static int band_run(const struct host_plugin *p, const struct sdk_rules *r, const uint8_t *cells,
+                    uint64_t limit, uint64_t budget, uint8_t *sol, struct sdk_job *job)
+{
+    *job = (struct sdk_job){.size = sizeof(*job),
+                            .n = 9,
+                            .cells = cells,
+                            .limit = limit,
+                            .deadline_ns = sdk_now_ns() + GUARD_NS,
+                            .solution = sol,
+                            .rules = r,
+                            .max_guesses = budget};
+    return p->desc->solve(p->state, &sdk_host, job);
+}
+
+/* A full grid under r: bitmask completes three random givens until one
+ * set has a completion (1000 tries at most), which rules_check_solution()
+ * then judges. */
+static void band_grid(const struct host_plugin *p, const struct sdk_rules *r, uint64_t *rng,
+                      uint8_t *grid)
+{
+    uint8_t cells[81];
+    struct sdk_job job;
+    char err[256] = "";
+
+    for (int tries = 0;; tries++) {
+        assert_true(tries < 1000);
+        memset(cells, 0, sizeof(cells));
+        for (int k = 0; k < 3; k++)
+            cells[test_rng_below(rng, 81)] = (uint8_t)(1 + test_rng_below(rng, 9));
+        if (band_run(p, r, cells, 1, 0, grid, &job) == SDK_SOLVED)
+            break;
+    }
+    if (rules_check_solution(r, 9, cells, grid, err, sizeof(err)))
+        fail_msg("kinds %#x: bad grid: %s", r->kinds, err);
+}
+
+/* One random puzzle under r: some cells of grid, and now and then a given
+ * that is not the grid's (a puzzle with other solutions, or none).  bitmask's
+ * count up to 2 must be rules_count's, its solution keep every rule; seen[]
+ * counts the puzzles compared by their count.  Returns 1 when rules_count finished (the counts were
+ * compared). */
+static int band_puzzle(const struct host_plugin *p, const struct sdk_rules *r, uint64_t *rng,
+                       const uint8_t *grid, unsigned seen[3])
+{
+    uint8_t cells[81], sol[81];
+    const unsigned keep = 12 + test_rng_below(rng, 24);
+    struct sdk_job job;
+    uint64_t count = 0;
+    char err[256] = "";
+
+    for (int c = 0; c < 81; c++)
+        cells[c] = test_rng_below(rng, 81) < keep ? grid[c] : 0;
+    if (test_rng_below(rng, 3) == 0)
+        cells[test_rng_below(rng, 81)] = (uint8_t)(1 + test_rng_below(rng, 9));
+    const int rc = band_run(p, r, cells, 2, 0, sol, &job);
+    if (rc != (job.count ? SDK_SOLVED : SDK_UNSOLVABLE))
+        fail_msg("kinds %#x: status %d with count %llu", r->kinds, rc,
+                 (unsigned long long)job.count);
+    if (job.count && rules_check_solution(r, 9, cells, sol, err, sizeof(err)))
+        fail_msg("kinds %#x: wrong solution: %s", r->kinds, err);
+    if (rules_count(r, 9, cells, 2, COUNT_NODES, NULL, &count) != 0)
+        return 0;
+    seen[count]++;
+    if (count != job.count)
+        fail_msg("kinds %#x: bitmask counts %llu, rules_count %llu", r->kinds,
+                 (unsigned long long)job.count, (unsigned long long)count);
+    return 1;
+}
+
+/* bitmask solves 9x9 X and windoku puzzles, and X-windoku, with its band
+ * solver (fast9.c), which reads those rules its own way: on random puzzles of each mix its counts
+ * are rules_count's and its solutions keep every rule; a budget of one guess stops an open count;
+ * and a malformed table fails the job. */
+static void test_bitmask_band_rules(void **state)
+{
+    static const uint32_t mixes[] = {
+        SDK_RULE_DIAGONALS,
+        SDK_RULE_WINDOWS,
+        SDK_RULE_DIAGONALS | SDK_RULE_WINDOWS,
+    };
+    const struct host_plugin *p = plugin("bitmask");
+    uint64_t rng = 0x5eed0f9u;
+    const uint8_t empty[81] = {0};
+    uint8_t grid[81];
+    struct sdk_job job;
+    unsigned compared = 0, seen[3] = {0};
+
+    (void)state;
+    if (!p)
+        skip();
+    for (size_t m = 0; m < sizeof(mixes) / sizeof(mixes[0]); m++) {
+        const struct rules_desc desc = {.n = 9, .flags = mixes[m]};
+        struct rules *rules = NULL;
+        char err[256] = "";
+        assert_int_equal(rules_new(&desc, &rules, err, sizeof(err)), 0);
+        const struct sdk_rules *r = rules_sdk(rules);
+        band_grid(p, r, &rng, grid);
+        for (int k = 0; k < BAND_PUZZLES; k++)
+            compared += (unsigned)band_puzzle(p, r, &rng, grid, seen);
+        assert_int_equal(band_run(p, r, empty, 2, 1, grid, &job), SDK_EXHAUSTED);
+        struct sdk_rules bad = *r;
+        bad.houses_len = 26; /* not even rows, columns and boxes */
+        assert_int_equal(band_run(p, &bad, empty, 2, 0, grid, &job), SDK_FAILED);
+        bad = *r;
+        bad.n = 4;
+        assert_int_equal(band_run(p, &bad, empty, 2, 0, grid, &job), SDK_FAILED);
+        rules_free(rules);
+    }
+    print_message("band solver: %u of %zu puzzles compared with rules_count (%u with no "
+                  "solution, %u unique, %u with more)\n",
+                  compared, sizeof(mixes) / sizeof(mixes[0]) * BAND_PUZZLES, seen[0], seen[1],
+                  seen[2]);
+    assert_true(seen[0] && seen[1] && seen[2]);
+    assert_true(compared * 4 >= sizeof(mixes) / sizeof(mixes[0]) * BAND_PUZZLES * 3);
+    assert_int_equal(atomic_load(&log_errors), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,7 +697,7 @@ int main(void)
         cmocka_unit_test(test_sat_stops),          cmocka_unit_test(test_sat_budget),
         cmocka_unit_test(test_dlx_budget),         cmocka_unit_test(test_sat_bad_rules),
         cmocka_unit_test(test_dlx_lines),          cmocka_unit_test(test_dlx_stops),
-        cmocka_unit_test(test_dlx_bad_rules),
+        cmocka_unit_test(test_dlx_bad_rules),      cmocka_unit_test(test_bitmask_band_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -1,10 +1,11 @@
 /* bitmask.c -- the bitmask solver plugin: descriptor, job checks, dispatch.
  *
  * The default solver of sudokud.  Classic 9x9 jobs go to the band-oriented
- * solver in fast9.c (no heap, the speed path); classic jobs of every other
- * side go to the generic candidate-mask solver in generic.c; a job with
- * variant rules (any kind, any side) goes to variant.c, so the classic
- * paths pay nothing for the rules.  This file only checks that a job is
+ * solver in fast9.c (no heap, the speed path), and so do 9x9 X-sudoku and
+ * windoku (extra houses on square boxes: bm_fast9_takes()); classic jobs of
+ * every other side go to the generic candidate-mask solver in generic.c;
+ * every other job with variant rules (any kind, any side) goes to
+ * variant.c.  This file only checks that a job is
  * well formed and picks the engine; it keeps no state, so init/fini are not
  * needed and solve() is safe to call from any number of threads at once.
  */
@@ -33,9 +34,10 @@ static int bm_solve(void *state, const struct sdk_host *host, struct sdk_job *jo
     if (!bm_job_ok(job))
         return SDK_FAILED;
     if (job->size >= offsetof(struct sdk_job, rules) + sizeof(job->rules) && job->rules)
-        return bm_variant_solve(job);
+        return job->n == 9 && bm_fast9_takes(job->rules) ? bm_fast9_solve(job, job->rules)
+                                                         : bm_variant_solve(job);
     if (job->n == 9)
-        return bm_fast9_solve(job);
+        return bm_fast9_solve(job, NULL);
     return bm_generic_solve(job);
 }
 

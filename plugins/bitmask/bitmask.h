@@ -38,8 +38,25 @@ static inline unsigned bm_popcount32(uint32_t x)
     return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* Solve a validated 9x9 job with the band solver.  Never allocates. */
-int bm_fast9_solve(struct sdk_job *job);
+/* The rules the band solver takes at 9x9: extra houses on square boxes.
+ * Regions and cages break its band layout.  The pair rules it could take,
+ * but measured there (bench/data/variants) it was no faster than variant.c
+ * on anti-knight and anti-king, and its faster non-consecutive solves made
+ * the generator's puzzles sparser and their ratings slower
+ * (docs/performance.md). */
+#define BM_FAST9_RULES (SDK_RULE_DIAGONALS | SDK_RULE_WINDOWS)
+
+/* Solve a validated 9x9 job with the band solver, under rules (NULL:
+ * classic; else only BM_FAST9_RULES), stopping with SDK_EXHAUSTED past the
+ * job's budget of guesses.  Never allocates; SDK_FAILED when the rules
+ * table is not one it takes. */
+int bm_fast9_solve(struct sdk_job *job, const struct sdk_rules *rules);
+
+/* Does the band solver take a 9x9 job under rules? */
+static inline int bm_fast9_takes(const struct sdk_rules *rules)
+{
+    return !(rules->kinds & ~BM_FAST9_RULES);
+}
 
 /* Solve a validated job of any supported side with the generic solver.
  * Allocates its search stack once and frees it before returning; returns

@@ -44,16 +44,29 @@
  * rules cuts the guesses on the hardest puzzles by a quarter against
  * bivalue cells and the cheap rules alone.
  *
+ * Variant rules (X-sudoku's diagonals, windoku's windows: extra houses on
+ * the square boxes; bitmask.h's BM_FAST9_RULES).  A placement also takes
+ * its digit from the rest of the cell's extra houses (f9_x_assign).  When
+ * every rule above is stuck, each extra house is looked at per digit whose
+ * words changed: no place left is a contradiction, one is a hidden single,
+ * two or three leave the digit out of every cell that sees them all
+ * (f9_x_houses).  The guess goes to the bivalue cell with the most open
+ * peers, extra ones counted; the ways guess stays for windoku alone, where
+ * it measured faster (on X it took more time).
+ *
  * Invariants: every placement sets a digit on a cell whose bit the digit
- * still has and removes it from the cell's row, column and box, so when
- * unsolved[] is empty the placed cells form a valid grid.  A word not in
- * dirty is as its last shrink left it, and rows[b][d] is then its minirow
- * set (no word is dirty when the triad rules read it).  No heap, no
- * mutable globals: the state is a 236-byte struct copied on the stack per
- * guess level; a level fixes one of the 54 (band or stack, digit) ways or
- * places a cell, so the depth stays under 54 + 81.
+ * still has and removes it from the cell's row, column and box (and extra
+ * houses), so when unsolved[] is empty the placed cells form a valid grid.
+ * A word not in dirty is as its last shrink left it, and rows[b][d] is
+ * then its minirow set (no word is dirty when the triad rules read it).
+ * No heap, no mutable globals: the state is a 248-byte struct copied on
+ * the stack per guess level (the rules, about 2 KiB, are built once a job
+ * and only pointed at); a level fixes one of the 54 (band or stack, digit)
+ * ways or places a cell, so the depth stays under 54 + 81.
  */
 #include "bitmask.h"
+
+#include <sudoku/plugin_rules.h>
 
 #include <stdint.h>
 #include <string.h>
@@ -195,6 +208,20 @@ struct f9_state {
                                    as of its last shrink */
     uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
+    uint32_t xchanged;          /* (d, b): changed since the last f9_x_houses */
+    const struct f9_rules *x;   /* variant rules (see f9_x_assign), or NULL: classic */
+};
+
+/* Variant rules the band solver takes (BM_FAST9_RULES): extra houses on
+ * square boxes.  Built once a job on the caller's stack; every state of the
+ * search points at it. */
+struct f9_rules {
+    uint32_t peer[81][3]; /* cells that share an extra house with cell c, by band */
+    uint32_t sees[81][3]; /* every cell that must differ from c (its peers too), by band */
+    uint32_t house[6][3]; /* the extra houses, by band */
+    uint32_t houses;      /* entries in house */
+    uint32_t bands[6];    /* (d, b) set of the bands house h touches, for every d */
+    int ways;             /* guess on a digit's ways in a band or stack (see f9_search) */
 };
 
 struct f9_search {
@@ -202,6 +229,7 @@ struct f9_search {
     uint64_t limit;      /* stop at this many solutions */
     uint64_t count;      /* solutions found so far */
     uint64_t guesses;    /* branches tried */
+    uint64_t budget;     /* stop with SDK_EXHAUSTED before a guess past this; 0 = none */
     uint32_t poll;       /* guesses left before the next poll */
     int stop;            /* SDK_CANCELLED / SDK_TIMEDOUT once asked to stop */
 };
@@ -219,6 +247,7 @@ static void f9_init(struct f9_state *s)
         for (int d = 0; d < 9; d++)
             s->rows[b][d] = 0x1ff;
     s->changed = F9_DB_ALL;
+    s->xchanged = F9_DB_ALL;
 }
 
 /* Remove cells from cand[b][d], marking the word dirty if it held any. */
@@ -289,6 +318,30 @@ static inline uint32_t f9_cell_digits(const uint32_t *words, uint32_t cell)
 }
 #endif
 
+/* Take cells from cand[b][d] under a variant rule.  A placed d among them
+ * (two cells of an extra house given d at once, by one batch of hidden
+ * singles) empties the word: the shrink of a word with no place left in a
+ * row reports the contradiction. */
+static inline void f9_x_remove(struct f9_state *s, int d, int b, uint32_t cells)
+{
+    if (s->cand[b][d] & cells & ~s->unsolved[b])
+        cells = F9_BAND_ALL;
+    f9_remove(s, d, b, cells);
+}
+
+/* d was put on the cells of band b: under the variant rules it leaves the
+ * rest of their extra houses. */
+static void f9_x_assign(struct f9_state *s, int d, int b, uint32_t cells)
+{
+    const struct f9_rules *x = s->x;
+
+    for (; cells; cells &= cells - 1) {
+        const uint32_t c = 27 * (uint32_t)b + (uint32_t)__builtin_ctz(cells);
+        for (int k = 0; k < 3; k++)
+            f9_x_remove(s, d, k, x->peer[c][k]);
+    }
+}
+
 /* Put d on the cells of band b, candidates of d in distinct rows and
  * columns: they leave every other digit, d leaves their columns in the
  * other bands; the words that lose a bit become dirty.  The caller deals
@@ -302,6 +355,8 @@ static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t ce
     s->cand[b][d] |= cells;
     f9_remove(s, d, b == 0 ? 1 : 0, cols);
     f9_remove(s, d, b == 2 ? 1 : 2, cols);
+    if (s->x)
+        f9_x_assign(s, d, b, cells);
 }
 
 /* Put d on cell i of band b (see f9_assign_cells). */
@@ -586,6 +641,7 @@ static int f9_shrink_dirty(struct f9_state *s)
 
         s->dirty = 0;
         s->changed |= dirty;
+        s->xchanged |= dirty;
         progress = 1;
         for (; dirty; dirty &= dirty - 1) {
             uint32_t k = (uint32_t)__builtin_ctz(dirty), cells = f9_shrink(s, k % 9, k / 9);
@@ -644,6 +700,49 @@ static int f9_cheap(struct f9_state *s)
     }
 }
 
+/* The extra houses (diagonals, windows), digit by digit: a digit with no
+ * place left in one is a contradiction; with one open place it goes there
+ * (a hidden single); with two or three, it leaves every cell that sees them
+ * all, by a row, column, box or rule (locked candidates between the house
+ * and the rest).  Returns 1 if it changed anything, 0 if not, -1 on a
+ * contradiction. */
+static int f9_x_houses(struct f9_state *s)
+{
+    const struct f9_rules *x = s->x;
+    const uint32_t changed = s->xchanged;
+    int progress = 0;
+
+    s->xchanged = 0;
+    for (uint32_t h = 0; h < x->houses; h++) {
+        for (uint32_t ds = f9_fold(changed & x->bands[h]); ds; ds &= ds - 1) {
+            const int d = __builtin_ctz(ds);
+            uint32_t cell[4], n = 0, placed = 0;
+            for (uint32_t b = 0; b < 3; b++) {
+                uint32_t w = s->cand[b][d] & x->house[h][b];
+                placed |= w & ~s->unsolved[b];
+                for (; w && n < 4; w &= w - 1)
+                    cell[n++] = 27 * b + (uint32_t)__builtin_ctz(w);
+            }
+            if (n == 0)
+                return -1;
+            if (placed || n > 3)
+                continue;
+            if (n == 1) {
+                s->xchanged |= changed; /* the rest of this pass: next time */
+                return f9_place(s, d, (int)(cell[0] / 27), (int)(cell[0] % 27)) ? -1 : 1;
+            }
+            for (uint32_t k = 0; k < 3; k++) {
+                uint32_t see = x->sees[cell[0]][k] & x->sees[cell[1]][k];
+                if (n == 3)
+                    see &= x->sees[cell[2]][k];
+                progress |= (s->cand[k][d] & see) != 0;
+                f9_x_remove(s, d, (int)k, see);
+            }
+        }
+    }
+    return progress;
+}
+
 /* Run every rule to a fixed point, the triad rules (dearest) last; leaves
  * the final triad matrices in *tri.  Returns 0, or -1 on a contradiction. */
 static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
@@ -658,6 +757,10 @@ static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
         if (r)
             continue;
         r = f9_triads_cols(s, tri->cols);
+        if (r < 0)
+            return r;
+        if (!r && s->x && s->x->houses)
+            r = f9_x_houses(s);
         if (r <= 0)
             return r;
     }
@@ -666,12 +769,21 @@ static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
 /* ------------------------------------------------------------------------ */
 /* Search.                                                                    */
 
-/* Unsolved cells among the 20 peers of cell i of band b. */
+/* Unsolved cells among the 20 peers of cell i of band b, and under variant
+ * rules among its extra peers too. */
 static inline int f9_open_peers(const struct f9_state *s, int b, int i)
 {
     uint32_t col = f9_col[i];
     uint32_t other = (s->unsolved[b == 0 ? 1 : 0] & col) | (s->unsolved[b == 2 ? 1 : 2] & col) << 1;
-    return (int)bm_popcount64((uint64_t)(s->unsolved[b] & f9_peers[i]) | (uint64_t)other << 32);
+    int n = (int)bm_popcount64((uint64_t)(s->unsolved[b] & f9_peers[i]) | (uint64_t)other << 32);
+
+    if (s->x) {
+        const uint32_t *p = s->x->peer[27 * b + i];
+        n += (int)bm_popcount64((uint64_t)(s->unsolved[0] & p[0]) |
+                                (uint64_t)(s->unsolved[1] & p[1]) << 27) +
+             (int)bm_popcount32(s->unsolved[2] & p[2]);
+    }
+    return n;
 }
 
 /* Cells of each band with exactly two candidates, into two[3]. */
@@ -811,9 +923,14 @@ static void f9_write(const struct f9_state *s, uint8_t *out)
                 out[27 * b + __builtin_ctz(x)] = (uint8_t)(d + 1);
 }
 
-/* Count the guess; poll the job every F9_POLL guesses.  Returns 1 to stop. */
+/* Count the guess; poll the job every F9_POLL guesses.  Returns 1 to stop:
+ * asked to, or the job's budget of guesses spent. */
 static int f9_tick(struct f9_search *ctx)
 {
+    if (ctx->budget && ctx->guesses >= ctx->budget) {
+        ctx->stop = SDK_EXHAUSTED;
+        return 1;
+    }
     ctx->guesses++;
     if (--ctx->poll == 0) {
         ctx->poll = F9_POLL;
@@ -842,7 +959,7 @@ static void f9_search(struct f9_search *ctx, struct f9_state *s)
             return;
         }
         struct f9_way_guess g;
-        if (f9_pick_way(&tri, &g)) {
+        if ((!s->x || s->x->ways) && f9_pick_way(&tri, &g)) {
             if (f9_tick(ctx))
                 return;
             struct f9_state t = *s;
@@ -869,14 +986,57 @@ static void f9_search(struct f9_search *ctx, struct f9_state *s)
     }
 }
 
-int bm_fast9_solve(struct sdk_job *job)
+/* Add the pair a, b (cells) to table t[81][3]: each in the other's row. */
+static void f9_x_pair(uint32_t t[81][3], uint32_t a, uint32_t b)
 {
-    struct f9_search ctx = {.job = job, .limit = job->limit, .poll = F9_POLL};
+    t[a][b / 27] |= 1u << (b % 27);
+    t[b][a / 27] |= 1u << (a % 27);
+}
+
+/* Read rules into x: only BM_FAST9_RULES, the first 27 houses the rows,
+ * columns and boxes, at most 6 extra houses, no pairs.  Returns 0, or -1
+ * when the table is not one the band solver can take. */
+static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
+{
+    if (!sdk_rules_head_ok(r, 9, BM_FAST9_RULES) || !sdk_rules_houses_ok(r, 9, 27 + 6, 255) ||
+        !sdk_rules_rows_cols_first(r, 9) || r->differ_len || r->nonconsec_len)
+        return -1;
+    memset(x, 0, sizeof(*x));
+    x->houses = r->houses_len - 27;
+    for (uint32_t h = 0; h < x->houses; h++) {
+        const uint16_t *cells = r->houses + (27 + h) * 9;
+        for (uint32_t i = 0; i < 9; i++) {
+            x->house[h][cells[i] / 27] |= 1u << (cells[i] % 27);
+            for (uint32_t j = 0; j < i; j++)
+                if (cells[i] != cells[j])
+                    f9_x_pair(x->peer, cells[i], cells[j]);
+        }
+    }
+    for (uint32_t h = 0; h < x->houses; h++)
+        for (uint32_t b = 0; b < 3; b++)
+            x->bands[h] |= x->house[h][b] ? 0x1ffu << (9 * b) : 0;
+    x->ways = r->kinds == SDK_RULE_WINDOWS;
+    for (uint32_t c = 0; c < 81; c++)
+        for (uint32_t k = 0; k < 3; k++)
+            x->sees[c][k] = x->peer[c][k] | (k == c / 27 ? f9_peers[c % 27] : f9_col[c % 27]);
+    return 0;
+}
+
+int bm_fast9_solve(struct sdk_job *job, const struct sdk_rules *rules)
+{
+    struct f9_search ctx = {
+        .job = job, .limit = job->limit, .budget = sdk_job_max_guesses(job), .poll = F9_POLL};
+    struct f9_rules x;
     struct f9_state s;
 
-    f9_init(&s);
     job->count = 0;
     job->guesses = 0;
+    f9_init(&s);
+    if (rules) {
+        if (f9_x_build(rules, &x) != 0)
+            return SDK_FAILED;
+        s.x = &x;
+    }
     for (int c = 0; c < 81; c++) {
         if (job->cells[c] && f9_place(&s, job->cells[c] - 1, c / 27, c % 27))
             return SDK_UNSOLVABLE;
