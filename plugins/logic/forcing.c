@@ -248,16 +248,20 @@ static int seg_remove(struct branch *br, const struct lg_geom *geo, bool rows, u
  * count with their value, which changes nothing: their peers lack it).  A
  * value that a box has in one segment only leaves the line's other segments
  * (pointing); one that a line has in one segment only leaves the box's other
- * segments (claiming).  O(n * n) a pass.  Returns -1 when a cell is left
- * empty; what it removes is queued in br. */
-static int lock_lines(struct branch *br, const struct lg_geom *geo, bool rows)
+ * segments (claiming).  O(n * n) a pass.  n and b are geo's side and box
+ * side, passed in so that an instance with constants can unroll the loops.
+ * Returns -1 when a cell is left empty; what it removes is queued in br. */
+static inline __attribute__((always_inline)) int lock_lines_nb(struct branch *br,
+                                                               const struct lg_geom *geo, bool rows,
+                                                               const uint32_t n, const uint32_t b)
 {
-    const uint32_t n = geo->n, b = geo->box;
-    uint32_t seg[LG_MAX_N][4] = {{0}};
+    uint32_t seg[LG_MAX_N][4];
 
-    for (uint32_t l = 0; l < n; l++)
-        for (uint32_t i = 0; i < n; i++)
-            seg[l][i / b] |= br->m[rows ? l * n + i : i * n + l];
+    memset(seg, 0, n * sizeof(seg[0])); /* the lines in use only */
+    for (uint32_t l = 0; l < n; l++)    /* no division: the 9x9 instance knows b, others not */
+        for (uint32_t j = 0, i = 0; j < b; j++)
+            for (uint32_t k = 0; k < b; k++, i++)
+                seg[l][j] |= br->m[rows ? l * n + i : i * n + l];
     for (uint32_t l = 0; l < n; l++) {
         const uint32_t band = l / b * b;
         for (uint32_t j = 0; j < b; j++) {
@@ -282,6 +286,15 @@ static int lock_lines(struct branch *br, const struct lg_geom *geo, bool rows)
         }
     }
     return 0;
+}
+
+/* lock_lines_nb for geo's side, with a constant side at 9x9 (the loops
+ * unrolled: variants up to 9x9 run it in every trial of the nested rung). */
+static int lock_lines(struct branch *br, const struct lg_geom *geo, bool rows)
+{
+    if (geo->n == 9)
+        return lock_lines_nb(br, geo, rows, 9, 3);
+    return lock_lines_nb(br, geo, rows, geo->n, geo->box);
 }
 
 /* A killer's cage combinations in b (cage_combination's rule) on the cages
