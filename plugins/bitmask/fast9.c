@@ -1030,11 +1030,11 @@ static void f9_search(struct f9_search *ctx, struct f9_state *s)
     }
 }
 
-/* Add the pair a, b (cells) to table t[81][3]: each in the other's row. */
-static void f9_x_pair(uint32_t t[81][3], uint32_t a, uint32_t b)
+/* Add the 9 cells of a house (row-major indices) to m, by band. */
+static void f9_x_cells(const uint16_t *cells, uint32_t m[3])
 {
-    t[a][b / 27] |= 1u << (b % 27);
-    t[b][a / 27] |= 1u << (a % 27);
+    for (uint32_t i = 0; i < 9; i++)
+        m[cells[i] / 27] |= 1u << (cells[i] % 27);
 }
 
 /* Add box (9 cells) and the extra house ex (by band) to x's overlaps when
@@ -1045,8 +1045,7 @@ static void f9_x_overlap(struct f9_rules *x, const uint16_t *box, const uint32_t
     uint32_t shared = 0;
 
     memset(&o, 0, sizeof(o));
-    for (uint32_t i = 0; i < 9; i++)
-        o.box[box[i] / 27] |= 1u << (box[i] % 27);
+    f9_x_cells(box, o.box);
     for (uint32_t b = 0; b < 3; b++) {
         o.in[b] = o.box[b] & ex[b];
         o.rest[b] = ex[b] & ~o.in[b];
@@ -1068,23 +1067,22 @@ static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
     x->houses = r->houses_len - 27;
     for (uint32_t h = 0; h < x->houses; h++) {
         const uint16_t *cells = r->houses + (27 + h) * 9;
-        for (uint32_t i = 0; i < 9; i++) {
-            x->house[h][cells[i] / 27] |= 1u << (cells[i] % 27);
-            for (uint32_t j = 0; j < i; j++)
-                if (cells[i] != cells[j])
-                    f9_x_pair(x->peer, cells[i], cells[j]);
+        f9_x_cells(cells, x->house[h]);
+        for (uint32_t k = 0; k < 3; k++) {
+            x->bands[h] |= x->house[h][k] ? 0x1ffu << (9 * k) : 0;
+            for (uint32_t i = 0; i < 9; i++)
+                x->peer[cells[i]][k] |= x->house[h][k]; /* the cell itself: cleared below */
         }
     }
-    for (uint32_t h = 0; h < x->houses; h++)
-        for (uint32_t b = 0; b < 3; b++)
-            x->bands[h] |= x->house[h][b] ? 0x1ffu << (9 * b) : 0;
     x->ways = r->kinds == SDK_RULE_WINDOWS;
     for (uint32_t h = 18; h < 27; h++) /* the boxes */
         for (uint32_t e = 0; e < x->houses; e++)
             f9_x_overlap(x, r->houses + h * 9, x->house[e]);
-    for (uint32_t c = 0; c < 81; c++)
+    for (uint32_t c = 0; c < 81; c++) {
+        x->peer[c][c / 27] &= ~(1u << (c % 27));
         for (uint32_t k = 0; k < 3; k++)
             x->sees[c][k] = x->peer[c][k] | (k == c / 27 ? f9_peers[c % 27] : f9_col[c % 27]);
+    }
     return 0;
 }
 
