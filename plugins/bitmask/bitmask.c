@@ -5,9 +5,9 @@
  * windoku (extra houses on square boxes: bm_fast9_takes()); classic jobs of
  * every other side go to the generic candidate-mask solver in generic.c;
  * every other job with variant rules (any kind, any side) goes to
- * variant.c.  This file only checks that a job is
- * well formed and picks the engine; it keeps no state, so init/fini are not
- * needed and solve() is safe to call from any number of threads at once.
+ * variant.c.  This file only checks that a job is well formed and picks
+ * the engine; it keeps no state, so init/fini are not needed and solve()
+ * is safe to call from any number of threads at once.
  */
 #include "bitmask.h"
 
