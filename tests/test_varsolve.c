@@ -608,10 +608,10 @@ static void band_grid(const struct host_plugin *p, const struct sdk_rules *r, ui
 }
 
 /* One random puzzle under r: some cells of grid, and now and then a given
- * that is not the grid's (a puzzle with other solutions, or none).  bitmask's
- * count up to 2 must be rules_count's, its solution keep every rule; seen[]
- * counts the puzzles compared by their count.  Returns 1 when rules_count finished (the counts were
- * compared). */
+ * that is not the grid's (a puzzle with other solutions, or none).
+ * bitmask's count up to 2 must be rules_count's, its solution keep every
+ * rule; seen[] counts the puzzles compared, by their count.  Returns 1 when
+ * rules_count finished (the counts were compared). */
 static int band_puzzle(const struct host_plugin *p, const struct sdk_rules *r, uint64_t *rng,
                        const uint8_t *grid, unsigned seen[3])
 {
@@ -641,9 +641,10 @@ static int band_puzzle(const struct host_plugin *p, const struct sdk_rules *r, u
 }
 
 /* bitmask solves 9x9 X and windoku puzzles, and X-windoku, with its band
- * solver (fast9.c), which reads those rules its own way: on random puzzles of each mix its counts
- * are rules_count's and its solutions keep every rule; a budget of one guess stops an open count;
- * and a malformed table fails the job. */
+ * solver (fast9.c), which reads those rules its own way: on random puzzles
+ * of each mix its counts are rules_count's and its solutions keep every
+ * rule; a budget of one guess stops an open count; and a malformed table
+ * fails the job. */
 static void test_bitmask_band_rules(void **state)
 {
     static const uint32_t mixes[] = {
