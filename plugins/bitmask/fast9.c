@@ -211,6 +211,7 @@ struct f9_state {
     uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
     uint32_t xchanged;          /* (d, b): changed since the last f9_x_houses */
+    uint32_t ochanged;          /* (d, b): changed since the last f9_x_overlaps */
     const struct f9_rules *x;   /* variant rules (see f9_x_assign), or NULL: classic */
 };
 
@@ -256,6 +257,7 @@ static void f9_init(struct f9_state *s)
             s->rows[b][d] = 0x1ff;
     s->changed = F9_DB_ALL;
     s->xchanged = F9_DB_ALL;
+    s->ochanged = F9_DB_ALL;
 }
 
 /* Remove cells from cand[b][d], marking the word dirty if it held any. */
@@ -650,6 +652,7 @@ static int f9_shrink_dirty(struct f9_state *s)
         s->dirty = 0;
         s->changed |= dirty;
         s->xchanged |= dirty;
+        s->ochanged |= dirty;
         progress = 1;
         for (; dirty; dirty &= dirty - 1) {
             uint32_t k = (uint32_t)__builtin_ctz(dirty), cells = f9_shrink(s, k % 9, k / 9);
@@ -724,16 +727,17 @@ static int f9_x_houses(struct f9_state *s)
     for (uint32_t h = 0; h < x->houses; h++) {
         for (uint32_t ds = f9_fold(changed & x->bands[h]); ds; ds &= ds - 1) {
             const int d = __builtin_ctz(ds);
-            uint32_t cell[4], n = 0, placed = 0;
-            for (uint32_t b = 0; b < 3; b++) {
-                uint32_t w = s->cand[b][d] & x->house[h][b];
-                placed |= w & ~s->unsolved[b];
-                for (; w && n < 4; w &= w - 1)
-                    cell[n++] = 27 * b + (uint32_t)__builtin_ctz(w);
-            }
+            const uint32_t w[3] = {s->cand[0][d] & x->house[h][0], s->cand[1][d] & x->house[h][1],
+                                   s->cand[2][d] & x->house[h][2]};
+            uint32_t cell[4], n = 0;
+            if ((w[0] & ~s->unsolved[0]) | (w[1] & ~s->unsolved[1]) | (w[2] & ~s->unsolved[2]))
+                continue; /* placed in the house */
+            for (uint32_t b = 0; b < 3; b++)
+                for (uint32_t m = w[b]; m && n < 4; m &= m - 1)
+                    cell[n++] = 27 * b + (uint32_t)__builtin_ctz(m);
             if (n == 0)
                 return -1;
-            if (placed || n > 3)
+            if (n > 3)
                 continue;
             if (n == 1) {
                 s->xchanged |= changed; /* the rest of this pass: next time */
@@ -755,17 +759,21 @@ static int f9_x_houses(struct f9_state *s)
  * whose places in such a box all lie in the extra house leaves the extra
  * house's other cells (the other way, the extra house's places all in the
  * box, is f9_x_houses' look).  The dearest rule, run only when every other
- * is stuck, on every digit.  The same look from the rows and columns cut
+ * is stuck, on the digits whose words changed since its last look (a digit
+ * whose words did not change gives what it gave then: nothing, or a removal
+ * already made).  The same look from the rows and columns cut
  * windoku's guesses further but cost more time than it saved.  Returns 1
  * if it removed any candidate, 0 if none. */
 static int f9_x_overlaps(struct f9_state *s)
 {
     const struct f9_rules *x = s->x;
+    const uint32_t digits = f9_fold(s->ochanged);
     int progress = 0;
 
+    s->ochanged = 0;
     for (uint32_t k = 0; k < x->overlaps; k++) {
         const struct f9_overlap *o = &x->overlap[k];
-        for (uint32_t ds = 0x1ff; ds; ds &= ds - 1) {
+        for (uint32_t ds = digits; ds; ds &= ds - 1) {
             const int d = __builtin_ctz(ds);
             uint32_t out = 0, placed = 0, gone = 0;
             for (uint32_t b = 0; b < 3; b++) {
@@ -1063,7 +1071,10 @@ static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
     if (!sdk_rules_head_ok(r, 9, BM_FAST9_RULES) || !sdk_rules_houses_ok(r, 9, 27 + 6, 255) ||
         !sdk_rules_rows_cols_first(r, 9) || r->differ_len || r->nonconsec_len)
         return -1;
-    memset(x, 0, sizeof(*x));
+    memset(x->peer, 0, sizeof(x->peer)); /* sees and the overlaps are written whole */
+    memset(x->house, 0, sizeof(x->house));
+    memset(x->bands, 0, sizeof(x->bands));
+    x->overlaps = 0;
     x->houses = r->houses_len - 27;
     for (uint32_t h = 0; h < x->houses; h++) {
         const uint16_t *cells = r->houses + (27 + h) * 9;
