@@ -51,17 +51,19 @@
  * words changed: no place left is a contradiction, one is a hidden single,
  * two or three leave the digit out of every cell that sees them all
  * (f9_x_houses); last, a digit whose places in a box all lie in an extra
- * house leaves the rest of it (f9_x_overlaps).  The guess goes to the
- * bivalue cell with the most open peers, extra ones counted; the ways
- * guess stays for windoku alone, where it measured faster (on X it took
- * more time).
+ * house leaves the rest of it (f9_x_overlaps).  The guess goes first to a
+ * digit with two places left in an extra house (f9_x_houses notes them in
+ * bilocal): it goes on the first place, and if that fails the house's
+ * hidden single puts it on the other.  Else to the bivalue cell with the
+ * most open peers, extra ones counted.  The ways guess stays for windoku
+ * alone, where it measured faster (on X it took more time).
  *
  * Invariants: every placement sets a digit on a cell whose bit the digit
  * still has and removes it from the cell's row, column and box (and extra
  * houses), so when unsolved[] is empty the placed cells form a valid grid.
  * A word not in dirty is as its last shrink left it, and rows[b][d] is
  * then its minirow set (no word is dirty when the triad rules read it).
- * No heap, no mutable globals: the state is a 248-byte struct copied on
+ * No heap, no mutable globals: the state is a 264-byte struct copied on
  * the stack per guess level (the rules, about 4 KiB, are built once a job
  * and only pointed at); a level fixes one of the 54 (band or stack, digit)
  * ways or places a cell, so the depth stays under 54 + 81.
@@ -212,6 +214,8 @@ struct f9_state {
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
     uint32_t xchanged;          /* (d, b): changed since the last f9_x_houses */
     uint32_t ochanged;          /* (d, b): changed since the last f9_x_overlaps */
+    uint64_t bilocal;           /* bit 9h + d: d has two open places left in extra house h
+                                   and is not placed there, as of f9_x_houses' last look */
     const struct f9_rules *x;   /* variant rules (see f9_x_assign), or NULL: classic */
 };
 
@@ -730,6 +734,7 @@ static int f9_x_houses(struct f9_state *s)
             const uint32_t w[3] = {s->cand[0][d] & x->house[h][0], s->cand[1][d] & x->house[h][1],
                                    s->cand[2][d] & x->house[h][2]};
             uint32_t cell[4], n = 0;
+            s->bilocal &= ~(1ull << (9 * h + (uint32_t)d));
             if ((w[0] & ~s->unsolved[0]) | (w[1] & ~s->unsolved[1]) | (w[2] & ~s->unsolved[2]))
                 continue; /* placed in the house */
             for (uint32_t b = 0; b < 3; b++)
@@ -743,6 +748,7 @@ static int f9_x_houses(struct f9_state *s)
                 s->xchanged |= changed; /* the rest of this pass: next time */
                 return f9_place(s, d, (int)(cell[0] / 27), (int)(cell[0] % 27)) ? -1 : 1;
             }
+            s->bilocal |= (uint64_t)(n == 2) << (9 * h + (uint32_t)d);
             for (uint32_t k = 0; k < 3; k++) {
                 uint32_t see = x->sees[cell[0]][k] & x->sees[cell[1]][k];
                 if (n == 3)
@@ -879,6 +885,17 @@ static uint32_t f9_pick(const struct f9_state *s, int *band, int *bit)
     uint32_t two[3], digits = 0;
     int best = -1;
 
+    if (s->bilocal) {
+        const uint32_t k = (uint32_t)__builtin_ctzll(s->bilocal), h = k / 9, d = k % 9;
+        for (int b = 0; b < 3; b++) {
+            const uint32_t w = s->cand[b][d] & s->x->house[h][b] & s->unsolved[b];
+            if (w) {
+                *band = b;
+                *bit = __builtin_ctz(w);
+                return 1u << d;
+            }
+        }
+    }
     f9_bivalue(s, two);
     for (int b = 0; b < 3; b++)
         for (uint32_t w = two[b]; w; w &= w - 1) {
