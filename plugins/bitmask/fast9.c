@@ -46,10 +46,10 @@
  *
  * Variant rules (X-sudoku's diagonals, windoku's windows: extra houses on
  * the square boxes; bitmask.h's BM_FAST9_RULES).  A placement also takes
- * its digit from the rest of the cell's extra houses (f9_x_assign).  When
- * every rule above is stuck, each extra house is looked at per digit whose
- * words changed: no place left is a contradiction, one is a hidden single,
- * two or three leave the digit out of every cell that sees them all
+ * its digit from the rest of the cell's extra houses (f9_x_assign; only
+ * cells in one).  When the cheap rules are stuck, before the triad rules,
+ * each extra house is looked at per digit whose words changed: no place left is a contradiction,
+ * one is a hidden single, two or three leave the digit out of every cell that sees them all
  * (f9_x_houses); last, a digit whose places in a box all lie in an extra
  * house leaves the rest of it (f9_x_overlaps).  The guess goes first to a
  * digit with two places left in an extra house (f9_x_houses notes them in
@@ -226,6 +226,7 @@ struct f9_rules {
     uint32_t peer[81][3]; /* cells that share an extra house with cell c, by band */
     uint32_t sees[81][3]; /* every cell that must differ from c (its peers too), by band */
     uint32_t house[6][3]; /* the extra houses, by band */
+    uint32_t in_any[3];   /* the cells of any extra house, by band */
     uint32_t houses;      /* entries in house */
     uint32_t bands[6];    /* (d, b) set of the bands house h touches, for every d */
     int ways;             /* guess on a digit's ways in a band or stack (see f9_search) */
@@ -369,8 +370,8 @@ static inline void f9_assign_cells(struct f9_state *s, int d, int b, uint32_t ce
     s->cand[b][d] |= cells;
     f9_remove(s, d, b == 0 ? 1 : 0, cols);
     f9_remove(s, d, b == 2 ? 1 : 2, cols);
-    if (s->x)
-        f9_x_assign(s, d, b, cells);
+    if (s->x && (cells & s->x->in_any[b]))
+        f9_x_assign(s, d, b, cells & s->x->in_any[b]);
 }
 
 /* Put d on cell i of band b (see f9_assign_cells). */
@@ -799,14 +800,23 @@ static int f9_x_overlaps(struct f9_state *s)
     return progress;
 }
 
-/* Run every rule to a fixed point, the triad rules (dearest) last; leaves
- * the final triad matrices in *tri.  Returns 0, or -1 on a contradiction. */
+/* Run every rule to a fixed point: the cheap rules, the extra houses (a
+ * few words each, so before the triads), the triad rules (dearest of the
+ * classic ones), the boxes' look into extra houses last; leaves the final
+ * triad matrices in *tri.  Returns 0, or -1 on a contradiction. */
 static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
 {
     for (;;) {
         int r = f9_cheap(s);
         if (r < 0)
             return r;
+        if (s->x && s->x->houses) {
+            r = f9_x_houses(s);
+            if (r < 0)
+                return r;
+            if (r)
+                continue;
+        }
         r = f9_triads_rows(s, tri->rows);
         if (r < 0)
             return r;
@@ -815,8 +825,6 @@ static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
         r = f9_triads_cols(s, tri->cols);
         if (r < 0)
             return r;
-        if (!r && s->x && s->x->houses)
-            r = f9_x_houses(s);
         if (!r && s->x && s->x->overlaps)
             r = f9_x_overlaps(s);
         if (r <= 0)
@@ -1091,6 +1099,7 @@ static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
     memset(x->peer, 0, sizeof(x->peer)); /* sees and the overlaps are written whole */
     memset(x->house, 0, sizeof(x->house));
     memset(x->bands, 0, sizeof(x->bands));
+    memset(x->in_any, 0, sizeof(x->in_any));
     x->overlaps = 0;
     x->houses = r->houses_len - 27;
     for (uint32_t h = 0; h < x->houses; h++) {
@@ -1098,6 +1107,7 @@ static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
         f9_x_cells(cells, x->house[h]);
         for (uint32_t k = 0; k < 3; k++) {
             x->bands[h] |= x->house[h][k] ? 0x1ffu << (9 * k) : 0;
+            x->in_any[k] |= x->house[h][k];
             for (uint32_t i = 0; i < 9; i++)
                 x->peer[cells[i]][k] |= x->house[h][k]; /* the cell itself: cleared below */
         }
