@@ -48,15 +48,16 @@
  * the square boxes; bitmask.h's BM_FAST9_RULES).  A placement also takes
  * its digit from the rest of the cell's extra houses (f9_x_assign; only
  * cells in one).  When the cheap rules are stuck, before the triad rules,
- * each extra house is looked at per digit whose words changed: no place left is a contradiction,
- * one is a hidden single, two or three leave the digit out of every cell that sees them all
- * (f9_x_houses); last, a digit whose places in a box all lie in an extra
- * house leaves the rest of it (f9_x_overlaps).  The guess goes first to a
- * digit with two places left in an extra house (f9_x_houses notes them in
- * bilocal): it goes on the first place, and if that fails the house's
- * hidden single puts it on the other.  Else to the bivalue cell with the
- * most open peers, extra ones counted.  The ways guess stays for windoku
- * alone, where it measured faster (on X it took more time).
+ * each extra house is looked at per digit whose words changed: no place
+ * left is a contradiction, one is a hidden single, two or three leave the
+ * digit out of every cell that sees them all (f9_x_houses); last, a digit
+ * whose places in a box all lie in an extra house leaves the rest of it
+ * (f9_x_overlaps).  The guess goes first to a digit with two places left in
+ * an extra house (f9_x_houses notes them in bilocal): it goes on the first
+ * place, and if that fails the house's hidden single puts it on the other.
+ * Else to the bivalue cell with the most open peers, extra ones counted.
+ * The ways guess stays for windoku alone, where it measured faster (on X it
+ * took more time).
  *
  * Invariants: every placement sets a digit on a cell whose bit the digit
  * still has and removes it from the cell's row, column and box (and extra
@@ -768,8 +769,8 @@ static int f9_x_houses(struct f9_state *s)
  * box, is f9_x_houses' look).  The dearest rule, run only when every other
  * is stuck, on the digits whose words changed since its last look (a digit
  * whose words did not change gives what it gave then: nothing, or a removal
- * already made).  The same look from the rows and columns cut
- * windoku's guesses further but cost more time than it saved.  Returns 1
+ * already made).  The same look from the rows and columns cut windoku's
+ * guesses further but cost more time than it saved.  Returns 1
  * if it removed any candidate, 0 if none. */
 static int f9_x_overlaps(struct f9_state *s)
 {
