@@ -225,7 +225,8 @@ struct f9_state {
  * search points at it. */
 struct f9_rules {
     uint32_t peer[81][3]; /* cells that share an extra house with cell c, by band */
-    uint32_t sees[81][3]; /* every cell that must differ from c (its peers too), by band */
+    uint32_t sees[81][3]; /* every cell that must differ from c (its peers too), by band;
+                             written for the cells of in_any only */
     uint32_t house[6][3]; /* the extra houses, by band */
     uint32_t in_any[3];   /* the cells of any extra house, by band */
     uint32_t houses;      /* entries in house */
@@ -1071,15 +1072,15 @@ static void f9_x_cells(const uint16_t *cells, uint32_t m[3])
         m[cells[i] / 27] |= 1u << (cells[i] % 27);
 }
 
-/* Add box (9 cells) and the extra house ex (by band) to x's overlaps when
+/* Add box k (0..8) and the extra house ex (by band) to x's overlaps when
  * they share two cells or more. */
-static void f9_x_overlap(struct f9_rules *x, const uint16_t *box, const uint32_t ex[3])
+static void f9_x_overlap(struct f9_rules *x, uint32_t k, const uint32_t ex[3])
 {
     struct f9_overlap o;
     uint32_t shared = 0;
 
     memset(&o, 0, sizeof(o));
-    f9_x_cells(box, o.box);
+    o.box[k / 3] = 0x1c0e07u << (3 * (k % 3));
     for (uint32_t b = 0; b < 3; b++) {
         o.in[b] = o.box[b] & ex[b];
         o.rest[b] = ex[b] & ~o.in[b];
@@ -1089,15 +1090,31 @@ static void f9_x_overlap(struct f9_rules *x, const uint16_t *box, const uint32_t
         x->overlap[x->overlaps++] = o;
 }
 
-/* Read rules into x: only BM_FAST9_RULES, the first 27 houses the rows,
- * columns and boxes, at most 6 extra houses, no pairs.  Returns 0, or -1
- * when the table is not one the band solver can take. */
+/* Is r a table the band solver can take: only BM_FAST9_RULES, the rows
+ * and columns first (the boxes after them are the square ones: the band
+ * rules assume them and never read them), at most 6 extra houses of cells
+ * inside the grid, no pairs?  1 or 0.  A job's fixed cost, so it checks
+ * only what the solver reads: no count of houses a cell. */
+static int f9_x_ok(const struct sdk_rules *r)
+{
+    uint32_t out = 0;
+
+    if (!sdk_rules_head_ok(r, 9, BM_FAST9_RULES) || !r->houses || r->houses_len < 27 ||
+        r->houses_len > 27 + 6 || r->differ_len || r->nonconsec_len ||
+        !sdk_rules_rows_cols_first(r, 9))
+        return 0;
+    for (uint32_t k = 27 * 9; k < r->houses_len * 9; k++)
+        out |= r->houses[k] >= 81;
+    return !out;
+}
+
+/* Read rules into x.  Returns 0, or -1 when the table is not one the band
+ * solver can take (f9_x_ok). */
 static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
 {
-    if (!sdk_rules_head_ok(r, 9, BM_FAST9_RULES) || !sdk_rules_houses_ok(r, 9, 27 + 6, 255) ||
-        !sdk_rules_rows_cols_first(r, 9) || r->differ_len || r->nonconsec_len)
+    if (!f9_x_ok(r))
         return -1;
-    memset(x->peer, 0, sizeof(x->peer)); /* sees and the overlaps are written whole */
+    memset(x->peer, 0, sizeof(x->peer)); /* sees: only in_any's; overlaps: whole */
     memset(x->house, 0, sizeof(x->house));
     memset(x->bands, 0, sizeof(x->bands));
     memset(x->in_any, 0, sizeof(x->in_any));
@@ -1114,14 +1131,18 @@ static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
         }
     }
     x->ways = r->kinds == SDK_RULE_WINDOWS;
-    for (uint32_t h = 18; h < 27; h++) /* the boxes */
+    for (uint32_t k = 0; k < 9; k++) /* the boxes */
         for (uint32_t e = 0; e < x->houses; e++)
-            f9_x_overlap(x, r->houses + h * 9, x->house[e]);
-    for (uint32_t c = 0; c < 81; c++) {
-        x->peer[c][c / 27] &= ~(1u << (c % 27));
-        for (uint32_t k = 0; k < 3; k++)
-            x->sees[c][k] = x->peer[c][k] | (k == c / 27 ? f9_peers[c % 27] : f9_col[c % 27]);
-    }
+            f9_x_overlap(x, k, x->house[e]);
+    /* Only the cells of an extra house have extra peers, and only they are
+     * ever looked up in sees (f9_x_houses lists places in a house). */
+    for (uint32_t b = 0; b < 3; b++)
+        for (uint32_t m = x->in_any[b]; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctz(m), c = 27 * b + i;
+            x->peer[c][b] &= ~(1u << i);
+            for (uint32_t k = 0; k < 3; k++)
+                x->sees[c][k] = x->peer[c][k] | (k == b ? f9_peers[i] : f9_col[i]);
+        }
     return 0;
 }
 
