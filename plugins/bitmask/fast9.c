@@ -217,6 +217,8 @@ struct f9_state {
     uint32_t ochanged;          /* (d, b): changed since the last f9_x_overlaps */
     uint64_t bilocal;           /* bit 9h + d: d has two open places left in extra house h
                                    and is not placed there, as of f9_x_houses' last look */
+    uint32_t xsum[6][9];        /* house h, digit d: the sum of its three band words in h
+                                   at f9_x_houses' last look */
     const struct f9_rules *x;   /* variant rules (see f9_x_assign), or NULL: classic */
 };
 
@@ -254,6 +256,7 @@ struct f9_search {
 static void f9_init(struct f9_state *s)
 {
     memset(s, 0, sizeof(*s));
+    memset(s->xsum, 0xff, sizeof(s->xsum)); /* no set of places sums to ~0 */
     for (int b = 0; b < 3; b++) {
         for (int d = 0; d < 9; d++)
             s->cand[b][d] = F9_BAND_ALL;
@@ -736,7 +739,11 @@ static int f9_x_houses(struct f9_state *s)
             const int d = __builtin_ctz(ds);
             const uint32_t w[3] = {s->cand[0][d] & x->house[h][0], s->cand[1][d] & x->house[h][1],
                                    s->cand[2][d] & x->house[h][2]};
+            const uint32_t sum = w[0] + w[1] + w[2];
             uint32_t cell[4], n = 0;
+            if (sum == s->xsum[h][d])
+                continue; /* the same places as last looked at */
+            s->xsum[h][d] = sum;
             s->bilocal &= ~(1ull << (9 * h + (uint32_t)d));
             if ((w[0] & ~s->unsolved[0]) | (w[1] & ~s->unsolved[1]) | (w[2] & ~s->unsolved[2]))
                 continue; /* placed in the house */
