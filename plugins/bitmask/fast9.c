@@ -236,9 +236,10 @@ struct f9_rules {
     int ways;             /* guess on a digit's ways in a band or stack (see f9_search) */
     uint32_t overlaps;    /* entries in overlap */
     struct f9_overlap {   /* a box sharing two cells or more with an extra house */
-        uint32_t box[3];  /* the box, by band */
-        uint32_t in[3];   /* its cells in the extra house */
-        uint32_t rest[3]; /* the extra house's other cells */
+        uint32_t band;    /* the box's band */
+        uint32_t box;     /* the box, in its band */
+        uint32_t in;      /* its cells in the extra house, in its band */
+        uint32_t rest[3]; /* the extra house's other cells, by band */
     } overlap[6 * 9];
 };
 
@@ -775,29 +776,25 @@ static int f9_x_houses(struct f9_state *s)
  * whose places in such a box all lie in the extra house leaves the extra
  * house's other cells (the other way, the extra house's places all in the
  * box, is f9_x_houses' look).  The dearest rule, run only when every other
- * is stuck, on the digits whose words changed since its last look (a digit
- * whose words did not change gives what it gave then: nothing, or a removal
- * already made).  The same look from the rows and columns cut windoku's
+ * is stuck, on the digits whose word in the box's band changed since its
+ * last look (a digit whose word did not change gives what it gave then:
+ * nothing, or a removal already made).  The same look from the rows and columns cut windoku's
  * guesses further but cost more time than it saved.  Returns 1
  * if it removed any candidate, 0 if none. */
 static int f9_x_overlaps(struct f9_state *s)
 {
     const struct f9_rules *x = s->x;
-    const uint32_t digits = f9_fold(s->ochanged);
+    const uint32_t changed = s->ochanged;
     int progress = 0;
 
     s->ochanged = 0;
     for (uint32_t k = 0; k < x->overlaps; k++) {
         const struct f9_overlap *o = &x->overlap[k];
-        for (uint32_t ds = digits; ds; ds &= ds - 1) {
+        for (uint32_t ds = (changed >> (9 * o->band)) & 0x1ff; ds; ds &= ds - 1) {
             const int d = __builtin_ctz(ds);
-            uint32_t out = 0, placed = 0, gone = 0;
-            for (uint32_t b = 0; b < 3; b++) {
-                const uint32_t w = s->cand[b][d] & o->box[b];
-                out |= w & ~o->in[b];
-                placed |= w & ~s->unsolved[b];
-            }
-            if (out || placed)
+            const uint32_t w = s->cand[o->band][d] & o->box;
+            uint32_t gone = 0;
+            if ((w & ~o->in) | (w & ~s->unsolved[o->band]))
                 continue; /* d can leave the extra house here, or is placed in it */
             for (uint32_t b = 0; b < 3; b++) {
                 gone |= s->cand[b][d] & o->rest[b];
@@ -1087,12 +1084,12 @@ static void f9_x_overlap(struct f9_rules *x, uint32_t k, const uint32_t ex[3])
     uint32_t shared = 0;
 
     memset(&o, 0, sizeof(o));
-    o.box[k / 3] = 0x1c0e07u << (3 * (k % 3));
-    for (uint32_t b = 0; b < 3; b++) {
-        o.in[b] = o.box[b] & ex[b];
-        o.rest[b] = ex[b] & ~o.in[b];
-        shared += bm_popcount32(o.in[b]);
-    }
+    o.band = k / 3;
+    o.box = 0x1c0e07u << (3 * (k % 3));
+    o.in = o.box & ex[o.band];
+    for (uint32_t b = 0; b < 3; b++)
+        o.rest[b] = ex[b] & ~(b == o.band ? o.in : 0u);
+    shared = bm_popcount32(o.in);
     if (shared >= 2 && x->overlaps < sizeof(x->overlap) / sizeof(x->overlap[0]))
         x->overlap[x->overlaps++] = o;
 }
