@@ -527,6 +527,24 @@ static void *sampler_main(void *arg)
     return NULL;
 }
 
+/* The daemon's descriptors once they stop changing: the same count for
+ * 200 ms (the start-up ping's connection closes asynchronously, later than
+ * usual on a loaded host), at most 5 s. */
+static int settled_fds(pid_t pid)
+{
+    uint64_t end = dh_now_ms() + 5000;
+    int n = proc_fd_count(pid), same = 0;
+
+    while (same < 10 && dh_now_ms() < end) {
+        int m;
+        usleep(20000);
+        m = proc_fd_count(pid);
+        same = m == n ? same + 1 : 0;
+        n = m;
+    }
+    return n;
+}
+
 /* Descriptors settle asynchronously (close callbacks): wait for baseline. */
 static int wait_fds(pid_t pid, int baseline)
 {
@@ -605,8 +623,7 @@ static void test_load_and_faults(void **state)
     (void)state;
     assert_non_null(cl);
     assert_int_equal(dh_start(&daemon_d, args), 0);
-    usleep(100000); /* the start-up ping's connection closes asynchronously */
-    int fd_base = proc_fd_count(daemon_d.pid);
+    int fd_base = settled_fds(daemon_d.pid);
     long rss_base = proc_status_kib(daemon_d.pid, "VmRSS");
     assert_true(fd_base > 0);
 
