@@ -56,29 +56,35 @@ static int chain(const struct gen_spec *spec, uint64_t seed, unsigned orders, st
                  struct gen_puzzle *out)
 {
     uint64_t mask = orders > 1 ? GEN_MAX_ORDERS - 1 : 0, grid_seed = seed & ~mask;
-    unsigned j0 = (unsigned)(seed & mask);
+    unsigned j0 = (unsigned)(seed & mask), above = 0, below = 0;
     struct grid_work *const g = gw;
+    int rc = 0;
 
-    for (unsigned attempt = 1;; attempt++) {
+    for (unsigned attempt = 1; rc == 0; attempt++) {
         unsigned t = (attempt - 1) % orders, j = (j0 + t) & (unsigned)mask;
-        int rc = t == 0 ? gen__grid_make(spec, grid_seed, orders > 1, g, out) : 0;
+        rc = t == 0 ? gen__grid_make(spec, grid_seed, orders > 1, g, out) : 0;
         if (rc == 0)
             rc = gen__is_variant(spec) ? gen__variant_dig(spec, g, j, out)
                                        : gen__dig(spec, g, j, out);
         if (rc < 0)
-            return rc;
+            break;
         out->seed = grid_seed | j;
         out->attempts = attempt;
         if (!is_refused(spec, out)) {
             rc = spec->rate ? in_band(spec, g, out) : 1;
             if (rc != 0)
-                return rc < 0 ? rc : 0;
+                break;
+            above += out->rating > spec->max_rating;
+            below += out->rating < spec->min_rating;
         }
         if (attempt == spec->max_attempts)
-            return -ERANGE;
+            rc = -ERANGE;
         if (t + 1 == orders)
             grid_seed = gen__mix64(grid_seed + GEN_GOLDEN) & ~mask;
     }
+    out->above = above;
+    out->below = below;
+    return rc < 0 ? rc : 0;
 }
 
 /* The chain with its grid's work, whose variant rules it frees. */

@@ -112,6 +112,8 @@ struct gen_puzzle {
     uint64_t seed;                   /* gen_one(spec, seed) makes this puzzle again */
     double rating;                   /* from spec->rate, 0 when there is none */
     unsigned attempts;               /* candidates rated to land in the band (1 without one) */
+    unsigned above, below;           /* of them, rated above / below the band; set on the
+                                        band search's failures too (-ETIMEDOUT, -ERANGE) */
     unsigned solves;                 /* host_solve() calls it took (work done) */
     /* Variants only (all zero for classic puzzles). */
     uint32_t kinds;               /* SDK_RULE_* of its rules */
@@ -145,7 +147,8 @@ uint64_t gen_batch_seed(uint64_t seed, uint64_t k);
  * counting up), and out->seed is the grid's seed with the order in them, so
  * it too makes the same puzzle at the first attempt.  Without a rate
  * callback, or with orders <= 1, a seed means what it always did.  On
- * failure *out is unspecified.
+ * failure *out is unspecified but for above and below (the candidates the
+ * band refused so far, which say why no puzzle came).
  * Returns 0, or:
  *   -EINVAL     bad spec (size, symmetry, band, a counter that cannot count
  *               or does not take n) or out is NULL;

@@ -355,6 +355,37 @@ static int generate_is_unfinished(const struct method_call *call)
     return r->rc == 0 && r->done < r->count;
 }
 
+/* A band's floor as a person reads it: a difficulty's floor is a hair
+ * above the band below's top (proto_difficulty_band), so the next tenth. */
+static double band_floor(double lo)
+{
+    double tenths = lo * 10, up = (double)(long)tenths + 1;
+
+    return tenths > (double)(long)tenths && up - tenths > 1 - 1e-6 ? up / 10 : lo;
+}
+
+/* Why a band search found nothing, after its message: how its candidates
+ * rated, and, when most were too hard and minimal ones were asked for, that
+ * digging less makes easier ones (anti-knight's minimal puzzles, say,
+ * rarely rate easy or hard).  Nothing without a band. */
+static void band_why(const struct genreq *r, char *msg, size_t msg_size)
+{
+    const struct gen_puzzle *p = &r->scratch;
+    const unsigned rated = p->above + p->below;
+    int len;
+
+    if (!r->spec.rate || rated == 0)
+        return;
+    len = snprintf(msg, msg_size, " (rating %g-%g: %u candidates rated, %u above, %u below",
+                   band_floor(r->spec.min_rating), r->spec.max_rating, rated, p->above, p->below);
+    if (len <= 0 || (size_t)len >= msg_size)
+        return;
+    snprintf(msg + len, msg_size - (size_t)len, "%s)",
+             r->spec.is_minimal && p->above > p->below
+                 ? "; minimal: false (sudoku generate --no-minimal) makes easier puzzles"
+                 : "");
+}
+
 /* RPC_OK when at least one puzzle was made (all, or those finished by the
  * deadline). */
 static enum rpc_code generate_outcome(const struct method_call *call, char *msg, size_t msg_size)
@@ -368,12 +399,17 @@ static enum rpc_code generate_outcome(const struct method_call *call, char *msg,
     if (r->done > 0 && (r->rc == 0 || r->rc == -ETIMEDOUT || r->rc == -ERANGE))
         return RPC_OK; /* all of them, or those finished in time */
     if (r->rc == -ETIMEDOUT) {
-        snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", call->timeout_ms);
+        int len =
+            snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", call->timeout_ms);
+        if (len > 0 && (size_t)len < msg_size)
+            band_why(r, msg + len, msg_size - (size_t)len);
         return RPC_TIMEOUT;
     }
     if (r->rc == -ERANGE) {
-        snprintf(msg, msg_size, "no puzzle in the band after %u grids: try a wider band",
-                 r->spec.max_attempts);
+        int len = snprintf(msg, msg_size, "no puzzle in the band after %u grids: try a wider band",
+                           r->spec.max_attempts);
+        if (len > 0 && (size_t)len < msg_size)
+            band_why(r, msg + len, msg_size - (size_t)len);
         return RPC_UNSUPPORTED;
     }
     if (r->rc == -EDOM) {

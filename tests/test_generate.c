@@ -431,6 +431,7 @@ static void test_band_respected(void **state)
         assert_true(gp.givens >= 22 && gp.givens <= 23);
         assert_true(gp.rating == (double)gp.givens);
         assert_int_equal(r.calls - before, gp.attempts);
+        assert_int_equal(gp.above + gp.below, gp.attempts - 1); /* the refused ones */
         check_puzzle(&gp, 9, GEN_SYM_NONE, 1);
         /* Its own seed lands in the band at the first attempt. */
         assert_int_equal(gen_one(&spec, gp.seed, &again), 0);
@@ -542,6 +543,14 @@ static void test_band_out_of_reach(void **state)
     spec.max_attempts = 5;
     assert_int_equal(gen_one(&spec, 1, &gp), -ERANGE);
     assert_int_equal(r.calls, 5);
+    /* what the band refused is told, for the error's message */
+    assert_int_equal(gp.below, 5);
+    assert_int_equal(gp.above, 0);
+    spec.min_rating = 0;
+    spec.max_rating = 5; /* no unique 9x9 puzzle has 5 givens */
+    assert_int_equal(gen_one(&spec, 1, &gp), -ERANGE);
+    assert_int_equal(gp.above, 5);
+    assert_int_equal(gp.below, 0);
     r.fail = -EIO;
     assert_int_equal(gen_one(&spec, 1, &gp), -EIO);
 }

@@ -595,12 +595,18 @@ static void test_bands(void **state)
 static void test_daemon_errors(void **state)
 {
     static const struct {
-        const char *args[8];
+        const char *args[10];
         const char *want;
     } cases[] = {
         {{"--solver", "nosuch"}, "unknown_solver"},
         {{"--size", "25", "--difficulty", "easy"}, "unsupported"},
         {{"--size", "16", "-n", "16", "--timeout", "1"}, "timeout"},
+        /* minimal anti-knight puzzles rate above easy (none of the first
+         * 4,000 from seed 1): the error says so and what makes easier ones */
+        {{"--rules", "anti-knight", "--difficulty", "easy", "--seed", "1", "--timeout", "3000"},
+         "candidates rated"},
+        {{"--rules", "anti-knight", "--difficulty", "easy", "--seed", "1", "--timeout", "3000"},
+         "--no-minimal"},
     };
     (void)state;
     struct tool_run *r = new_run();
