@@ -48,23 +48,24 @@
  * the square boxes; bitmask.h's BM_FAST9_RULES).  A placement also takes
  * its digit from the rest of the cell's extra houses (f9_x_assign; only
  * cells in one).  When the cheap rules are stuck, before the triad rules,
- * each extra house is looked at per digit whose words changed: no place
- * left is a contradiction, one is a hidden single, two or three leave the
- * digit out of every cell that sees them all (f9_x_houses); last, with
- * windows, a digit whose places in a box all lie in a window leaves the
- * rest of it (f9_x_overlaps).  The guess goes first to a digit with two places left in
- * an extra house (f9_x_houses notes them in bilocal): it goes on the first
- * place, and if that fails the house's hidden single puts it on the other.
- * Else to the bivalue cell with the most open peers, extra ones counted.
- * The ways guess stays for windoku alone, where it measured faster (on X it
- * took more time).
+ * each extra house is looked at per digit whose words changed (and whose
+ * places there changed since the last look: xsum): no place left is a
+ * contradiction, one is a hidden single, two or three leave the digit out
+ * of every cell that sees them all (f9_x_houses); last, with windows, a
+ * digit whose places in a box all lie in a window leaves the rest of it
+ * (f9_x_overlaps).  The guess goes first to a digit with two places left
+ * in an extra house (f9_x_houses notes them in bilocal): it goes on the
+ * first place, and if that fails the house's hidden single puts it on the
+ * other.  Else to the bivalue cell with the most open peers, extra ones
+ * counted.  The ways guess stays for windoku alone, where it measured
+ * faster (on X it took more time).
  *
  * Invariants: every placement sets a digit on a cell whose bit the digit
  * still has and removes it from the cell's row, column and box (and extra
  * houses), so when unsolved[] is empty the placed cells form a valid grid.
  * A word not in dirty is as its last shrink left it, and rows[b][d] is
  * then its minirow set (no word is dirty when the triad rules read it).
- * No heap, no mutable globals: the state is a 264-byte struct copied on
+ * No heap, no mutable globals: the state is a 480-byte struct copied on
  * the stack per guess level (the rules, about 4 KiB, are built once a job
  * and only pointed at); a level fixes one of the 54 (band or stack, digit)
  * ways or places a cell, so the depth stays under 54 + 81.

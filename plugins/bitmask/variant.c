@@ -525,8 +525,8 @@ V_INLINE int v_house_in(const struct v_geom *g, uint64_t *f, unsigned d, const u
         return V_FAIL;
     if (closed)
         return 0; /* placed in mask */
-    if (N <= V_COMBO_N && v_count(t, W) > V_LOCKED_MAX(N))
-        return 0; /* (up to 9x9, counted without a branch a place) */
+    if (N <= 9 && v_count(t, W) > V_LOCKED_MAX(N))
+        return 0; /* (up to 9x9, W <= 2: counted without a branch a place) */
     for (unsigned k = 0; k < W; k++)
         for (uint64_t s = t[k]; s; s &= s - 1) {
             if (cells == V_LOCKED_MAX(N))
