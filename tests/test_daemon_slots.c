@@ -306,9 +306,10 @@ static void test_dribbler_closed_by_message_deadline(void **state)
  * with `timeout` as soon as reading went on. */
 static void test_backpressure_not_counted_by_message_deadline(void **state)
 {
-    /* Sanitized, the 80 hogs' set-up alone may take a second or more: the
+    /* Sanitized, the 80 hogs' set-up alone may take a second or more (TSan
+     * up to ten times the Release build's work, ASan two to five): the
      * pause must still begin well inside the deadline. */
-    const uint64_t limit_ms = TEST_SANITIZED ? 8000 : 3000, hold_ms = 2 * limit_ms;
+    const uint64_t limit_ms = TEST_TSAN ? 8000 : TEST_ASAN ? 5000 : 3000, hold_ms = 2 * limit_ms;
     char limit_arg[24];
     /* --timeout-ms: A's generate waits out the hold before it runs */
     const char *args[] = {
