@@ -1084,16 +1084,13 @@ static void f9_x_cells(const uint16_t *cells, uint32_t m[3])
 static void f9_x_overlap(struct f9_rules *x, uint32_t k, const uint32_t ex[3])
 {
     struct f9_overlap o;
-    uint32_t shared = 0;
 
-    memset(&o, 0, sizeof(o));
     o.band = k / 3;
     o.box = 0x1c0e07u << (3 * (k % 3));
     o.in = o.box & ex[o.band];
     for (uint32_t b = 0; b < 3; b++)
         o.rest[b] = ex[b] & ~(b == o.band ? o.in : 0u);
-    shared = bm_popcount32(o.in);
-    if (shared >= 2 && x->overlaps < sizeof(x->overlap) / sizeof(x->overlap[0]))
+    if (bm_popcount32(o.in) >= 2 && x->overlaps < sizeof(x->overlap) / sizeof(x->overlap[0]))
         x->overlap[x->overlaps++] = o;
 }
 

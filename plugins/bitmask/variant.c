@@ -486,21 +486,6 @@ V_INLINE int v_hidden_in(const struct v_geom *g, uint64_t *f, unsigned d, const 
     return v_place(g, f, v_first(t, W), d, N, W) ? V_FAIL : 1;
 }
 
-/* Bits set in the W words of s, W up to 3 (a byte of the sum then stays
- * under 256): each word's bytes counted (bm_popcount64's first steps),
- * added, then summed in one multiply. */
-V_INLINE unsigned v_count(const uint64_t *s, const unsigned W)
-{
-    uint64_t sum = 0;
-
-    for (unsigned k = 0; k < W; k++) {
-        uint64_t x = s[k] - ((s[k] >> 1) & 0x5555555555555555u);
-        x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-        sum += (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    }
-    return (unsigned)((sum * 0x0101010101010101u) >> 56);
-}
-
 /* Digit d in house mask, hidden singles and locked candidates at once.
  * The open cells t of mask that may hold d, when d is not placed there
  * yet, are where it must go: none is a contradiction, one is a hidden
@@ -525,8 +510,13 @@ V_INLINE int v_house_in(const struct v_geom *g, uint64_t *f, unsigned d, const u
         return V_FAIL;
     if (closed)
         return 0; /* placed in mask */
-    if (N <= 9 && v_count(t, W) > V_LOCKED_MAX(N))
-        return 0; /* (up to 9x9, W <= 2: counted without a branch a place) */
+    if (N <= 9) { /* up to 9x9, counted without a branch a place */
+        unsigned places = 0;
+        for (unsigned k = 0; k < W; k++)
+            places += bm_popcount64(t[k]);
+        if (places > V_LOCKED_MAX(N))
+            return 0;
+    }
     for (unsigned k = 0; k < W; k++)
         for (uint64_t s = t[k]; s; s &= s - 1) {
             if (cells == V_LOCKED_MAX(N))
