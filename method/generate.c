@@ -364,7 +364,7 @@ static double band_floor(double lo)
     return tenths > (double)(long)tenths && up - tenths > 1 - 1e-6 ? up / 10 : lo;
 }
 
-/* Why a band search found nothing, after its message: how its candidates
+/* Append to msg why a band search found nothing: how its candidates
  * rated, and, when most were too hard and minimal ones were asked for, that
  * digging less makes easier ones (anti-knight's minimal puzzles, say,
  * rarely rate easy or hard).  Nothing without a band. */
@@ -372,10 +372,13 @@ static void band_why(const struct genreq *r, char *msg, size_t msg_size)
 {
     const struct gen_puzzle *p = &r->scratch;
     const unsigned rated = p->above + p->below;
+    size_t at = strlen(msg);
     int len;
 
-    if (!r->spec.rate || rated == 0)
+    if (!r->spec.rate || rated == 0 || at + 1 >= msg_size)
         return;
+    msg += at;
+    msg_size -= at;
     len = snprintf(msg, msg_size, " (rating %g-%g: %u candidates rated, %u above, %u below",
                    band_floor(r->spec.min_rating), r->spec.max_rating, rated, p->above, p->below);
     if (len <= 0 || (size_t)len >= msg_size)
@@ -399,17 +402,14 @@ static enum rpc_code generate_outcome(const struct method_call *call, char *msg,
     if (r->done > 0 && (r->rc == 0 || r->rc == -ETIMEDOUT || r->rc == -ERANGE))
         return RPC_OK; /* all of them, or those finished in time */
     if (r->rc == -ETIMEDOUT) {
-        int len =
-            snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", call->timeout_ms);
-        if (len > 0 && (size_t)len < msg_size)
-            band_why(r, msg + len, msg_size - (size_t)len);
+        snprintf(msg, msg_size, "no puzzle finished within %" PRIu64 " ms", call->timeout_ms);
+        band_why(r, msg, msg_size);
         return RPC_TIMEOUT;
     }
     if (r->rc == -ERANGE) {
-        int len = snprintf(msg, msg_size, "no puzzle in the band after %u grids: try a wider band",
-                           r->spec.max_attempts);
-        if (len > 0 && (size_t)len < msg_size)
-            band_why(r, msg + len, msg_size - (size_t)len);
+        snprintf(msg, msg_size, "no puzzle in the band after %u grids: try a wider band",
+                 r->spec.max_attempts);
+        band_why(r, msg, msg_size);
         return RPC_UNSUPPORTED;
     }
     if (r->rc == -EDOM) {
