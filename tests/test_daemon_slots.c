@@ -312,9 +312,11 @@ static void test_backpressure_not_counted_by_message_deadline(void **state)
     const uint64_t limit_ms = TEST_TSAN ? 8000 : TEST_ASAN ? 5000 : 3000, hold_ms = 2 * limit_ms;
     char limit_arg[24];
     /* --timeout-ms: A's generate waits out the hold before it runs */
-    const char *args[] = {
-        "-j", "1", "-v", "--max-connections", "200", "--timeout-ms", "60000", "--message-timeout",
-        NULL, NULL};
+    const char *const args[] = {"-j",      "1",
+                                "-v",      "--max-connections",
+                                "200",     "--timeout-ms",
+                                "60000",   "--message-timeout",
+                                limit_arg, NULL};
     static int hogs[HOGS];
     struct dh d;
     struct dh_reader a, e;
@@ -327,7 +329,6 @@ static void test_backpressure_not_counted_by_message_deadline(void **state)
     if (getenv("SUDOKU_VALGRIND"))
         skip(); /* 80 clients' generates under valgrind outlast every deadline here */
     snprintf(limit_arg, sizeof(limit_arg), "%llu", (unsigned long long)limit_ms);
-    args[8] = limit_arg;
     assert_int_equal(dh_start(&d, args), 0);
     msgpack_sbuffer_init(&sb);
     msgpack_sbuffer_init(&ping);
