@@ -239,6 +239,38 @@ static int window_of(uint32_t n, uint32_t cell)
     return (int)((row / (b + 1)) * (b - 1) + col / (b + 1));
 }
 
+/* A line's part when the lines are split by the windows: 0 for the gap
+ * lines 0, b+1, 2(b+1), ..., else 1 + the window row (column) it crosses. */
+static uint32_t window_part(uint32_t b, uint32_t line)
+{
+    return line % (b + 1) == 0 ? 0 : 1 + line / (b + 1);
+}
+
+/* Windoku's implied houses.  Split the rows and the columns each into the
+ * gap lines G and the windows' lines W_1 .. W_{b-1} (window_part), b parts
+ * of b lines.  W_j x W_k are the windows; the 2b - 1 other blocks hold every
+ * digit too: the b columns of W_k hold each digit b times, b - 1 of them in
+ * the windows W_j x W_k, so G x W_k holds it once (and W_k x G, the same
+ * way); the rows G hold each digit b times, b - 1 in the G x W_k, so G x G
+ * holds it once.  The referee counts with them: they never change a count
+ * and make a 25x25 windoku tractable.  Block (0, 0) first, then (0, k),
+ * then (k, 0), each cell in row-major order. */
+uint32_t rules__windows_implied(uint32_t n, uint16_t *cells)
+{
+    const uint32_t b = sdk_box_side(n);
+    uint32_t len[RULES_MAX_IMPLIED] = {0};
+
+    for (uint32_t cell = 0; cell < n * n; cell++) {
+        const uint32_t pr = window_part(b, cell / n), pc = window_part(b, cell % n);
+        uint32_t h;
+        if (pr && pc)
+            continue; /* a window */
+        h = pr == 0 ? pc : b - 1 + pr;
+        cells[h * n + len[h]++] = (uint16_t)cell;
+    }
+    return 2 * b - 1;
+}
+
 int rules__share_house(const struct sdk_rules *r, uint32_t a, uint32_t c)
 {
     const uint32_t n = r->n;

@@ -27,13 +27,15 @@
 #define MAX_CELL_HOUSES 6  /* row, column, box or region, two diagonals, a window */
 #define MAX_CELL_DIFFER 12 /* eight knight's moves, four diagonal king's moves */
 #define MAX_CELL_NONCON 4  /* orthogonal neighbours */
-#define MAX_ALL_HOUSES  (3 * SDK_MAX_N + 2 + 16)
+#define MAX_ALL_HOUSES  (3 * SDK_MAX_N + 2 + 16 + RULES_MAX_IMPLIED) /* and windows' implied */
 
 struct counter {
-    const struct sdk_rules *r;        /* the tables */
-    uint32_t n, full;                 /* side; mask of every digit */
-    uint8_t val[SDK_MAX_CELLS];       /* 0 = blank */
-    uint8_t house_len[SDK_MAX_CELLS]; /* houses of each cell */
+    const struct sdk_rules *r;                 /* the tables */
+    uint32_t n, full;                          /* side; mask of every digit */
+    uint32_t houses_len;                       /* r's houses, then the windows' implied ones */
+    uint16_t house[MAX_ALL_HOUSES][SDK_MAX_N]; /* their cells */
+    uint8_t val[SDK_MAX_CELLS];                /* 0 = blank */
+    uint8_t house_len[SDK_MAX_CELLS];          /* houses of each cell */
     uint8_t houses[SDK_MAX_CELLS][MAX_CELL_HOUSES];
     uint8_t differ_len[SDK_MAX_CELLS]; /* differ peers of each cell */
     uint16_t differ[SDK_MAX_CELLS][MAX_CELL_DIFFER];
@@ -63,9 +65,18 @@ static void counter_tables(struct counter *c)
     const struct sdk_rules *r = c->r;
     const uint32_t n = r->n;
 
+    uint16_t implied[RULES_MAX_IMPLIED * SDK_MAX_N];
+    const uint32_t implied_len =
+        (r->kinds & SDK_RULE_WINDOWS) ? rules__windows_implied(n, implied) : 0;
+
     for (uint32_t h = 0; h < r->houses_len; h++)
+        memcpy(c->house[h], r->houses + h * n, n * sizeof(uint16_t));
+    for (uint32_t h = 0; h < implied_len; h++)
+        memcpy(c->house[r->houses_len + h], implied + h * n, n * sizeof(uint16_t));
+    c->houses_len = r->houses_len + implied_len;
+    for (uint32_t h = 0; h < c->houses_len; h++)
         for (uint32_t k = 0; k < n; k++) {
-            const uint32_t cell = r->houses[h * n + k];
+            const uint32_t cell = c->house[h][k];
 
             c->houses[cell][c->house_len[cell]++] = (uint8_t)h;
             c->in_house[h][cell / 64] |= 1ull << (cell % 64);
@@ -236,7 +247,7 @@ static inline int is_in_house(const struct counter *c, uint32_t h, uint32_t cell
 static int locked_in(const struct counter *c, uint32_t *m, uint32_t h, uint32_t h2, uint32_t v,
                      const uint32_t *at, uint32_t k)
 {
-    const uint16_t *cells = c->r->houses + h2 * c->n;
+    const uint16_t *cells = c->house[h2];
     int taken = 0;
 
     for (uint32_t j = 1; j < k; j++) {
@@ -262,12 +273,11 @@ static int locked_in(const struct counter *c, uint32_t *m, uint32_t h, uint32_t 
  * Returns the candidates taken, or -1 at a dead end. */
 static int locked_look(const struct counter *c, uint32_t *m)
 {
-    const struct sdk_rules *r = c->r;
     const uint32_t n = c->n;
     int taken = 0;
 
-    for (uint32_t h = 0; h < r->houses_len; h++) {
-        const uint16_t *cells = r->houses + h * n;
+    for (uint32_t h = 0; h < c->houses_len; h++) {
+        const uint16_t *cells = c->house[h];
         const uint32_t missing = c->full & ~c->used[h];
 
         for (uint32_t v = 1; v <= n; v++) {
@@ -317,12 +327,11 @@ static int branch(struct counter *c, const uint32_t *try, uint32_t len, const ui
 static int fewest_places(const struct counter *c, const uint32_t *m, uint32_t best,
                          uint32_t *place_cells, uint32_t *d)
 {
-    const struct sdk_rules *r = c->r;
     const uint32_t n = c->n;
     int stored = 0;
 
-    for (uint32_t h = 0; h < r->houses_len; h++) {
-        const uint16_t *cells = r->houses + h * n;
+    for (uint32_t h = 0; h < c->houses_len; h++) {
+        const uint16_t *cells = c->house[h];
         uint32_t once = 0, twice = 0, missing = c->full & ~c->used[h], single;
 
         for (uint32_t j = 0; j < n; j++) { /* filled cells have m 0 */

@@ -23,6 +23,14 @@ char rules__symbol(uint32_t k);
  * diagonal, a window)?  1 or 0. */
 int rules__share_house(const struct sdk_rules *r, uint32_t a, uint32_t c);
 
+/* Most houses windows imply: 2b - 1 for b = 5. */
+#define RULES_MAX_IMPLIED 9
+
+/* The houses windows imply at side n, n cells each in row-major order,
+ * into cells (room for RULES_MAX_IMPLIED * n); returns how many (2b - 1).
+ * rules.c says why each holds every digit. */
+uint32_t rules__windows_implied(uint32_t n, uint16_t *cells);
+
 /* The tables of classic Sudoku of side n (kinds 0: rows, columns, boxes),
  * for code that walks tables; NULL on out of memory.  rules_free() frees. */
 struct rules *rules__new_classic(uint32_t n);

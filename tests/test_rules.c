@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sudoku/plugin_rules.h>
+
 #include "core/rules.h"
+#include "core/rules_impl.h"
 
 #define MAX_CAGES 700
 
@@ -143,6 +146,19 @@ static void assert_broken_refused(const struct sdk_rules *r, unsigned n, const u
     assert_true(err[0] != '\0');
 }
 
+/* Do the len houses of n cells at cells each hold every digit of grid? */
+static int holds_every_digit(uint32_t n, const uint16_t *cells, uint32_t len, const uint8_t *grid)
+{
+    for (uint32_t h = 0; h < len; h++) {
+        uint32_t seen = 0;
+        for (uint32_t k = 0; k < n; k++)
+            seen |= 1u << (grid[cells[h * n + k]] - 1);
+        if (seen != (n == 32 ? ~0u : (1u << n) - 1))
+            return 0;
+    }
+    return 1;
+}
+
 static void check_golden(struct golden *g)
 {
     const unsigned n = g->desc.n;
@@ -166,6 +182,11 @@ static void check_golden(struct golden *g)
             fail_msg("%s: golden solution refused: %s", g->name, err);
         assert_memory_equal(found, g->solution, n * n);
         assert_broken_refused(r, n, g->solution);
+    }
+    if (g->has_solution && (g->desc.flags & SDK_RULE_WINDOWS)) { /* test_windows_implied */
+        uint16_t implied[RULES_MAX_IMPLIED * SDK_MAX_N];
+        uint32_t len = rules__windows_implied(n, implied);
+        assert_true(holds_every_digit(n, implied, len, g->solution));
     }
     rules_free(rules);
 }
@@ -562,13 +583,85 @@ static void test_count_edges(void **state)
     }
 }
 
+/* A windoku solution of side 16, made by bitmask before it knew of the
+ * implied houses (generate --rules windoku --size 16 --seed 1). */
+static const char windoku16[] =
+    "A761E43C2DG98FB583EG52F6AC4B917D5B497AGD381F2CE6F2DC891BE576AG43EFA61B2479C3D85G9D38A"
+    "65GB4F2E7C11C2B3E79DG584A6F4G75FDC81A6E392B7914D8E26F3C5BGAGE8A6C435B97FD1225BF97A18E"
+    "DG643CD6C3GFB542A17E8961974GDFC385B2AE3AFDB58EG124C697C85E216A97BDG3F4B4G2C397F6EA15D8";
+
+/* The bits of the len houses' cells, each house a sorted set. */
+static void house_sets(uint32_t n, const uint16_t *cells, uint32_t len, uint64_t (*sets)[10])
+{
+    memset(sets, 0, sizeof(uint64_t) * 10 * len);
+    for (uint32_t h = 0; h < len; h++)
+        for (uint32_t k = 0; k < n; k++)
+            sets[h][cells[h * n + k] / 64] |= 1ull << (cells[h * n + k] % 64);
+}
+
+/* Windoku's implied houses, the referee's (core/rules.c) and the SDK's
+ * (plugin_rules.h): 2b - 1 houses that with the windows cover every cell
+ * once, the same sets both ways, each holding every digit of windoku
+ * solutions made without them (the goldens, windoku16); and the referee,
+ * which counts with them, fills an empty windoku grid up to 9x9 with a
+ * grid every rule passes. */
+static void test_windows_implied(void **state)
+{
+    static const uint32_t sides[] = {4, 9, 16, 25};
+    uint16_t core[RULES_MAX_IMPLIED * 25], sdk[SDK_MAX_IMPLIED * 25];
+    uint64_t a[RULES_MAX_IMPLIED][10], b[SDK_MAX_IMPLIED][10];
+    uint8_t grid[SDK_MAX_CELLS], empty[SDK_MAX_CELLS] = {0};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+        const uint32_t n = sides[i], bs = sdk_box_side(n), len = rules__windows_implied(n, core);
+        struct rules_desc d = {.n = n, .flags = SDK_RULE_WINDOWS};
+        struct rules *rules = NULL;
+        const struct sdk_rules *r;
+        uint8_t cover[SDK_MAX_CELLS] = {0};
+        uint64_t count = 0;
+
+        assert_int_equal(len, 2 * bs - 1);
+        assert_int_equal(sdk_windows_implied(n, sdk), len);
+        house_sets(n, core, len, a);
+        house_sets(n, sdk, len, b);
+        for (uint32_t h = 0; h < len; h++) {
+            uint32_t found = 0;
+            for (uint32_t k = 0; k < len; k++)
+                found += memcmp(a[h], b[k], sizeof(a[h])) == 0;
+            assert_int_equal(found, 1);
+        }
+        assert_int_equal(rules_new(&d, &rules, NULL, 0), 0);
+        r = rules_sdk(rules);
+        for (uint32_t k = 3 * n * n; k < r->houses_len * n; k++) /* the windows */
+            cover[r->houses[k]]++;
+        for (uint32_t k = 0; k < len * n; k++)
+            cover[core[k]]++;
+        for (uint32_t c = 0; c < n * n; c++)
+            assert_int_equal(cover[c], 1);
+        if (n <= 9) { /* the referee is plain: an empty 16x16 takes it minutes */
+            assert_int_equal(rules_count(r, n, empty, 1, 0, grid, &count), 0);
+            assert_int_equal(count, 1);
+            assert_int_equal(rules_check_solution(r, n, empty, grid, NULL, 0), 0);
+        }
+        if (n == 16) {
+            for (uint32_t c = 0; c < n * n; c++)
+                grid[c] = symbol_value(windoku16[c]);
+            assert_int_equal(rules_check_solution(r, n, empty, grid, NULL, 0), 0);
+            assert_true(holds_every_digit(n, core, len, grid));
+        }
+        rules_free(rules);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden),    cmocka_unit_test(test_bad_desc),
-        cmocka_unit_test(test_bad_flags), cmocka_unit_test(test_givens),
-        cmocka_unit_test(test_tables),    cmocka_unit_test(test_regions_string),
-        cmocka_unit_test(test_names),     cmocka_unit_test(test_count_edges),
+        cmocka_unit_test(test_golden),          cmocka_unit_test(test_bad_desc),
+        cmocka_unit_test(test_bad_flags),       cmocka_unit_test(test_givens),
+        cmocka_unit_test(test_tables),          cmocka_unit_test(test_regions_string),
+        cmocka_unit_test(test_names),           cmocka_unit_test(test_count_edges),
+        cmocka_unit_test(test_windows_implied),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
