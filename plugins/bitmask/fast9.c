@@ -51,13 +51,17 @@
  * each extra house is looked at per digit whose words changed (and whose
  * places there changed since the last look: xsum): no place left is a
  * contradiction, one is a hidden single, two or three leave the digit out
- * of every cell that sees them all (f9_x_houses); last, with windows, a
- * digit whose places in a box all lie in a window leaves the rest of it
- * (f9_x_overlaps).  The guess goes first to a digit with two places left
- * in an extra house (f9_x_houses notes them in bilocal): it goes on the
- * first place, and if that fails the house's hidden single puts it on the
- * other.  Else to the bivalue cell with the most open peers, extra ones
- * counted.  The ways guess stays for windoku alone, where it measured
+ * of every cell that sees them all (f9_x_houses).  Windows bring the five
+ * houses they imply (sdk_windows_implied(): rows 0, 4 and 8 against
+ * columns 0, 4 and 8, 1-3 or 5-7, and the other way round), searched as
+ * the given ones: they halve windoku's guesses, and make the boxes' look
+ * into the windows (a digit whose places in a box all lie in a window
+ * leaves the rest of it) cost more than it gains, so there is none.  The
+ * guess goes first to a digit with two places left in one of the first
+ * F9_BILOCAL extra houses (f9_x_houses notes them in bilocal): it goes on
+ * the first place, and if that fails the house's hidden single puts it on
+ * the other.  Else to the bivalue cell with the most open peers, extra
+ * ones counted.  The ways guess stays for windoku alone, where it measured
  * faster (on X it took more time).
  *
  * Invariants: every placement sets a digit on a cell whose bit the digit
@@ -65,8 +69,8 @@
  * houses), so when unsolved[] is empty the placed cells form a valid grid.
  * A word not in dirty is as its last shrink left it, and rows[b][d] is
  * then its minirow set (no word is dirty when the triad rules read it).
- * No heap, no mutable globals: the state is a 480-byte struct copied on
- * the stack per guess level (the rules, about 4 KiB, are built once a job
+ * No heap, no mutable globals: the state is a 656-byte struct copied on
+ * the stack per guess level (the rules, about 2 KiB, are built once a job
  * and only pointed at); a level fixes one of the 54 (band or stack, digit)
  * ways or places a cell, so the depth stays under 54 + 81.
  */
@@ -83,6 +87,8 @@
 
 #define F9_BAND_ALL 0x7ffffffu /* the 27 cells of a band */
 #define F9_POLL     16u        /* guesses between two polls: about 16 us of work */
+#define F9_XMAX     11u        /* extra houses: 6 given, and windows' 5 implied */
+#define F9_BILOCAL  7u         /* the first houses bilocal notes (9h + d < 64) */
 
 /* ------------------------------------------------------------------------ */
 /* Constant tables, built by the preprocessor so they read as their rule.     */
@@ -215,11 +221,10 @@ struct f9_state {
     uint32_t dirty;             /* (d, b): cand[b][d] changed since its last shrink */
     uint32_t changed;           /* (d, b): cand[b][d] changed since the last singles scan */
     uint32_t xchanged;          /* (d, b): changed since the last f9_x_houses */
-    uint32_t ochanged;          /* (d, b): changed since the last f9_x_overlaps */
     uint64_t bilocal;           /* bit 9h + d: d has two open places left in extra house h
                                    and is not placed there, as of f9_x_houses' last look */
-    uint32_t xsum[6][9];        /* house h, digit d: the sum of its three band words in h
-                                   at f9_x_houses' last look */
+    uint32_t xsum[F9_XMAX][9];  /* house h, digit d: the sum of its three band words in h
+                             at f9_x_houses' last look */
     const struct f9_rules *x;   /* variant rules (see f9_x_assign), or NULL: classic */
 };
 
@@ -227,21 +232,14 @@ struct f9_state {
  * square boxes.  Built once a job on the caller's stack; every state of the
  * search points at it. */
 struct f9_rules {
-    uint32_t peer[81][3]; /* cells that share an extra house with cell c, by band */
-    uint32_t sees[81][3]; /* every cell that must differ from c (its peers too), by band;
-                             written for the cells of in_any only */
-    uint32_t house[6][3]; /* the extra houses, by band */
-    uint32_t in_any[3];   /* the cells of any extra house, by band */
-    uint32_t houses;      /* entries in house */
-    uint32_t bands[6];    /* (d, b) set of the bands house h touches, for every d */
-    int ways;             /* guess on a digit's ways in a band or stack (see f9_search) */
-    uint32_t overlaps;    /* entries in overlap */
-    struct f9_overlap {   /* a box sharing two cells or more with an extra house */
-        uint32_t band;    /* the box's band */
-        uint32_t box;     /* the box, in its band */
-        uint32_t in;      /* its cells in the extra house, in its band */
-        uint32_t rest[3]; /* the extra house's other cells, by band */
-    } overlap[6 * 9];
+    uint32_t peer[81][3];       /* cells that share an extra house with cell c, by band */
+    uint32_t sees[81][3];       /* every cell that must differ from c (its peers too), by band;
+                                   written for the cells of in_any only */
+    uint32_t house[F9_XMAX][3]; /* the extra houses, by band */
+    uint32_t in_any[3];         /* the cells of any extra house, by band */
+    uint32_t houses;            /* entries in house */
+    uint32_t bands[F9_XMAX];    /* (d, b) set of the bands house h touches, for every d */
+    int ways;                   /* guess on a digit's ways in a band or stack (see f9_search) */
 };
 
 struct f9_search {
@@ -258,7 +256,6 @@ struct f9_search {
 static void f9_init(struct f9_state *s)
 {
     memset(s, 0, sizeof(*s));
-    memset(s->xsum, 0xff, sizeof(s->xsum)); /* no set of places sums to ~0 */
     for (int b = 0; b < 3; b++) {
         for (int d = 0; d < 9; d++)
             s->cand[b][d] = F9_BAND_ALL;
@@ -269,7 +266,6 @@ static void f9_init(struct f9_state *s)
             s->rows[b][d] = 0x1ff;
     s->changed = F9_DB_ALL;
     s->xchanged = F9_DB_ALL;
-    s->ochanged = F9_DB_ALL;
 }
 
 /* Remove cells from cand[b][d], marking the word dirty if it held any. */
@@ -664,7 +660,6 @@ static int f9_shrink_dirty(struct f9_state *s)
         s->dirty = 0;
         s->changed |= dirty;
         s->xchanged |= dirty;
-        s->ochanged |= dirty;
         progress = 1;
         for (; dirty; dirty &= dirty - 1) {
             uint32_t k = (uint32_t)__builtin_ctz(dirty), cells = f9_shrink(s, k % 9, k / 9);
@@ -746,7 +741,8 @@ static int f9_x_houses(struct f9_state *s)
             if (sum == s->xsum[h][d])
                 continue; /* the same places as last looked at */
             s->xsum[h][d] = sum;
-            s->bilocal &= ~(1ull << (9 * h + (uint32_t)d));
+            if (h < F9_BILOCAL)
+                s->bilocal &= ~(1ull << (9 * h + (uint32_t)d));
             if ((w[0] & ~s->unsolved[0]) | (w[1] & ~s->unsolved[1]) | (w[2] & ~s->unsolved[2]))
                 continue; /* placed in the house */
             for (uint32_t b = 0; b < 3; b++)
@@ -760,7 +756,8 @@ static int f9_x_houses(struct f9_state *s)
                 s->xchanged |= changed; /* the rest of this pass: next time */
                 return f9_place(s, d, (int)(cell[0] / 27), (int)(cell[0] % 27)) ? -1 : 1;
             }
-            s->bilocal |= (uint64_t)(n == 2) << (9 * h + (uint32_t)d);
+            if (h < F9_BILOCAL)
+                s->bilocal |= (uint64_t)(n == 2) << (9 * h + (uint32_t)d);
             for (uint32_t k = 0; k < 3; k++) {
                 uint32_t see = x->sees[cell[0]][k] & x->sees[cell[1]][k];
                 if (n == 3)
@@ -768,42 +765,6 @@ static int f9_x_houses(struct f9_state *s)
                 progress |= (s->cand[k][d] & see) != 0;
                 f9_x_remove(s, d, (int)k, see);
             }
-        }
-    }
-    return progress;
-}
-
-/* The boxes that share two cells or more with an extra house: a digit
- * whose places in such a box all lie in the extra house leaves the extra
- * house's other cells (the other way, the extra house's places all in the
- * box, is f9_x_houses' look).  The dearest rule, run only when every other
- * is stuck, on the digits whose word in the box's band changed since its
- * last look (a digit whose word did not change gives what it gave then:
- * nothing, or a removal already made).  Windows only (f9_x_build): on X
- * it removed a candidate in 0.6 of 328 looks a puzzle, and without it X
- * ran 5% faster for 4% more guesses.  The same look from the rows and
- * columns cut windoku's guesses further but cost more time than it saved.
- * Returns 1 if it removed any candidate, 0 if none. */
-static int f9_x_overlaps(struct f9_state *s)
-{
-    const struct f9_rules *x = s->x;
-    const uint32_t changed = s->ochanged;
-    int progress = 0;
-
-    s->ochanged = 0;
-    for (uint32_t k = 0; k < x->overlaps; k++) {
-        const struct f9_overlap *o = &x->overlap[k];
-        for (uint32_t ds = (changed >> (9 * o->band)) & 0x1ff; ds; ds &= ds - 1) {
-            const int d = __builtin_ctz(ds);
-            const uint32_t w = s->cand[o->band][d] & o->box;
-            uint32_t gone = 0;
-            if ((w & ~o->in) | (w & ~s->unsolved[o->band]))
-                continue; /* d can leave the extra house here, or is placed in it */
-            for (uint32_t b = 0; b < 3; b++) {
-                gone |= s->cand[b][d] & o->rest[b];
-                f9_x_remove(s, d, (int)b, o->rest[b]);
-            }
-            progress |= gone != 0;
         }
     }
     return progress;
@@ -832,10 +793,6 @@ static int f9_propagate(struct f9_state *s, struct f9_tri *tri)
         if (r)
             continue;
         r = f9_triads_cols(s, tri->cols);
-        if (r < 0)
-            return r;
-        if (!r && s->x && s->x->overlaps)
-            r = f9_x_overlaps(s);
         if (r <= 0)
             return r;
     }
@@ -1079,19 +1036,18 @@ static void f9_x_cells(const uint16_t *cells, uint32_t m[3])
         m[cells[i] / 27] |= 1u << (cells[i] % 27);
 }
 
-/* Add box k (0..8) and the extra house ex (by band) to x's overlaps when
- * they share two cells or more. */
-static void f9_x_overlap(struct f9_rules *x, uint32_t k, const uint32_t ex[3])
+/* Add the house of 9 cells (row-major indices) to x. */
+static void f9_x_add(struct f9_rules *x, const uint16_t *cells)
 {
-    struct f9_overlap o;
+    const uint32_t h = x->houses++;
 
-    o.band = k / 3;
-    o.box = 0x1c0e07u << (3 * (k % 3));
-    o.in = o.box & ex[o.band];
-    for (uint32_t b = 0; b < 3; b++)
-        o.rest[b] = ex[b] & ~(b == o.band ? o.in : 0u);
-    if (bm_popcount32(o.in) >= 2 && x->overlaps < sizeof(x->overlap) / sizeof(x->overlap[0]))
-        x->overlap[x->overlaps++] = o;
+    f9_x_cells(cells, x->house[h]);
+    for (uint32_t k = 0; k < 3; k++) {
+        x->bands[h] |= x->house[h][k] ? 0x1ffu << (9 * k) : 0;
+        x->in_any[k] |= x->house[h][k];
+        for (uint32_t i = 0; i < 9; i++)
+            x->peer[cells[i]][k] |= x->house[h][k]; /* the cell itself: cleared below */
+    }
 }
 
 /* Is r a table the band solver can take: only BM_FAST9_RULES, the rows
@@ -1118,26 +1074,19 @@ static int f9_x_build(const struct sdk_rules *r, struct f9_rules *x)
 {
     if (!f9_x_ok(r))
         return -1;
-    memset(x->peer, 0, sizeof(x->peer)); /* sees: only in_any's; overlaps: whole */
+    memset(x->peer, 0, sizeof(x->peer)); /* sees: only in_any's */
     memset(x->house, 0, sizeof(x->house));
     memset(x->bands, 0, sizeof(x->bands));
     memset(x->in_any, 0, sizeof(x->in_any));
-    x->overlaps = 0;
-    x->houses = r->houses_len - 27;
-    for (uint32_t h = 0; h < x->houses; h++) {
-        const uint16_t *cells = r->houses + (27 + h) * 9;
-        f9_x_cells(cells, x->house[h]);
-        for (uint32_t k = 0; k < 3; k++) {
-            x->bands[h] |= x->house[h][k] ? 0x1ffu << (9 * k) : 0;
-            x->in_any[k] |= x->house[h][k];
-            for (uint32_t i = 0; i < 9; i++)
-                x->peer[cells[i]][k] |= x->house[h][k]; /* the cell itself: cleared below */
-        }
+    x->houses = 0;
+    for (uint32_t h = 27; h < r->houses_len; h++)
+        f9_x_add(x, r->houses + h * 9);
+    if (r->kinds & SDK_RULE_WINDOWS) {
+        uint16_t implied[SDK_MAX_IMPLIED * 9];
+        for (uint32_t h = 0, len = sdk_windows_implied(9, implied); h < len; h++)
+            f9_x_add(x, implied + h * 9);
     }
     x->ways = r->kinds == SDK_RULE_WINDOWS;
-    for (uint32_t k = 0; k < 9 && (r->kinds & SDK_RULE_WINDOWS); k++) /* the boxes */
-        for (uint32_t e = 0; e < x->houses; e++)
-            f9_x_overlap(x, k, x->house[e]);
     /* Only the cells of an extra house have extra peers, and only they are
      * ever looked up in sees (f9_x_houses lists places in a house). */
     for (uint32_t b = 0; b < 3; b++)
@@ -1164,6 +1113,7 @@ int bm_fast9_solve(struct sdk_job *job, const struct sdk_rules *rules)
         if (f9_x_build(rules, &x) != 0)
             return SDK_FAILED;
         s.x = &x;
+        memset(s.xsum, 0xff, sizeof(s.xsum)); /* no set of places sums to ~0 */
     }
     for (int c = 0; c < 81; c++) {
         if (job->cells[c] && f9_place(&s, job->cells[c] - 1, c / 27, c % 27))

@@ -149,7 +149,7 @@ static inline void v_bit_set(uint64_t *s, unsigned c)
 }
 
 /* Words the geometry and frames of rules need beyond struct v_search. */
-static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
+static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned houses, unsigned *cages)
 {
     const unsigned cells = r->n * r->n;
     unsigned k = 0;
@@ -157,7 +157,7 @@ static size_t v_words(const struct sdk_rules *r, unsigned w, unsigned *cages)
     for (uint32_t i = 0; i < r->cages_len; i++)
         k += r->cages[i].len > 1;
     *cages = k;
-    return (size_t)w * (r->houses_len + 2 * cells + k) + 2 * (size_t)cells +
+    return (size_t)w * (houses + 2 * cells + k) + 2 * (size_t)cells +
            (size_t)(cells + 1) * (r->n * w + w + 4 * r->n + k);
 }
 
@@ -187,17 +187,18 @@ static void v_combo_table(struct v_geom *g, unsigned n)
         g->combo[next[v_combo_key(m)]++] = (uint16_t)m;
 }
 
-/* Lay the geometry of rules out in words (v_words of them, zeroed). */
-static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w, unsigned cages,
-                        uint64_t *words)
+/* Lay the geometry of rules out in words (v_words of them, zeroed), the
+ * houses given and then the implied ones (implied_len of n cells). */
+static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, const uint16_t *implied,
+                        unsigned implied_len, unsigned w, unsigned cages, uint64_t *words)
 {
-    const unsigned n = r->n, cells = n * n;
+    const unsigned n = r->n, cells = n * n, houses = r->houses_len + implied_len;
     uint64_t *house = words;
 
     g->n = n;
     g->cells = cells;
     g->w = w;
-    g->houses_len = r->houses_len;
+    g->houses_len = houses;
     g->cages_len = cages;
     g->stride = n * w + w + 4 * n + cages;
     g->full = n == 32 ? ~0u : (1u << n) - 1;
@@ -205,23 +206,27 @@ static void v_geom_init(struct v_geom *g, const struct sdk_rules *r, unsigned w,
     for (unsigned c = 0; c < cells; c++)
         v_bit_set(g->all, c);
     g->house = house;
-    g->peer = house + (size_t)w * r->houses_len;
+    g->peer = house + (size_t)w * houses;
     g->nc = g->peer + (size_t)w * cells;
     g->cage = g->nc + (size_t)w * cells;
     g->house_of = g->cage + (size_t)w * cages;
     g->houses_all[0] = g->houses_all[1] = 0;
-    for (unsigned h = 0; h < r->houses_len; h++) {
+    for (unsigned h = 0; h < houses; h++) {
+        const uint16_t *hc =
+            h < r->houses_len ? r->houses + h * n : implied + (h - r->houses_len) * n;
         v_bit_set(g->houses_all, h);
-        for (unsigned j = 0; j < n; j++)
-            v_bit_set(g->house_of + 2 * (size_t)r->houses[h * n + j], h);
+        for (unsigned j = 0; j < n; j++) {
+            v_bit_set(g->house_of + 2 * (size_t)hc[j], h);
+            v_bit_set(house + (size_t)h * w, hc[j]);
+        }
     }
-    for (unsigned h = 0; h < r->houses_len; h++)
-        for (unsigned j = 0; j < n; j++)
-            v_bit_set(house + (size_t)h * w, r->houses[h * n + j]);
-    for (unsigned h = 0; h < r->houses_len; h++)
+    for (unsigned h = 0; h < houses; h++) {
+        const uint16_t *hc =
+            h < r->houses_len ? r->houses + h * n : implied + (h - r->houses_len) * n;
         for (unsigned j = 0; j < n; j++)
             for (unsigned k = 0; k < w; k++)
-                g->peer[(size_t)r->houses[h * n + j] * w + k] |= house[(size_t)h * w + k];
+                g->peer[(size_t)hc[j] * w + k] |= house[(size_t)h * w + k];
+    }
     for (uint32_t i = 0; i < r->differ_len; i++) {
         v_bit_set(g->peer + (size_t)r->differ[2 * i] * w, r->differ[2 * i + 1]);
         v_bit_set(g->peer + (size_t)r->differ[2 * i + 1] * w, r->differ[2 * i]);
@@ -1003,9 +1008,10 @@ int bm_variant_solve(struct sdk_job *job)
     const struct sdk_rules *r = job->rules;
     const unsigned n = job->n, w = v_width(n);
     uint64_t small[V_SMALL_WORDS];
+    uint16_t implied[SDK_MAX_IMPLIED * SDK_MAX_N];
     struct v_search search, *s = &search;
     uint64_t *words;
-    unsigned cages;
+    unsigned cages, implied_len;
     size_t need;
     int status;
 
@@ -1013,14 +1019,15 @@ int bm_variant_solve(struct sdk_job *job)
     job->guesses = 0;
     if (!v_rules_ok(r, n))
         return SDK_FAILED;
-    need = v_words(r, w, &cages);
+    implied_len = (r->kinds & SDK_RULE_WINDOWS) ? sdk_windows_implied(n, implied) : 0;
+    need = v_words(r, w, r->houses_len + implied_len, &cages);
     words = need > V_SMALL_WORDS ? malloc(need * sizeof(uint64_t)) : small;
     if (!words)
         return SDK_FAILED;
     memset(words, 0,
-           ((size_t)w * (r->houses_len + 2 * n * n + cages) + 2 * (size_t)n * n) *
+           ((size_t)w * (r->houses_len + implied_len + 2 * n * n + cages) + 2 * (size_t)n * n) *
                sizeof(uint64_t));
-    v_geom_init(&s->g, r, w, cages, words);
+    v_geom_init(&s->g, r, implied, implied_len, w, cages, words);
     s->frames = s->g.house_of + 2 * (size_t)n * n;
     s->job = job;
     switch (n) {
