@@ -13,12 +13,13 @@
 #define SUDOKU_SAT_H
 
 #include <sudoku/plugin.h>
+#include <sudoku/plugin_rules.h>
 
 #include <stdint.h>
 
 /* Houses: rows, columns, boxes or regions, then a variant's diagonals (2)
  * and windows ((b-1)^2, 16 at 25x25). */
-#define SAT_UNITS      (3 * SDK_MAX_N + 2 + 16)
+#define SAT_UNITS      (3 * SDK_MAX_N + 2 + 16 + SDK_MAX_IMPLIED) /* and windows' implied */
 #define SAT_CELL_UNITS 6   /* houses of one cell: row, column, box, 2 diagonals, window */
 #define SAT_COMBOS_MAX 256 /* a cage with more digit combinations is encoded by sums */
 
