@@ -80,8 +80,8 @@ static void genreq_free(struct genreq *r);
  * counts of nearly full grids, which dlx makes in 10-18 s a minimal puzzle
  * where sat, the default for the size, runs into the 30 s timeout
  * (docs/performance.md, "25x25 variants").  Windows go to bitmask instead:
- * neither dlx nor sat fills a 25x25 windoku grid within a start's budget,
- * bitmask does with the houses the windows imply.  "" for the default. */
+ * dlx fills no 25x25 windoku grid within a start's budget; bitmask does,
+ * with the houses the windows imply, faster than sat.  "" for the default. */
 static const char *counter_name(const struct host *h, const struct rpc_generate_params *g,
                                 uint32_t kinds)
 {

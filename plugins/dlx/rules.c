@@ -5,8 +5,9 @@
  *
  *   primary items    "cell i is filled" for every open cell, and "house h
  *                    has value v" for every house of the rules' table (rows,
- *                    columns, boxes or jigsaw regions, diagonals, windows)
- *                    and every value no given already puts there;
+ *                    columns, boxes or jigsaw regions, diagonals, windows,
+ *                    and the houses windows imply: rdlx_implied) and every
+ *                    value no given already puts there;
  *   secondary items  "difference pair p holds v in one of its cells" for
  *                    every (anti-knight or anti-king pair, value), and for
  *                    every non-consecutive pair (a, b) and v < n, "a holds v
@@ -490,16 +491,41 @@ static int rdlx_search(struct rdlx *s, struct sdk_job *job)
 /* Entry                                                                     */
 /* ------------------------------------------------------------------------ */
 
-int dlx_rules_solve(struct sdk_job *job, const struct sdk_rules *rules)
+/* rules with the houses windows imply after its own (sdk_windows_implied:
+ * primary items like any house's) into *aug, their cells in *houses (the
+ * caller frees); rules itself without windows.  NULL on out of memory. */
+static const struct sdk_rules *rdlx_implied(const struct sdk_rules *rules, uint32_t n,
+                                            struct sdk_rules *aug, uint16_t **houses)
 {
+    const size_t given = (size_t)rules->houses_len * n;
+
+    *houses = NULL;
+    if (!(rules->kinds & SDK_RULE_WINDOWS))
+        return rules;
+    *houses = malloc((given + SDK_MAX_IMPLIED * n) * sizeof(uint16_t));
+    if (!*houses)
+        return NULL;
+    memcpy(*houses, rules->houses, given * sizeof(uint16_t));
+    *aug = *rules;
+    aug->houses = *houses;
+    aug->houses_len += sdk_windows_implied(n, *houses + given);
+    return aug;
+}
+
+int dlx_rules_solve(struct sdk_job *job, const struct sdk_rules *given)
+{
+    struct sdk_rules aug;
+    uint16_t *houses = NULL;
+    const struct sdk_rules *rules =
+        rdlx_rules_ok(given, job->n) ? rdlx_implied(given, job->n, &aug, &houses) : NULL;
     struct rdlx s = {.n = job->n, .nn = job->n * job->n, .rules = rules};
     void *block;
     int rc;
 
-    if (!rdlx_rules_ok(rules, job->n))
+    if (!rules || !(block = rdlx_alloc(&s, rules, job->n))) {
+        free(houses);
         return SDK_FAILED;
-    if (!(block = rdlx_alloc(&s, rules, job->n)))
-        return SDK_FAILED;
+    }
     s.base_differ = 1 + s.nn + rules->houses_len * s.n;
     s.base_nonconsec = s.base_differ + rules->differ_len * s.n;
     rdlx_index(&s);
@@ -514,5 +540,6 @@ int dlx_rules_solve(struct sdk_job *job, const struct sdk_rules *rules)
     if (rc == 0)
         rc = job->count ? SDK_SOLVED : SDK_UNSOLVABLE;
     free(block);
+    free(houses);
     return rc;
 }
