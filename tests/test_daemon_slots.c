@@ -362,7 +362,10 @@ static void test_backpressure_not_counted_by_message_deadline(void **state)
     assert_true(dh_now_ms() - t0 < limit_ms / 2);
     for (int i = 0; i < HOGS; i++)
         close(hogs[i]);
-    assert_int_equal(read_obj(&a, &u, (int)hold_ms + DH_TIMEOUT_MS), 0);
+    /* A bound on a hang, not a claim on speed: after the hold the one
+     * worker may first run work the hogs left, and under TSan on a busy
+     * host A's answer once came after more than hold + 20 s. */
+    assert_int_equal(read_obj(&a, &u, (int)hold_ms + (TEST_SANITIZED ? 6 : 1) * DH_TIMEOUT_MS), 0);
     assert_true(dh_is_response(&u.data, &id));
     assert_int_equal(id, 1);
     assert_non_null(dh_result(&u.data));
