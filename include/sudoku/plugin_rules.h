@@ -130,4 +130,26 @@ static inline uint32_t sdk_windows_implied(uint32_t n, uint16_t *cells)
     return len;
 }
 
+/* rules with the houses its windows imply after its own: a copy of the
+ * table into houses (room for (rules->houses_len + SDK_MAX_IMPLIED) * n
+ * entries, the caller's) and *with pointing at it, returned; rules itself,
+ * untouched, without windows.  For a plugin that searches the houses of a
+ * table as they come (sat's clauses, dlx's items).  Only after
+ * sdk_rules_houses_ok(). */
+static inline const struct sdk_rules *sdk_rules_with_implied(const struct sdk_rules *rules,
+                                                             uint32_t n, struct sdk_rules *with,
+                                                             uint16_t *houses)
+{
+    const uint32_t given = rules->houses_len * n;
+
+    if (!(rules->kinds & SDK_RULE_WINDOWS))
+        return rules;
+    for (uint32_t k = 0; k < given; k++)
+        houses[k] = rules->houses[k];
+    *with = *rules;
+    with->houses = houses;
+    with->houses_len += sdk_windows_implied(n, houses + given);
+    return with;
+}
+
 #endif /* SUDOKU_PLUGIN_RULES_H */

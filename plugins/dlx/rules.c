@@ -491,25 +491,17 @@ static int rdlx_search(struct rdlx *s, struct sdk_job *job)
 /* Entry                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* rules with the houses windows imply after its own (sdk_windows_implied:
- * primary items like any house's) into *aug, their cells in *houses (the
- * caller frees); rules itself without windows.  NULL on out of memory. */
+/* rules with the houses windows imply (sdk_rules_with_implied: primary
+ * items like any house's), their table in *houses (the caller frees, NULL
+ * without windows); NULL on out of memory. */
 static const struct sdk_rules *rdlx_implied(const struct sdk_rules *rules, uint32_t n,
-                                            struct sdk_rules *aug, uint16_t **houses)
+                                            struct sdk_rules *with, uint16_t **houses)
 {
-    const size_t given = (size_t)rules->houses_len * n;
-
     *houses = NULL;
     if (!(rules->kinds & SDK_RULE_WINDOWS))
         return rules;
-    *houses = malloc((given + SDK_MAX_IMPLIED * n) * sizeof(uint16_t));
-    if (!*houses)
-        return NULL;
-    memcpy(*houses, rules->houses, given * sizeof(uint16_t));
-    *aug = *rules;
-    aug->houses = *houses;
-    aug->houses_len += sdk_windows_implied(n, *houses + given);
-    return aug;
+    *houses = malloc(((size_t)rules->houses_len + SDK_MAX_IMPLIED) * n * sizeof(uint16_t));
+    return *houses ? sdk_rules_with_implied(rules, n, with, *houses) : NULL;
 }
 
 int dlx_rules_solve(struct sdk_job *job, const struct sdk_rules *given)

@@ -23,9 +23,9 @@
  *
  * Variants (sdk_job.rules, every kind at every size): the houses come from
  * the rules' table (boxes or jigsaw regions, diagonals, windows, and the
- * houses windows imply: sat_implied) and are encoded as the units are;
- * a difference pair (anti-knight, anti-king)
- * is one binary clause per shared candidate, a non-consecutive pair one per
+ * houses windows imply: sdk_rules_with_implied) and are encoded as the
+ * units are; a difference pair (anti-knight, anti-king) is one binary
+ * clause per shared candidate, a non-consecutive pair one per
  * pair of neighbouring digits; a killer cage is pairwise at-most-one per
  * digit over its open cells, plus its sum: one selector variable per
  * combination of digits its open cells can still hold (at least one
@@ -625,23 +625,6 @@ static int sat_solve_grid(const struct sdk_host *host, struct sdk_job *job, stru
     return rc;
 }
 
-/* rules with the houses windows imply after its own (sdk_windows_implied:
- * clauses like any house's, which the solver would otherwise have to
- * learn) into *aug, their cells in houses; rules itself without windows. */
-static const struct sdk_rules *sat_implied(const struct sdk_rules *rules, uint32_t n,
-                                           struct sdk_rules *aug, uint16_t *houses)
-{
-    const size_t given = (size_t)rules->houses_len * n;
-
-    if (!(rules->kinds & SDK_RULE_WINDOWS))
-        return rules;
-    memcpy(houses, rules->houses, given * sizeof(uint16_t));
-    *aug = *rules;
-    aug->houses = houses;
-    aug->houses_len += sdk_windows_implied(n, houses + given);
-    return aug;
-}
-
 static int sat_solve(void *state, const struct sdk_host *host, struct sdk_job *job)
 {
     const struct sdk_rules *rules;
@@ -656,11 +639,11 @@ static int sat_solve(void *state, const struct sdk_host *host, struct sdk_job *j
         return SDK_FAILED;
     job->count = 0;
     job->guesses = 0;
-    if (rules && (rules->kinds & SDK_RULE_WINDOWS)) {
+    if (rules && (rules->kinds & SDK_RULE_WINDOWS)) { /* their clauses from the start */
         houses = malloc(((size_t)rules->houses_len + SDK_MAX_IMPLIED) * job->n * sizeof(uint16_t));
         if (!houses)
             return SDK_FAILED;
-        rules = sat_implied(rules, job->n, &aug, houses);
+        rules = sdk_rules_with_implied(rules, job->n, &aug, houses);
     }
     if (rules && !(links = sat_links_new(rules))) {
         free(houses);
